@@ -1,0 +1,137 @@
+"""The simulated tool runtime of one episode. Deterministic; it never executes anything.
+
+A call is answered by the first rule (in file order) whose tool, argument pattern and `when`
+state conditions match. Unknown tools, malformed arguments and unmatched calls get the error a
+real tool runtime would return, so a model's mistake is fed back to it, never crashes the run.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from agentbench.tasks.argv import ArgvError, ProgramFlags, split_command
+from agentbench.tasks.matching import args_match
+from agentbench.tasks.model import ArgKind, Task, ToolDef
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What a tool call returned to the model."""
+
+    output: str
+    ok: bool
+    exit_code: int | None
+    latency_s: float
+    rule: int | None  # index of the matching rule; None for runtime errors and unmatched calls
+    kind: str  # "ok", "error", "unmatched", "unknown_tool", "invalid_arguments"
+
+    def content(self) -> str:
+        """The text sent back to the model as the tool message."""
+        if self.exit_code not in (None, 0):
+            return f"{self.output.rstrip()}\n[exit code {self.exit_code}]"
+        return self.output
+
+
+def parse_arguments(raw: str | dict[str, Any] | None) -> tuple[dict[str, Any] | None, str | None]:
+    """Tool-call arguments as sent by a model -> (dict, None) or (None, error text)."""
+    if raw is None or raw == "":
+        return {}, None
+    if isinstance(raw, dict):
+        return raw, None
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return None, f"arguments are not valid JSON ({exc.msg} at position {exc.pos})"
+    if not isinstance(value, dict):
+        return None, "arguments must be a JSON object"
+    return value, None
+
+
+class SimulatedEnvironment:
+    """Tools, rules and state for one episode of one task."""
+
+    def __init__(
+        self, task: Task, tools: dict[str, ToolDef], grammar: dict[str, ProgramFlags]
+    ) -> None:
+        self.task = task
+        self.tools = {name: tools[name] for name in task.tools}
+        self.grammar = grammar
+        self.state: dict[str, Any] = copy.deepcopy(task.environment.state)
+
+    def execute(self, name: str, raw_args: str | dict[str, Any] | None) -> ToolResult:
+        tool = self.tools.get(name)
+        if tool is None:
+            offered = ", ".join(sorted(self.tools)) or "none"
+            return self._runtime_error(
+                "unknown_tool", f"Error: tool '{name}' does not exist. Available tools: {offered}."
+            )
+        args, problem = parse_arguments(raw_args)
+        if args is None:
+            return self._runtime_error("invalid_arguments", f"Error calling {name}: {problem}.")
+        try:
+            jsonschema.validate(args, tool.parameters)
+        except jsonschema.ValidationError as exc:
+            return self._runtime_error(
+                "invalid_arguments", f"Error calling {name}: invalid arguments: {exc.message}."
+            )
+        for index, rule in enumerate(self.task.environment.rules):
+            if rule.tool != name or not self._state_holds(rule.when):
+                continue
+            if not args_match(rule.args, args, tool, self.grammar, exact_keys=False):
+                continue
+            self.state.update(copy.deepcopy(rule.set))
+            failed = rule.error is not None
+            text = rule.error if failed else rule.output
+            exit_code = rule.exit_code
+            if exit_code is None and self._is_shell(tool):
+                exit_code = 1 if failed else 0
+            return ToolResult(
+                output=text or "",
+                ok=not failed,
+                exit_code=exit_code,
+                latency_s=rule.latency_s,
+                rule=index,
+                kind="error" if failed else "ok",
+            )
+        return self._unmatched(tool, args)
+
+    def _state_holds(self, conditions: dict[str, Any]) -> bool:
+        return all(self.state.get(key) == value for key, value in conditions.items())
+
+    @staticmethod
+    def _is_shell(tool: ToolDef) -> bool:
+        return ArgKind.shell in tool.match.values()
+
+    def _unmatched(self, tool: ToolDef, args: dict[str, Any]) -> ToolResult:
+        program, command = "", ""
+        for arg, kind in tool.match.items():
+            if kind is ArgKind.shell and isinstance(args.get(arg), str):
+                command = args[arg]
+                try:
+                    program = split_command(command)[0].rsplit("/", 1)[-1]
+                except ArgvError:
+                    return self._shell_error("bash: syntax error: unexpected end of file")
+        template = tool.unmatched_by_program.get(program, tool.unmatched)
+        text = template.replace("{program}", program).replace("{tool}", tool.name)
+        text = text.replace("{command}", command)
+        return ToolResult(
+            output=text,
+            ok=False,
+            exit_code=1 if self._is_shell(tool) else None,
+            latency_s=0.0,
+            rule=None,
+            kind="unmatched",
+        )
+
+    @staticmethod
+    def _shell_error(text: str) -> ToolResult:
+        return ToolResult(text, ok=False, exit_code=2, latency_s=0.0, rule=None, kind="error")
+
+    @staticmethod
+    def _runtime_error(kind: str, text: str) -> ToolResult:
+        return ToolResult(text, ok=False, exit_code=None, latency_s=0.0, rule=None, kind=kind)

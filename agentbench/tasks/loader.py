@@ -1,0 +1,151 @@
+"""Load and validate a task directory. Every failure names the file, the field and the line.
+
+Layout:
+    TASKS_DIR/suite.yaml            optional: {system_prompt: ...} default for every task
+    TASKS_DIR/tools/<tool>.yaml     one ToolDef each
+    TASKS_DIR/tools/flags.yaml      program -> ProgramFlags (shell-command equivalence)
+    TASKS_DIR/<category>/*.yaml     one Task each
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from agentbench.errors import TaskFileError
+from agentbench.tasks.argv import ProgramFlags
+from agentbench.tasks.model import Task, ToolDef
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are an operations agent with access to tools. Use the tools to gather facts before "
+    "answering; never guess what a tool would return. When you are done, give a short final "
+    "answer."
+)
+
+
+@dataclass
+class TaskSuite:
+    """Everything loaded from a task directory."""
+
+    root: Path
+    tasks: list[Task]
+    tools: dict[str, ToolDef]
+    grammar: dict[str, ProgramFlags]
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    paths: dict[str, Path] = field(default_factory=dict)
+
+    def select(self, ids: list[str] | None = None, categories: list[str] | None = None) -> TaskSuite:
+        chosen = [
+            t
+            for t in self.tasks
+            if (not ids or t.id in ids) and (not categories or t.category in categories)
+        ]
+        return TaskSuite(
+            self.root, chosen, self.tools, self.grammar, self.system_prompt, self.paths
+        )
+
+    def system_prompt_for(self, task: Task) -> str:
+        return task.system_prompt or self.system_prompt
+
+
+def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TaskFileError(str(path), "-", f"cannot read file: {exc.strerror}") from exc
+    try:
+        return yaml.safe_load(text), yaml.compose(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise TaskFileError(str(path), "-", f"YAML syntax error: {problem}", line) from exc
+
+
+def _node_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
+    """Line (1-based) of the YAML node at pydantic location `loc`, or of its nearest parent."""
+    line = node.start_mark.line + 1 if node else None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            child = next((v for k, v in node.value if k.value == part), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            child = node.value[part] if part < len(node.value) else None
+        else:
+            child = None
+        if child is None:
+            break
+        node = child
+        line = node.start_mark.line + 1
+    return line
+
+
+def _validate(model: type[BaseModel], data: Any, path: Path, node: yaml.Node | None) -> Any:
+    if not isinstance(data, dict):
+        raise TaskFileError(str(path), "-", "the file must hold a YAML mapping", 1)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(p for p in error["loc"] if not str(p).startswith("function-after"))
+        field_name = ".".join(str(p) for p in loc) or "-"
+        raise TaskFileError(str(path), field_name, error["msg"], _node_line(node, loc)) from exc
+
+
+def load_tools(tools_dir: Path) -> tuple[dict[str, ToolDef], dict[str, ProgramFlags]]:
+    tools: dict[str, ToolDef] = {}
+    grammar: dict[str, ProgramFlags] = {}
+    if not tools_dir.is_dir():
+        return tools, grammar
+    for path in sorted(tools_dir.glob("*.yaml")):
+        data, node = _read_yaml(path)
+        if path.name == "flags.yaml":
+            for program, spec in (data or {}).items():
+                grammar[program] = _validate(ProgramFlags, spec, path, node)
+            continue
+        tool: ToolDef = _validate(ToolDef, data, path, node)
+        if tool.name != path.stem:
+            raise TaskFileError(str(path), "name", f"must equal the file name '{path.stem}'")
+        tools[tool.name] = tool
+    return tools, grammar
+
+
+def load_suite(root: str | Path) -> TaskSuite:
+    """Load every task under `root`, checking cross-references (tools exist, ids unique)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise TaskFileError(str(root), "-", "no such task directory")
+    tools, grammar = load_tools(root / "tools")
+    system_prompt = DEFAULT_SYSTEM_PROMPT
+    suite_file = root / "suite.yaml"
+    if suite_file.exists():
+        data, _ = _read_yaml(suite_file)
+        system_prompt = (data or {}).get("system_prompt", system_prompt)
+    tasks: list[Task] = []
+    paths: dict[str, Path] = {}
+    for path in sorted(root.rglob("*.yaml")):
+        rel = path.relative_to(root)
+        if rel.parts[0] == "tools" or rel == Path("suite.yaml") or len(rel.parts) < 2:
+            continue
+        data, node = _read_yaml(path)
+        task: Task = _validate(Task, data, path, node)
+        for i, name in enumerate(task.tools):
+            if name not in tools:
+                raise TaskFileError(
+                    str(path), f"tools.{i}", f"tool '{name}' is not defined in {root / 'tools'}",
+                    _node_line(node, ("tools", i)),
+                )
+        if task.id in paths:
+            raise TaskFileError(str(path), "id", f"duplicate id, also in {paths[task.id]}")
+        if task.category != rel.parts[0]:
+            raise TaskFileError(
+                str(path), "category", f"'{task.category}' must match its folder '{rel.parts[0]}'"
+            )
+        paths[task.id] = path
+        tasks.append(task)
+    if not tasks:
+        raise TaskFileError(str(root), "-", "no task files found (expected <category>/*.yaml)")
+    return TaskSuite(root, tasks, tools, grammar, system_prompt, paths)

@@ -1,0 +1,231 @@
+"""The task file format. These models' docstrings are its documentation (see tasks/README.md).
+
+A task is one YAML file under `tasks/<category>/`. Tool schemas are shared files under
+`tasks/tools/`; the flag grammar used to compare shell commands is `tasks/tools/flags.yaml`.
+
+Argument patterns. Wherever a tool call is described (environment rules, expectations), its
+`args` map argument names to either a literal value, compared by the argument's declared kind
+(see `ToolDef.match`), or a matcher object with one key:
+
+- `{$regex: PATTERN}`   the argument (as text) matches PATTERN (Python `re.search`)
+- `{$contains: TEXT}`   the argument contains TEXT (case-insensitive)
+- `{$one_of: [A, B]}`   the argument equals one of the literals (by its kind)
+- `{$any: true}`        any value, but the argument must be present
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ArgKind(StrEnum):
+    """How a literal argument value is compared."""
+
+    exact = "exact"  # JSON equality
+    shell = "shell"  # parsed argv with flag aliases (tasks/tools/flags.yaml)
+    sql = "sql"  # whitespace collapsed, case-folded outside quotes, trailing ';' dropped
+    text = "text"  # stripped and case-folded
+    number = "number"  # numeric equality (a numeric string equals the number)
+
+
+class ToolDef(_Strict):
+    """A tool offered to the model: one file `tasks/tools/<name>.yaml`."""
+
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$", description="Function name.")
+    description: str = Field(min_length=1, description="What the model is told the tool does.")
+    parameters: dict[str, Any] = Field(description="JSON Schema of the arguments (an object).")
+    match: dict[str, ArgKind] = Field(
+        default_factory=dict, description="Argument name -> comparison kind; default `exact`."
+    )
+    unmatched: str = Field(
+        default="error: no result for {tool} with these arguments",
+        description="Output for a call no rule matches; `{program}`, `{tool}`, `{command}` "
+        "are filled in. Realistic text, e.g. `bash: {program}: command not found`.",
+    )
+    unmatched_by_program: dict[str, str] = Field(
+        default_factory=dict,
+        description="For shell tools: program -> unmatched output (e.g. kubectl's NotFound).",
+    )
+
+    @field_validator("parameters")
+    @classmethod
+    def _object_schema(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if value.get("type") != "object":
+            raise ValueError("must be a JSON Schema with type: object")
+        return value
+
+    def openai_schema(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+
+class Call(_Strict):
+    """A concrete tool call, as in a reference solution or a wrong trajectory."""
+
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class CallPattern(_Strict):
+    """A tool call to match: `tool` exactly, `args` by literal-by-kind or matcher objects."""
+
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class Rule(_Strict):
+    """One environment rule. The first rule whose tool, args and `when` match answers the call."""
+
+    tool: str
+    args: dict[str, Any] = Field(
+        default_factory=dict, description="Pattern; arguments not named match anything."
+    )
+    when: dict[str, Any] = Field(
+        default_factory=dict, description="State keys that must hold these values."
+    )
+    output: str | None = Field(default=None, description="Tool output on success.")
+    error: str | None = Field(default=None, description="Tool output when the call fails.")
+    exit_code: int | None = Field(
+        default=None, description="For shell tools; default 0 for output, 1 for error."
+    )
+    set: dict[str, Any] = Field(default_factory=dict, description="State changes applied.")
+    latency_s: float = Field(default=0.0, ge=0, le=60, description="Simulated tool latency.")
+
+    @model_validator(mode="after")
+    def _one_result(self) -> Rule:
+        if (self.output is None) == (self.error is None):
+            raise ValueError("a rule needs exactly one of 'output' or 'error'")
+        return self
+
+
+class Environment(_Strict):
+    """The deterministic simulation of the tools. Nothing is ever executed on the host."""
+
+    state: dict[str, Any] = Field(default_factory=dict, description="Initial state.")
+    rules: list[Rule] = Field(default_factory=list)
+
+
+class CallsExpectation(_Strict):
+    """Trajectory match over every tool call of the episode, in order.
+
+    mode: `strict` same calls in the same order; `unordered` same calls in any order; `subset`
+    every call the agent made is one of these (nothing else called); `superset` the agent made
+    at least these calls (extras allowed). args: `exact` same argument names, each matching;
+    `subset` the expected arguments match, extra arguments allowed; `ignore` tool names only.
+    """
+
+    mode: Literal["strict", "unordered", "subset", "superset"] = "superset"
+    args: Literal["exact", "subset", "ignore"] = "exact"
+    calls: list[CallPattern] = Field(default_factory=list)
+
+
+class AnswerExpectation(_Strict):
+    """Checks on the final answer text (case-insensitive where textual)."""
+
+    contains: list[str] = Field(default_factory=list, description="Every one must appear.")
+    contains_any: list[str] = Field(default_factory=list, description="At least one appears.")
+    not_contains: list[str] = Field(default_factory=list, description="None may appear.")
+    regex: str | None = Field(default=None, description="Must match (re.search, IGNORECASE).")
+    json_schema: dict[str, Any] | None = Field(
+        default=None, description="The answer's JSON object must validate against this."
+    )
+    json_fields: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Key -> literal (text-compared) or matcher, on the answer's JSON object.",
+    )
+
+
+class Expectation(_Strict):
+    """What a correct episode does. Each part present is one check; score = share passed."""
+
+    first_call: CallPattern | None = Field(
+        default=None, description="The first tool call must match this."
+    )
+    no_calls: bool = Field(default=False, description="The right answer calls no tool at all.")
+    calls: CallsExpectation | None = None
+    forbid: list[CallPattern] = Field(
+        default_factory=list, description="Calls that must never be made (destructive, wrong)."
+    )
+    max_repeats: int | None = Field(
+        default=None, ge=1, description="No identical failing call may be made more than this."
+    )
+    answer: AnswerExpectation | None = None
+    end_state: dict[str, Any] = Field(
+        default_factory=dict, description="State keys that must hold these values at the end."
+    )
+
+    @model_validator(mode="after")
+    def _something(self) -> Expectation:
+        if not (
+            self.first_call
+            or self.no_calls
+            or self.calls
+            or self.forbid
+            or self.answer
+            or self.end_state
+        ):
+            raise ValueError("an expectation needs at least one check")
+        return self
+
+
+class Step(_Strict):
+    """One model turn of a scripted trajectory: tool calls (parallel if several) or an answer."""
+
+    calls: list[Call] = Field(default_factory=list)
+    answer: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Step:
+        if bool(self.calls) == (self.answer is not None):
+            raise ValueError("a step has either 'calls' or 'answer'")
+        return self
+
+
+class Trajectory(_Strict):
+    """A planted wrong trajectory: a plausible mistake that must score below 1.0."""
+
+    name: str
+    description: str = ""
+    steps: list[Step] = Field(min_length=1)
+
+
+class Task(_Strict):
+    """One agent task."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]{1,80}$")
+    category: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{1,40}$")
+    difficulty: Literal["easy", "medium", "hard"]
+    step_kind: Literal["plan", "execute"] = "execute"
+    description: str = Field(min_length=1, description="One line: what the task tests.")
+    system_prompt: str | None = Field(default=None, description="Default: the suite's prompt.")
+    prompt: str = Field(min_length=1)
+    tools: list[str] = Field(default_factory=list, description="Names of files in tasks/tools.")
+    max_steps: int = Field(default=8, ge=1, le=50, description="Step budget (model calls).")
+    environment: Environment = Field(default_factory=Environment)
+    expect: Expectation
+    reference: list[Step] = Field(min_length=1, description="Must score 1.0.")
+    wrong: list[Trajectory] = Field(min_length=1, description="Each must score below 1.0.")
+    tags: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _answer_last(self) -> Task:
+        for name, steps in [("reference", self.reference)] + [
+            (f"wrong[{w.name}]", w.steps) for w in self.wrong
+        ]:
+            for step in steps[:-1]:
+                if step.answer is not None:
+                    raise ValueError(f"{name}: only the last step may be an answer")
+        return self
