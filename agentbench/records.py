@@ -147,3 +147,16 @@ class ServerInfo(BaseModel):
     provider: str = "openai"
     note: str | None = None
     extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class RunRecord(BaseModel):
+    """One invocation over a suite: its configuration, serving setup and (when done) summary."""
+
+    run_id: str
+    created_at: str
+    status: str = "running"  # running | complete | interrupted | failed
+    kind: str = "run"  # run | bench
+    task_dir: str | None = None
+    config: dict[str, Any] = Field(default_factory=dict)
+    server: ServerInfo | None = None
+    summary: dict[str, Any] | None = None

@@ -1,1 +1,5 @@
-"""agentbench."""
+"""The SQLite result store."""
+
+from agentbench.store.db import ResultStore
+
+__all__ = ["ResultStore"]

@@ -1,0 +1,50 @@
+"""`agentbench refserver`: the scripted reference server, for tests and fidelity checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from agentbench.errors import ConfigError
+
+
+def register(app: typer.Typer) -> None:
+    app.command("refserver")(refserver)
+
+
+def refserver(
+    port: int = typer.Option(8765, "--port"),
+    tasks_dir: Path = typer.Option(..., "--tasks", help="Task directory the policies play."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Loopback by default."),
+    ttft: float = typer.Option(0.05, "--ttft", help="Seconds to the first token chunk."),
+    rate: float = typer.Option(100.0, "--rate", help="Decode rate, tokens per second."),
+    chunks: str = typer.Option("1", "--chunks", help="Tokens per chunk, cycled: e.g. 1,3,2."),
+    reasoning: int = typer.Option(0, "--reasoning", help="Thinking tokens before each answer."),
+    reasoning_style: str = typer.Option("reasoning", "--reasoning-style",
+                                        help="reasoning | reasoning_content | think"),
+    noise: float = typer.Option(0.2, "--noise", help="Default share of corrupted steps (noisy)."),
+    seed: int = typer.Option(0, "--seed"),
+    max_context: int = typer.Option(32768, "--max-context"),
+) -> None:
+    """Serve the reference server; the model name picks the policy (oracle, wrong, noisy, echo)."""
+    import uvicorn
+
+    from agentbench.refserver.app import RefServerState, build_app
+    from agentbench.refserver.schedule import Schedule
+    from agentbench.tasks.loader import load_suite
+
+    try:
+        sizes = tuple(int(c) for c in chunks.split(","))
+    except ValueError as exc:
+        raise ConfigError(f"--chunks {chunks}: expected integers like 1,3,2") from exc
+    if rate <= 0 or any(s < 1 for s in sizes):
+        raise ConfigError("--rate and --chunks must be positive")
+    if reasoning_style not in ("reasoning", "reasoning_content", "think"):
+        raise ConfigError(f"--reasoning-style {reasoning_style}: reasoning, reasoning_content "
+                          "or think")
+    schedule = Schedule(ttft_s=ttft, rate_tok_s=rate, chunks=sizes, reasoning_tokens=reasoning,
+                        reasoning_style=reasoning_style, max_context=max_context)
+    state = RefServerState(load_suite(tasks_dir).tasks, schedule, noise=noise, seed=seed)
+    typer.echo(f"reference server on http://{host}:{port}/v1 (models: oracle, wrong, noisy, echo)")
+    uvicorn.run(build_app(state), host=host, port=port, log_level="warning")

@@ -1,0 +1,34 @@
+"""`agentbench tasks validate|list`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from agentbench.tasks.loader import load_suite
+from agentbench.tasks.validate import validate_suite
+
+app = typer.Typer(help="Inspect and validate task suites.", no_args_is_help=True)
+
+
+@app.command("list")
+def list_tasks(tasks_dir: Path = typer.Argument(..., help="Task directory.")) -> None:
+    """One task a line: id, category, difficulty, step kind, description."""
+    for t in load_suite(tasks_dir).tasks:
+        typer.echo(f"{t.id}\t{t.category}\t{t.difficulty}\t{t.step_kind}\t{t.description}")
+
+
+@app.command("validate")
+def validate(tasks_dir: Path = typer.Argument(..., help="Task directory.")) -> None:
+    """Run every reference (must score 1.0) and planted mistake (must score < 1.0)."""
+    suite = load_suite(tasks_dir)
+    problems = validate_suite(suite)
+    for problem in problems:
+        typer.echo(f"error: {problem}", err=True)
+    wrong = sum(len(t.wrong) for t in suite.tasks)
+    if problems:
+        typer.echo(f"{len(problems)} problem(s) in {len(suite.tasks)} tasks", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"ok: {len(suite.tasks)} tasks; every reference scores 1.0 and all {wrong} "
+               "planted mistakes score below 1.0")

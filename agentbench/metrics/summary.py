@@ -1,0 +1,140 @@
+"""Run-level figures from episode records (DESIGN.md, "Per run"). Reports render these only."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from agentbench.metrics.stats import bootstrap_ci, median, pass_hat_k, percentile, spread
+from agentbench.records import EpisodeResult, StepRecord
+
+
+class RunSummary(BaseModel):
+    """Aggregate figures of a run (or of one category of it)."""
+
+    tasks: int
+    episodes: int
+    scored_episodes: int = Field(description="Episodes with a score (backend errors excluded).")
+    success_rate: float | None
+    success_rate_ci: list[float] | None = Field(default=None, description="95% bootstrap CI.")
+    mean_score: float | None
+    mean_score_ci: list[float] | None = None
+    pass_k: dict[str, float] = Field(default_factory=dict, description="pass^k, k = 1..repeats.")
+    statuses: dict[str, int] = Field(default_factory=dict)
+    steps: int = 0
+    thinking_tokens_per_step: float | None = None
+    thinking_tokens_method: str | None = None
+    output_tokens_per_step: float | None = None
+    tokens_per_solved_task: float | None = None
+    tokens_method: dict[str, int] = Field(default_factory=dict, description="Steps per method.")
+    time_to_done_s_median: float | None = None
+    time_to_done_s_p90: float | None = None
+    ttft_s_median: float | None = None
+    decode_tok_s_median: float | None = None
+    decode_tok_s_min: float | None = None
+    decode_tok_s_max: float | None = None
+    decode_tok_s_spread: float | None = None
+    decode_steps: int = Field(default=0, description="Steps with a decode rate (>= 2 tokens).")
+    server_decode_tok_s_median: float | None = None
+    prefill_tok_s_median: float | None = None
+    escalation_rate_calls: float | None = None
+    escalation_rate_episodes: float | None = None
+    cost_usd: float | None = None
+    truncated_steps: int = 0
+
+
+def _kept(episode: EpisodeResult) -> list[StepRecord]:
+    return list(episode.steps)
+
+
+def _method(methods: Counter[str]) -> str | None:
+    if not methods:
+        return None
+    if len(methods) == 1:
+        return next(iter(methods))
+    return "mixed: " + ", ".join(f"{m} {n}" for m, n in methods.most_common())
+
+
+def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary:
+    eps = list(episodes)
+    scored = [e for e in eps if e.score is not None]
+    steps = [s for e in eps for s in _kept(e)]
+    success = [1.0 if e.success else 0.0 for e in scored]
+    scores = [float(e.score) for e in scored if e.score is not None]
+    s_ci = bootstrap_ci(success, seed=seed)
+    m_ci = bootstrap_ci(scores, seed=seed)
+    by_task: dict[str, list[bool]] = defaultdict(list)
+    for e in scored:
+        by_task[e.task_id].append(e.success)
+    max_n = max((len(v) for v in by_task.values()), default=0)
+    counts = [(sum(v), len(v)) for v in by_task.values()]
+    pass_k = {str(k): v for k in range(1, max_n + 1) if (v := pass_hat_k(counts, k)) is not None}
+    reasoning = [s.reasoning_tokens for s in steps if s.reasoning_tokens is not None]
+    r_methods = Counter(s.reasoning_method for s in steps if s.reasoning_tokens is not None)
+    outputs = [s.output_tokens for s in steps if s.output_tokens is not None]
+    solved_tokens = [
+        sum(s.output_tokens or 0 for s in e.steps) for e in eps if e.success
+    ]
+    decode = [s.decode_tok_s for s in steps if s.decode_tok_s is not None]
+    ttd = [e.time_to_done_s for e in eps if e.time_to_done_s is not None]
+    frontier_calls = sum(1 for s in steps if s.target != "local")
+    episodes_escalated = sum(1 for e in eps if any(s.target != "local" for s in e.steps))
+    costs = [e.cost_usd for e in eps]
+    return RunSummary(
+        tasks=len({e.task_id for e in eps}),
+        episodes=len(eps),
+        scored_episodes=len(scored),
+        success_rate=s_ci.value if s_ci else None,
+        success_rate_ci=[s_ci.low, s_ci.high] if s_ci else None,
+        mean_score=m_ci.value if m_ci else None,
+        mean_score_ci=[m_ci.low, m_ci.high] if m_ci else None,
+        pass_k=pass_k,
+        statuses=dict(Counter(e.status for e in eps)),
+        steps=len(steps),
+        thinking_tokens_per_step=sum(reasoning) / len(reasoning) if reasoning else None,
+        thinking_tokens_method=_method(r_methods),
+        output_tokens_per_step=sum(outputs) / len(outputs) if outputs else None,
+        tokens_per_solved_task=sum(solved_tokens) / len(solved_tokens) if solved_tokens else None,
+        tokens_method=dict(Counter(s.tokens_method for s in steps)),
+        time_to_done_s_median=median(ttd),
+        time_to_done_s_p90=percentile(ttd, 90),
+        ttft_s_median=median([s.ttft_s for s in steps if s.ttft_s is not None]),
+        decode_tok_s_median=median(decode),
+        decode_tok_s_min=min(decode) if decode else None,
+        decode_tok_s_max=max(decode) if decode else None,
+        decode_tok_s_spread=spread(decode),
+        decode_steps=len(decode),
+        server_decode_tok_s_median=median(
+            [s.server_decode_tok_s for s in steps if s.server_decode_tok_s is not None]
+        ),
+        prefill_tok_s_median=median([s.prefill_tok_s for s in steps if s.prefill_tok_s]),
+        escalation_rate_calls=frontier_calls / len(steps) if steps else None,
+        escalation_rate_episodes=episodes_escalated / len(eps) if eps else None,
+        cost_usd=None if not costs or any(c is None for c in costs) else sum(
+            c for c in costs if c is not None
+        ),
+        truncated_steps=sum(1 for s in steps if s.truncated),
+    )
+
+
+def by_category(episodes: Iterable[EpisodeResult]) -> dict[str, RunSummary]:
+    groups: dict[str, list[EpisodeResult]] = defaultdict(list)
+    for e in episodes:
+        groups[e.category].append(e)
+    return {c: summarize(v) for c, v in sorted(groups.items())}
+
+
+def episode_figures(steps: list[StepRecord]) -> dict[str, Any]:
+    """Per-episode token totals and thinking tokens per step."""
+    outputs = [s.output_tokens for s in steps if s.output_tokens is not None]
+    reasoning = [s.reasoning_tokens for s in steps if s.reasoning_tokens is not None]
+    return {
+        "output_tokens": sum(outputs) if outputs else None,
+        "reasoning_tokens": sum(reasoning) if reasoning else None,
+        "thinking_tokens_per_step": sum(reasoning) / len(reasoning) if reasoning else None,
+        "model_time_s": sum(s.duration_s or 0.0 for s in steps),
+        "tool_time_s": sum(s.tool_time_s for s in steps),
+    }

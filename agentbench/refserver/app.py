@@ -1,0 +1,258 @@
+"""The reference server: a real HTTP server on loopback with a scripted, known behaviour.
+
+It speaks the OpenAI chat-completions protocol (streaming with usage, /v1/models, /tokenize,
+/version, /metrics with vLLM's speculative-decoding counter names). Its answers come from the
+task files (refserver.answers) and its timing from a Schedule (refserver.schedule), so tests and
+benchmarks know the truth they measure against. It is never presented as a model's result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from agentbench import __version__
+from agentbench.refserver.answers import POLICIES, Answer, answer, filler_reasoning, parse_policy
+from agentbench.refserver.schedule import Schedule, SpecCounters, ref_tokenize
+from agentbench.tasks.model import Task
+
+
+@dataclass
+class RefServerState:
+    tasks: list[Task]
+    schedule: Schedule = field(default_factory=Schedule)
+    noise: float = 0.2
+    seed: int = 0
+    spec: SpecCounters = field(default_factory=SpecCounters)
+    requests: int = 0
+
+
+def prompt_tokens(messages: list[dict[str, Any]]) -> int:
+    """The server's prompt count: content and tool-call text of every message, +3 per message."""
+    total = 0
+    for m in messages:
+        content = m.get("content")
+        if isinstance(content, list):
+            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        total += 3 + len(ref_tokenize(content or ""))
+        for call in m.get("tool_calls") or []:
+            fn = call.get("function") or {}
+            total += len(ref_tokenize(fn.get("name", "") + fn.get("arguments", "")))
+    return total
+
+
+def _tokens(ans: Answer, schedule: Schedule) -> list[tuple[str, str, int]]:
+    """(kind, text, tool index) per output token, in emission order."""
+    out: list[tuple[str, str, int]] = []
+    if schedule.reasoning_tokens:
+        pieces = ref_tokenize(filler_reasoning(schedule.reasoning_tokens))
+        if schedule.reasoning_style == "think":
+            out += [("content", "<think>", 0)] + [("content", p, 0) for p in pieces]
+            out += [("content", "</think>", 0)]
+        else:
+            out += [("reasoning", p, 0) for p in pieces]
+    out += [("content", p, 0) for p in ref_tokenize(ans.content)]
+    for i, (name, arguments) in enumerate(ans.tool_calls):
+        out.append(("tool_name", name, i))
+        out += [("tool_args", p, i) for p in ref_tokenize(arguments)]
+    return out
+
+
+def _delta(tokens: list[tuple[str, str, int]], style: str, call_ids: list[str]) -> dict[str, Any]:
+    delta: dict[str, Any] = {}
+    calls: dict[int, dict[str, Any]] = {}
+    for kind, text, index in tokens:
+        if kind == "reasoning":
+            delta[style] = delta.get(style, "") + text
+        elif kind == "content":
+            delta["content"] = delta.get("content", "") + text
+        else:
+            call = calls.setdefault(index, {"index": index, "function": {}})
+            if kind == "tool_name":
+                call.update(id=call_ids[index], type="function")
+                call["function"]["name"] = text
+            else:
+                call["function"]["arguments"] = call["function"].get("arguments", "") + text
+    if calls:
+        delta["tool_calls"] = [calls[i] for i in sorted(calls)]
+    return delta
+
+
+def _error(status: int, message: str, kind: str = "BadRequestError") -> JSONResponse:
+    return JSONResponse({"error": {"message": message, "type": kind, "code": status}}, status)
+
+
+def build_app(state: RefServerState) -> Starlette:
+    async def models(request: Request) -> Response:
+        data = [
+            {"id": name, "object": "model", "owned_by": "agentbench-refserver",
+             "max_model_len": state.schedule.max_context}
+            for name in POLICIES
+        ]
+        return JSONResponse({"object": "list", "data": data})
+
+    async def version(request: Request) -> Response:
+        return JSONResponse({"server": "agentbench-refserver", "version": __version__,
+                             "max_context": state.schedule.max_context})
+
+    async def tokenize(request: Request) -> Response:
+        body = await request.json()
+        if "messages" in body:
+            count = prompt_tokens(body["messages"])
+            return JSONResponse({"count": count, "max_model_len": state.schedule.max_context})
+        text = body.get("prompt", body.get("content", body.get("input", "")))
+        pieces = ref_tokenize(text)
+        return JSONResponse({"count": len(pieces), "tokens": list(range(len(pieces))),
+                             "max_model_len": state.schedule.max_context})
+
+    async def metrics(request: Request) -> Response:
+        return PlainTextResponse(state.spec.render("refserver"))
+
+    async def chat(request: Request) -> Response:
+        arrived = time.perf_counter()
+        try:
+            body = await request.json()
+        except ValueError:
+            return _error(400, "request body is not JSON")
+        model = str(body.get("model", ""))
+        try:
+            parse_policy(model, state.noise)
+        except ValueError:
+            return _error(404, f"The model `{model}` does not exist.", "NotFoundError")
+        messages = body.get("messages") or []
+        n_prompt = prompt_tokens(messages)
+        if n_prompt > state.schedule.max_context:
+            return _error(400, f"This model's maximum context length is "
+                          f"{state.schedule.max_context} tokens. However, your request has "
+                          f"{n_prompt} input tokens.")
+        state.requests += 1
+        ans = answer(state.tasks, model, messages, bool(body.get("tools")),
+                     noise=state.noise, seed=state.seed)
+        tokens = _tokens(ans, state.schedule)
+        limit = body.get("max_completion_tokens") or body.get("max_tokens")
+        finish = "tool_calls" if ans.tool_calls else "stop"
+        if isinstance(limit, int) and 0 < limit < len(tokens):
+            tokens, finish = tokens[:limit], "length"
+        call_ids = [f"call_{state.requests}_{i}" for i in range(len(ans.tool_calls))]
+        meta = {"id": f"chatcmpl-ref{state.requests}", "object": "chat.completion.chunk",
+                "created": int(time.time()), "model": model}
+        reasoning = sum(1 for t in tokens if t[0] == "reasoning")
+        if state.schedule.reasoning_style == "think":
+            reasoning = min(len(tokens), state.schedule.reasoning_tokens + 2)
+        usage = {"prompt_tokens": n_prompt, "completion_tokens": len(tokens),
+                 "total_tokens": n_prompt + len(tokens),
+                 "completion_tokens_details": {"reasoning_tokens": reasoning}}
+        style = "reasoning" if state.schedule.reasoning_style == "think" else \
+            state.schedule.reasoning_style
+        if not body.get("stream"):
+            delay = state.schedule.ttft_s + max(len(tokens) - 1, 0) / state.schedule.rate_tok_s
+            await _sleep_until(arrived + delay)
+            message = {"role": "assistant", **_delta(tokens, style, call_ids)}
+            message.setdefault("content", None)
+            return JSONResponse({**meta, "object": "chat.completion", "usage": usage,
+                                 "choices": [{"index": 0, "message": message,
+                                              "finish_reason": finish}]})
+        include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+        return StreamingResponse(
+            _stream(state, arrived, tokens, style, call_ids, meta, finish,
+                    usage if include_usage else None),
+            media_type="text/event-stream",
+        )
+
+    return Starlette(routes=[
+        Route("/v1/models", models),
+        Route("/version", version),
+        Route("/tokenize", tokenize, methods=["POST"]),
+        Route("/metrics", metrics),
+        Route("/v1/chat/completions", chat, methods=["POST"]),
+    ])
+
+
+def _sse(payload: dict[str, Any]) -> bytes:
+    return f"data: {json.dumps(payload)}\n\n".encode()
+
+
+async def _sleep_until(deadline: float) -> None:
+    """Sleep to within ~1 ms (the event loop's timer resolution), then yield until due."""
+    delay = deadline - time.perf_counter()
+    if delay > 0.002:
+        await asyncio.sleep(delay - 0.0015)
+    while time.perf_counter() < deadline:
+        await asyncio.sleep(0)
+
+
+async def _stream(
+    state: RefServerState,
+    arrived: float,
+    tokens: list[tuple[str, str, int]],
+    style: str,
+    call_ids: list[str],
+    meta: dict[str, Any],
+    finish: str,
+    usage: dict[str, Any] | None,
+) -> AsyncIterator[bytes]:
+    yield _sse({**meta, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""},
+                                      "finish_reason": None}]})
+    position = 0
+    for size, offset in state.schedule.send_offsets(len(tokens)):
+        chunk = tokens[position : position + size]
+        position += size
+        await _sleep_until(arrived + offset)
+        state.spec.record(size)
+        yield _sse({**meta, "choices": [{"index": 0, "delta": _delta(chunk, style, call_ids),
+                                          "finish_reason": None}]})
+    yield _sse({**meta, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+    if usage is not None:
+        yield _sse({**meta, "choices": [], "usage": usage})
+    yield b"data: [DONE]\n\n"
+
+
+class RefServer:
+    """Runs the reference server in a background thread (for tests and benchmarks)."""
+
+    def __init__(self, state: RefServerState, host: str = "127.0.0.1", port: int = 0) -> None:
+        import uvicorn
+
+        self.state = state
+        config = uvicorn.Config(build_app(state), host=host, port=port, log_level="warning",
+                                access_log=False, lifespan="off")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+
+    def start(self) -> RefServer:
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("reference server did not start")
+            time.sleep(0.01)
+        return self
+
+    @property
+    def port(self) -> int:
+        sockets = self._server.servers[0].sockets
+        return int(sockets[0].getsockname()[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+
+    def __enter__(self) -> RefServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

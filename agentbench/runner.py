@@ -1,0 +1,164 @@
+"""Run a suite: episodes for every (task, repeat), N at a time, each committed when finished.
+
+The runner owns no metric and no rendering: it turns tasks into EpisodeResults, hands each to
+the store the moment it is scored, and reports progress through a callback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from agentbench.agent.loop import Agent, AgentConfig
+from agentbench.backends.base import Backend
+from agentbench.metrics.summary import episode_figures, summarize
+from agentbench.records import EpisodeResult, RunRecord, ServerInfo
+from agentbench.scoring import score_trace
+from agentbench.store import ResultStore
+from agentbench.tasks.loader import TaskSuite
+from agentbench.tasks.model import Task
+from router import PolicyFactory
+
+
+class RunConfig(BaseModel):
+    """What a run was asked to do. Never holds credentials."""
+
+    target: str = Field(description="How the local model was named: --local/--model/--base-url.")
+    model: str
+    base_url: str
+    router: str = "always-local"
+    frontier_model: str | None = None
+    frontier_base_url: str | None = None
+    tool_mode: str = "native"
+    repeats: int = 1
+    concurrency: int = 1
+    max_tokens: int | None = 1024
+    temperature: float | None = 0.0
+    max_steps: int | None = None
+    episode_timeout_s: float | None = None
+    task_ids: list[str] = Field(default_factory=list)
+    categories: list[str] = Field(default_factory=list)
+    note: str | None = None
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+Progress = Callable[[EpisodeResult], None]
+
+
+class Runner:
+    def __init__(
+        self,
+        suite: TaskSuite,
+        targets: dict[str, Backend],
+        policy_factory: PolicyFactory,
+        config: RunConfig,
+        store: ResultStore,
+    ) -> None:
+        self.suite = suite
+        self.targets = targets
+        self.policy_factory = policy_factory
+        self.config = config
+        self.store = store
+        self.agent = Agent(suite, targets, AgentConfig(
+            tool_mode="prompt" if config.tool_mode == "prompt" else "native",
+            max_tokens=config.max_tokens,
+            temperature=config.temperature,
+            max_steps=config.max_steps,
+            episode_timeout_s=config.episode_timeout_s,
+        ))
+
+    def start(self, server: ServerInfo, resume: RunRecord | None = None) -> RunRecord:
+        if resume is not None:
+            resume.status = "running"
+            self.store.save_run(resume)
+            return resume
+        run = RunRecord(
+            run_id=new_run_id(), created_at=now_iso(), task_dir=str(self.suite.root),
+            config=self.config.model_dump(), server=server,
+        )
+        self.store.save_run(run)
+        return run
+
+    def pending(self, run: RunRecord) -> list[tuple[Task, int]]:
+        done = self.store.done_keys(run.run_id)
+        return [
+            (task, repeat)
+            for repeat in range(self.config.repeats)
+            for task in self.suite.tasks
+            if (task.id, repeat) not in done
+        ]
+
+    async def run_episode(self, run_id: str, task: Task, repeat: int) -> EpisodeResult:
+        started = now_iso()
+        trace = await self.agent.run(task, self.policy_factory())
+        scored = score_trace(task, trace, self.suite)
+        figures = episode_figures(trace.steps)
+        return EpisodeResult(
+            run_id=run_id, task_id=task.id, category=task.category, difficulty=task.difficulty,
+            step_kind=task.step_kind, repeat=repeat, status=scored.status, score=scored.score,
+            checks=scored.checks, explanation=scored.explanation,
+            final_answer=trace.final_answer, steps=trace.steps,
+            time_to_done_s=trace.time_to_done_s, router_time_s=trace.router_time_s,
+            tool_mode=self.config.tool_mode, started_at=started, **figures,
+        )
+
+    async def execute(self, run: RunRecord, progress: Progress | None = None) -> RunRecord:
+        """Run every pending episode; each is committed before it is reported."""
+        semaphore = asyncio.Semaphore(max(1, self.config.concurrency))
+
+        async def one(task: Task, repeat: int) -> None:
+            async with semaphore:
+                episode = await self.run_episode(run.run_id, task, repeat)
+                self.store.add_episode(episode)
+                if progress:
+                    progress(episode)
+
+        jobs = [asyncio.ensure_future(one(t, r)) for t, r in self.pending(run)]
+        try:
+            await asyncio.gather(*jobs)
+        except BaseException:
+            for job in jobs:
+                job.cancel()
+            await asyncio.gather(*jobs, return_exceptions=True)
+            self.finish(run, "interrupted")
+            raise
+        return self.finish(run, "complete")
+
+    def finish(self, run: RunRecord, status: str) -> RunRecord:
+        run.status = status
+        run.summary = summarize(self.store.iter_episodes(run.run_id)).model_dump()
+        self.store.save_run(run)
+        return run
+
+
+def results_json(run: RunRecord, episodes: list[EpisodeResult]) -> dict[str, Any]:
+    """The JSON results contract of DESIGN.md (stable keys; more are added freely)."""
+    return {
+        "run_id": run.run_id,
+        "created_at": run.created_at,
+        "status": run.status,
+        "config": run.config,
+        "server": run.server.model_dump() if run.server else None,
+        "summary": run.summary,
+        "episodes": [
+            {
+                **e.model_dump(exclude={"steps"}),
+                "steps": [
+                    s.model_dump() for s in e.steps
+                ],
+            }
+            for e in episodes
+        ],
+    }

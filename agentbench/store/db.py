@@ -1,0 +1,144 @@
+"""SQLite result store: one transaction per finished episode, so a crash loses only what was in
+flight. WAL mode lets several runs write to the same database file at once."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from agentbench.errors import ConfigError
+from agentbench.records import EpisodeResult, RunRecord
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id     TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    status     TEXT NOT NULL,
+    record     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS episodes (
+    run_id   TEXT NOT NULL REFERENCES runs(run_id),
+    task_id  TEXT NOT NULL,
+    repeat   INTEGER NOT NULL,
+    category TEXT NOT NULL,
+    status   TEXT NOT NULL,
+    score    REAL,
+    record   TEXT NOT NULL,
+    PRIMARY KEY (run_id, task_id, repeat)
+);
+CREATE TABLE IF NOT EXISTS bench_results (
+    run_id   TEXT NOT NULL REFERENCES runs(run_id),
+    seq      INTEGER NOT NULL,
+    record   TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+);
+"""
+
+
+class ResultStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA busy_timeout=30000")
+            self.conn.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise ConfigError(f"{self.path}: not a usable agentbench database ({exc})") from exc
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+        for attempt in range(5):
+            try:
+                with self.conn:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    self.conn.execute(sql, params)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+
+    def save_run(self, run: RunRecord) -> None:
+        self._write(
+            "INSERT INTO runs(run_id, created_at, kind, status, record) VALUES (?,?,?,?,?) "
+            "ON CONFLICT(run_id) DO UPDATE SET status=excluded.status, record=excluded.record",
+            (run.run_id, run.created_at, run.kind, run.status, run.model_dump_json()),
+        )
+
+    def add_episode(self, episode: EpisodeResult) -> None:
+        """Commit one finished episode (replacing an earlier attempt at the same key)."""
+        self._write(
+            "INSERT OR REPLACE INTO episodes(run_id, task_id, repeat, category, status, score, "
+            "record) VALUES (?,?,?,?,?,?,?)",
+            (episode.run_id, episode.task_id, episode.repeat, episode.category, episode.status,
+             episode.score, episode.model_dump_json()),
+        )
+
+    def add_bench_result(self, run_id: str, seq: int, record: dict[str, Any]) -> None:
+        self._write("INSERT OR REPLACE INTO bench_results(run_id, seq, record) VALUES (?,?,?)",
+                    (run_id, seq, json.dumps(record)))
+
+    def bench_results(self, run_id: str) -> list[dict[str, Any]]:
+        rows = self.conn.execute(
+            "SELECT record FROM bench_results WHERE run_id=? ORDER BY seq", (run_id,))
+        return [json.loads(r[0]) for r in rows]
+
+    def run(self, run_id: str) -> RunRecord:
+        resolved = self.resolve(run_id)
+        row = self.conn.execute("SELECT record FROM runs WHERE run_id=?", (resolved,)).fetchone()
+        return RunRecord.model_validate_json(row[0])
+
+    def resolve(self, run_id: str, kind: str | None = None) -> str:
+        """`latest` -> the newest run's id; a unique id prefix -> the full id."""
+        where, params = ("", ()) if kind is None else (" WHERE kind=?", (kind,))
+        if run_id == "latest":
+            row = self.conn.execute(
+                f"SELECT run_id FROM runs{where} ORDER BY created_at DESC, rowid DESC LIMIT 1",
+                params).fetchone()
+            if row is None:
+                raise ConfigError(f"{self.path} holds no runs yet; run `agentbench run` first")
+            return str(row[0])
+        rows = self.conn.execute(
+            "SELECT run_id FROM runs WHERE run_id LIKE ?", (run_id + "%",)).fetchall()
+        if len(rows) == 1:
+            return str(rows[0][0])
+        if not rows:
+            raise ConfigError(f"no run '{run_id}' in {self.path}; `agentbench runs` lists them")
+        raise ConfigError(f"run id prefix '{run_id}' is ambiguous in {self.path}")
+
+    def runs(self, kind: str | None = None) -> list[RunRecord]:
+        sql, params = "SELECT record FROM runs", ()
+        if kind:
+            sql, params = sql + " WHERE kind=?", (kind,)
+        rows = self.conn.execute(sql + " ORDER BY created_at, rowid", params)
+        return [RunRecord.model_validate_json(r[0]) for r in rows]
+
+    def iter_episodes(self, run_id: str) -> Iterator[EpisodeResult]:
+        rows = self.conn.execute(
+            "SELECT record FROM episodes WHERE run_id=? ORDER BY task_id, repeat", (run_id,))
+        for (record,) in rows:
+            yield EpisodeResult.model_validate_json(record)
+
+    def episodes(self, run_id: str) -> list[EpisodeResult]:
+        return list(self.iter_episodes(run_id))
+
+    def done_keys(self, run_id: str) -> set[tuple[str, int]]:
+        """Episodes already finished (any status but an unscored backend error)."""
+        rows = self.conn.execute(
+            "SELECT task_id, repeat FROM episodes WHERE run_id=? AND status NOT LIKE "
+            "'backend_error%'", (run_id,))
+        return {(str(t), int(r)) for t, r in rows}
