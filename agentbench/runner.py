@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.base import Backend
+from agentbench.cost import Pricing, episode_cost, price_steps
 from agentbench.metrics.summary import episode_figures, summarize
 from agentbench.records import EpisodeResult, RunRecord, ServerInfo
 from agentbench.scoring import score_trace
@@ -44,6 +45,9 @@ class RunConfig(BaseModel):
     task_ids: list[str] = Field(default_factory=list)
     categories: list[str] = Field(default_factory=list)
     note: str | None = None
+    logprobs: bool = False
+    local_usd_per_hour: float | None = None
+    prices_file: str | None = None
 
 
 def new_run_id() -> str:
@@ -65,18 +69,21 @@ class Runner:
         policy_factory: PolicyFactory,
         config: RunConfig,
         store: ResultStore,
+        pricing: Pricing | None = None,
     ) -> None:
         self.suite = suite
         self.targets = targets
         self.policy_factory = policy_factory
         self.config = config
         self.store = store
+        self.pricing = pricing or Pricing.build(config.prices_file, config.local_usd_per_hour)
         self.agent = Agent(suite, targets, AgentConfig(
             tool_mode="prompt" if config.tool_mode == "prompt" else "native",
             max_tokens=config.max_tokens,
             temperature=config.temperature,
             max_steps=config.max_steps,
             episode_timeout_s=config.episode_timeout_s,
+            logprobs=config.logprobs,
         ))
 
     def start(self, server: ServerInfo, resume: RunRecord | None = None) -> RunRecord:
@@ -102,7 +109,16 @@ class Runner:
 
     async def run_episode(self, run_id: str, task: Task, repeat: int) -> EpisodeResult:
         started = now_iso()
-        trace = await self.agent.run(task, self.policy_factory())
+        policy = self.policy_factory()
+        trace = await self.agent.run(task, policy)
+        attribute = getattr(policy, "attribute", None)
+        if attribute is not None:  # an external router: who served each call
+            for step in trace.steps:
+                decided = attribute(step.model)
+                step.target = decided.target
+                if step.router is not None:
+                    step.router.target, step.router.reason = decided.target, decided.reason
+        price_steps(trace.steps, self.pricing)
         scored = score_trace(task, trace, self.suite)
         figures = episode_figures(trace.steps)
         return EpisodeResult(
@@ -111,7 +127,8 @@ class Runner:
             checks=scored.checks, explanation=scored.explanation,
             final_answer=trace.final_answer, steps=trace.steps,
             time_to_done_s=trace.time_to_done_s, router_time_s=trace.router_time_s,
-            tool_mode=self.config.tool_mode, started_at=started, **figures,
+            tool_mode=self.config.tool_mode, started_at=started,
+            cost_usd=episode_cost(trace.steps), **figures,
         )
 
     async def execute(self, run: RunRecord, progress: Progress | None = None) -> RunRecord:

@@ -88,6 +88,9 @@ class Backend(ABC):
     @abstractmethod
     async def server_info(self) -> ServerInfo: ...
 
+    async def check_reachable(self) -> None:  # noqa: B027 - optional hook
+        """Raise ServerUnavailable / NotAnLLMServer when the server cannot be used at all."""
+
     async def count_tokens(self, text: str) -> tuple[int, TokensMethod]:
         """Tokens in `text`: the server's tokenizer where it has one, else an estimate."""
         from agentbench.backends.tokens import estimate_tokens

@@ -18,7 +18,12 @@ import httpx
 from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.stream import StreamAccumulator, decode_rate
 from agentbench.backends.tokens import estimate_tokens
-from agentbench.errors import BackendError, NotAnLLMServer, RetryableBackendError
+from agentbench.errors import (
+    BackendError,
+    NotAnLLMServer,
+    RetryableBackendError,
+    ServerUnavailable,
+)
 from agentbench.records import Completion, ServerInfo, TokensMethod
 
 ROUTER_HEADER = "x-model-router-selected-model"
@@ -319,6 +324,27 @@ class OpenAICompatBackend(Backend):
                 return count
         self._tokenizer_route = False
         return None
+
+    async def check_reachable(self) -> None:
+        """Fail fast, with one clear line, when nothing (or no LLM API) answers at base_url."""
+        url = f"{self.base_url}/models"
+        shown = strip_credentials(url)
+        try:
+            response = await self.client.get(url, headers=self._headers(), timeout=10.0)
+        except httpx.ConnectError as exc:
+            raise ServerUnavailable(
+                f"no server answers at {strip_credentials(self.base_url)} (connection refused); "
+                "start it or check --base-url"
+            ) from exc
+        except httpx.HTTPError as exc:
+            raise ServerUnavailable(f"{shown}: {type(exc).__name__}: {exc}") from exc
+        if "text/html" in response.headers.get("content-type", ""):
+            raise NotAnLLMServer(
+                f"{shown} answered an HTML page, not an OpenAI-compatible API; check --base-url "
+                "(it usually ends in /v1)", status_code=response.status_code)
+        if response.status_code in (401, 403):
+            raise classify_http_error(response.status_code, response.text, shown,
+                                      response.headers)
 
     async def server_info(self) -> ServerInfo:
         from agentbench.backends.introspect import describe_openai_server

@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from agentbench.cli import results, run, serve, tasks
+from agentbench.cli import bench, results, run, serve, tasks
 from agentbench.errors import AgentbenchError
 
 app = typer.Typer(
@@ -22,9 +22,11 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(tasks.app, name="tasks")
+app.add_typer(bench.app, name="bench")
 run.register(app)
 results.register(app)
 serve.register(app)
+__import__("agentbench.cli.routes", fromlist=["register"]).register(app)  # agentbench routes
 
 
 def main() -> None:

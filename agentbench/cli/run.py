@@ -50,6 +50,9 @@ def run(
     resume: str = typer.Option(None, "--resume", help="RUN_ID or latest: finish that run."),
     profiles: Path = typer.Option(None, "--profiles", help="Extra model profiles (YAML)."),
     note: str = typer.Option(None, "--note", help="Free text stored with the run."),
+    prices: str = typer.Option(None, "--prices", help="Price table (YAML) over the shipped one."),
+    local_usd_per_hour: float = typer.Option(
+        None, "--local-usd-per-hour", help="Price of local model time ($/h); else unpriced."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Run every task (x repeats) against the model and print a summary per category."""
@@ -59,10 +62,14 @@ def run(
         policy_factory = build_policy(router)
     except PolicySpecError as exc:
         raise ConfigError(str(exc)) from exc
-    needs_frontier = router != "always-local"
+    probe = policy_factory()
+    needs_frontier = probe.needs_frontier
     if needs_frontier and not (frontier or frontier_model):
         raise ConfigError(f"--router {router} needs a frontier model: --frontier PROVIDER/MODEL "
                           "or --frontier-base-url URL --frontier-model NAME")
+    from agentbench.cost import Pricing
+
+    pricing = Pricing.build(prices, local_usd_per_hour)  # a bad price file fails before any call
     suite = load_suite(tasks_dir).select(task or None, category or None)
     if not suite.tasks:
         raise ConfigError("no task matches the --task/--category filters")
@@ -84,11 +91,13 @@ def run(
                 concurrency=concurrency, max_tokens=max_tokens or target.max_tokens or 1024,
                 max_steps=max_steps, episode_timeout_s=episode_timeout,
                 task_ids=task or [], categories=category or [], note=note,
+                logprobs=probe.needs_logprobs, local_usd_per_hour=local_usd_per_hour,
+                prices_file=str(prices) if prices else None,
             )
             targets = {LOCAL: target.backend}
             if frontier_target:
                 targets[FRONTIER] = frontier_target.backend
-            runner = Runner(suite, targets, policy_factory, config, store)
+            runner = Runner(suite, targets, policy_factory, config, store, pricing)
             resumed = None
             if resume:
                 resumed = store.run(resume)
@@ -118,6 +127,8 @@ async def _execute(runner: Runner, resumed, quiet: bool):  # type: ignore[no-unt
 
     backends = list(runner.targets.values())
     try:
+        for backend in backends:
+            await backend.check_reachable()
         server = await runner.targets[LOCAL].server_info()
         if runner.config.note:
             server.note = runner.config.note

@@ -42,7 +42,11 @@ class RunSummary(BaseModel):
     prefill_tok_s_median: float | None = None
     escalation_rate_calls: float | None = None
     escalation_rate_episodes: float | None = None
-    cost_usd: float | None = None
+    cost_usd: float | None = Field(default=None, description="None when any call is unpriced.")
+    cost_usd_per_episode: float | None = None
+    cost_usd_per_solved_task: float | None = Field(
+        default=None, description="Total cost / solved episodes (failed attempts are paid too).")
+    unpriced_steps: int = Field(default=0, description="Model calls without a price.")
     truncated_steps: int = 0
 
 
@@ -116,8 +120,17 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         cost_usd=None if not costs or any(c is None for c in costs) else sum(
             c for c in costs if c is not None
         ),
+        cost_usd_per_episode=_cost_per(costs, len(eps)),
+        cost_usd_per_solved_task=_cost_per(costs, sum(1 for e in eps if e.success)),
+        unpriced_steps=sum(1 for s in steps if s.cost_usd is None),
         truncated_steps=sum(1 for s in steps if s.truncated),
     )
+
+
+def _cost_per(costs: list[float | None], n: int) -> float | None:
+    if not costs or n == 0 or any(c is None for c in costs):
+        return None
+    return sum(c for c in costs if c is not None) / n
 
 
 def by_category(episodes: Iterable[EpisodeResult]) -> dict[str, RunSummary]:

@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from agentbench import __version__
 from agentbench.refserver.answers import POLICIES, Answer, answer, filler_reasoning, parse_policy
+from agentbench.refserver.ollama import ollama_routes
 from agentbench.refserver.schedule import Schedule, SpecCounters, ref_tokenize
 from agentbench.tasks.model import Task
 
@@ -35,6 +36,7 @@ class RefServerState:
     seed: int = 0
     spec: SpecCounters = field(default_factory=SpecCounters)
     requests: int = 0
+    num_ctx: int | None = None  # Ollama protocol: silently truncating context (refserver.ollama)
 
 
 def prompt_tokens(messages: list[dict[str, Any]]) -> int:
@@ -175,6 +177,7 @@ def build_app(state: RefServerState) -> Starlette:
         Route("/tokenize", tokenize, methods=["POST"]),
         Route("/metrics", metrics),
         Route("/v1/chat/completions", chat, methods=["POST"]),
+        *ollama_routes(state),
     ])
 
 

@@ -20,10 +20,12 @@ def fmt_ci(ci: list[float] | None, spec: str = ".0%") -> str:
 
 
 def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -> Table:
-    table = Table(title=title, title_justify="left")
-    for column in ("category", "tasks", "episodes", "success (95% CI)", "mean score",
-                   "thinking tok/step", "time-to-done median s", "decode tok/s median"):
-        table.add_column(column, justify="left" if column == "category" else "right")
+    table = Table(title=title, title_justify="left", caption="medians; CI = 95% bootstrap",
+                  caption_justify="left")
+    table.add_column("category", no_wrap=True)
+    for column in ("tasks", "eps", "success [CI]", "score", "think tok/step", "done s",
+                   "decode tok/s"):
+        table.add_column(column, justify="right", no_wrap=column != "success [CI]")
     for name, s in [*rows.items(), ("all", total)]:
         table.add_row(
             f"[bold]{name}[/bold]" if name == "all" else name,

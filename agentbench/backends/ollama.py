@@ -1,0 +1,454 @@
+"""Ollama's native chat API (`POST /api/chat`, streaming NDJSON), for its own eval counters.
+
+Why native and not Ollama's OpenAI-compatible `/v1`: only `/api/chat` reports the server's view
+of the request — `prompt_eval_count` / `prompt_eval_duration` (prefill), `eval_count` /
+`eval_duration` (decode, nanoseconds) and `load_duration` — and only `prompt_eval_count` reveals
+Ollama's *silent* context truncation: a prompt longer than `num_ctx` is cut from the front
+without an error, and the model answers a conversation it never fully saw (seed 002: an "8,194
+token prompt" that was really a much longer one, cut).
+
+Timing follows DESIGN.md exactly as the OpenAI adapter does: every NDJSON line is timestamped on
+arrival (perf_counter_ns) and fed to the same StreamAccumulator. Token counts come from the
+server's counters (`tokens_method = "server_counter"`); Ollama gives no separate count of
+thinking tokens, so `reasoning_tokens` is the thinking text counted by estimate, marked so.
+
+The agent loop speaks OpenAI-style messages; they are translated here (assistant `tool_calls`
+with JSON-text arguments become Ollama's argument objects, `tool` messages carry `tool_name`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import OrderedDict
+from typing import Any
+
+import httpx
+
+from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
+from agentbench.backends.openai_compat import classify_http_error
+from agentbench.backends.stream import StreamAccumulator, decode_rate
+from agentbench.backends.tokens import estimate_tokens
+from agentbench.errors import BackendError, NotAnLLMServer, RetryableBackendError
+from agentbench.records import Completion, ServerInfo
+
+UPGRADE_HINT = (
+    "upgrade Ollama (curl -fsSL https://ollama.com/install.sh | sh, or pull a newer "
+    "ollama/ollama image — ':latest' can lag behind a release), then `ollama pull` the model again"
+)
+# A prompt_eval_count below this share of our (conservative) estimate of the prompt is a clear
+# sign that Ollama dropped part of the prompt. The estimate uses o200k_base, not the model's
+# tokenizer, and leaves out the chat template and the tool schemas, so it errs low.
+TRUNCATION_RATIO = 0.6
+_PREFIX_MEMORY = 4096
+
+
+def ollama_root(base_url: str) -> str:
+    """`http://h:11434/v1` or `…/api` -> `http://h:11434` (the native API lives at the root)."""
+    url = base_url.rstrip("/")
+    for suffix in ("/v1", "/api"):
+        if url.endswith(suffix):
+            url = url[: -len(suffix)]
+    return url
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return content or ""
+
+
+def _arguments_object(arguments: Any) -> dict[str, Any]:
+    """OpenAI arguments (JSON text) -> Ollama arguments (an object). Invalid text -> {}."""
+    if isinstance(arguments, dict):
+        return arguments
+    try:
+        parsed = json.loads(arguments or "{}")
+    except (TypeError, json.JSONDecodeError):
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def to_ollama_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """OpenAI chat messages -> Ollama /api/chat messages."""
+    names: dict[str, str] = {}  # tool_call_id -> function name, for the `tool` turns
+    out: list[dict[str, Any]] = []
+    for m in messages:
+        role = m.get("role", "user")
+        msg: dict[str, Any] = {"role": role, "content": _text(m.get("content"))}
+        if role == "assistant" and m.get("tool_calls"):
+            calls = []
+            for i, call in enumerate(m["tool_calls"]):
+                fn = call.get("function") or {}
+                if call.get("id"):
+                    names[call["id"]] = fn.get("name", "")
+                calls.append({"function": {"index": i, "name": fn.get("name", ""),
+                                           "arguments": _arguments_object(fn.get("arguments"))}})
+            msg["tool_calls"] = calls
+        if role == "assistant" and m.get("reasoning"):
+            msg["thinking"] = m["reasoning"]
+        if role == "tool":
+            name = m.get("name") or names.get(m.get("tool_call_id") or "")
+            if name:
+                msg["tool_name"] = name
+        out.append(msg)
+    return out
+
+
+def estimate_prompt_tokens(messages: list[dict[str, Any]]) -> int:
+    """A low estimate of the prompt's tokens: message text and tool calls, +3 per message."""
+    total = 0
+    for m in messages:
+        total += 3 + estimate_tokens(_text(m.get("content")))
+        for call in m.get("tool_calls") or []:
+            fn = call.get("function") or {}
+            args = fn.get("arguments")
+            total += estimate_tokens(fn.get("name", "") + (args if isinstance(args, str)
+                                                           else json.dumps(args or {})))
+    return total
+
+
+def _digest(messages: list[dict[str, Any]]) -> str:
+    return hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
+
+
+def ollama_error(status: int, body: str, url: str, headers: httpx.Headers,
+                 model: str) -> BackendError:
+    """Ollama's `{"error": "..."}` bodies, with the two a user meets first made actionable."""
+    try:
+        message = str(json.loads(body).get("error") or body)
+    except (ValueError, AttributeError):
+        message = body
+    lowered = message.lower()
+    if status == 412 or "newer version of ollama" in lowered:
+        return BackendError(
+            "ollama_too_old",
+            f"{url}: this Ollama is too old for model '{model}' (HTTP {status}: "
+            f"{' '.join(message.split())[:160]}). Fix: {UPGRADE_HINT}.",
+            status_code=status,
+        )
+    if status == 404 and "model" in lowered and "not found" in lowered:
+        return BackendError(
+            "model_not_found",
+            f"{url}: Ollama has no model '{model}' ({message.strip()[:120]}); run "
+            f"`ollama pull {model}` or check the name with `ollama list`.",
+            status_code=status,
+        )
+    if status == 404:
+        return NotAnLLMServer(
+            f"{url} has no /api/chat (HTTP 404); is this an Ollama server? Ollama listens on "
+            "port 11434 by default.", status_code=status,
+        )
+    return classify_http_error(status, message, url, headers)
+
+
+class OllamaBackend(Backend):
+    """Ollama's native `/api/chat`, streamed (NDJSON), with its eval counters recorded."""
+
+    provider = "ollama"
+    kind = "ollama"
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        retry: RetryPolicy | None = None,
+        client: httpx.AsyncClient | None = None,
+        think: bool | str | None = None,
+        num_ctx: int | None = None,
+        options: dict[str, Any] | None = None,
+        keep_alive: str | None = None,
+        truncation_ratio: float = TRUNCATION_RATIO,
+    ) -> None:
+        super().__init__(ollama_root(base_url), model, retry)
+        self._owns_client = client is None
+        timeout = httpx.Timeout(self.retry.request_timeout_s, connect=self.retry.connect_timeout_s)
+        self.client = client or httpx.AsyncClient(timeout=timeout, limits=httpx.Limits(
+            max_connections=None, max_keepalive_connections=256))
+        self.think = think
+        self.options: dict[str, Any] = dict(options or {})
+        if num_ctx is not None:
+            self.options["num_ctx"] = num_ctx
+        self.keep_alive = keep_alive
+        self.truncation_ratio = truncation_ratio
+        # digest of a message list -> prompt_eval_count it was given (bounded, oldest dropped)
+        self._prefix_counts: OrderedDict[str, int] = OrderedDict()
+
+    @property
+    def num_ctx(self) -> int | None:
+        value = self.options.get("num_ctx")
+        return int(value) if isinstance(value, int | float) else None
+
+    def build_body(self, request: ChatRequest) -> dict[str, Any]:
+        options = dict(self.options)
+        if request.temperature is not None:
+            options.setdefault("temperature", request.temperature)
+        if request.max_tokens is not None:
+            options.setdefault("num_predict", request.max_tokens)
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": to_ollama_messages(request.messages),
+            "stream": True,
+        }
+        if options:
+            body["options"] = options
+        if request.tools:
+            # Ollama takes OpenAI function schemas as they are; it has no tool_choice.
+            body["tools"] = request.tools
+        if self.think is not None:
+            body["think"] = self.think
+        if self.keep_alive is not None:
+            body["keep_alive"] = self.keep_alive
+        body.update(request.extra_body)
+        return body
+
+    async def _complete_once(self, request: ChatRequest) -> Completion:
+        url = f"{self.base_url}/api/chat"
+        body = self.build_body(request)
+        http_request = self.client.build_request("POST", url, json=body,
+                                                 headers={"accept": "application/x-ndjson"})
+        t_send = time.perf_counter_ns()
+        acc = StreamAccumulator(t_send_ns=t_send)
+        final: dict[str, Any] | None = None
+        n_calls = 0
+        shown_url = strip_credentials(url)
+        try:
+            response = await self.client.send(http_request, stream=True)
+        except httpx.ConnectError as exc:
+            raise RetryableBackendError(
+                "connection_refused", f"cannot connect to {shown_url}: {exc} (is `ollama serve` "
+                "running? OLLAMA_HOST sets where agentbench looks)"
+            ) from exc
+        except httpx.TimeoutException as exc:
+            raise RetryableBackendError("timeout", f"{shown_url}: no response in time") from exc
+        try:
+            if response.status_code != 200:
+                text = (await response.aread()).decode("utf-8", "replace")
+                raise ollama_error(response.status_code, text, shown_url, response.headers,
+                                   self.model)
+            if "text/html" in response.headers.get("content-type", ""):
+                raise NotAnLLMServer(f"{shown_url} answered an HTML page, not Ollama's API.")
+            async for line in response.aiter_lines():
+                now = time.perf_counter_ns()
+                if not line.strip():
+                    continue
+                acc.event(now)
+                try:
+                    chunk = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise RetryableBackendError(
+                        "malformed_stream", f"{shown_url} sent a line that is not JSON: "
+                        f"{line[:80]!r}"
+                    ) from exc
+                if not isinstance(chunk, dict):
+                    continue
+                if chunk.get("error"):
+                    raise ollama_error(500, json.dumps(chunk), shown_url, response.headers,
+                                       self.model)
+                acc.model = chunk.get("model") or acc.model
+                message = chunk.get("message") or {}
+                acc.add_reasoning(message.get("thinking") or "", now)
+                acc.add_content(message.get("content") or "", now)
+                for call in message.get("tool_calls") or []:
+                    fn = call.get("function") or {}
+                    arguments = fn.get("arguments")
+                    text = arguments if isinstance(arguments, str) else json.dumps(
+                        arguments if arguments is not None else {})
+                    acc.add_tool_fragment(n_calls, now, id=call.get("id"),
+                                          name=fn.get("name") or "", arguments=text)
+                    n_calls += 1
+                if chunk.get("done"):
+                    final = chunk
+                    break
+        except httpx.TimeoutException as exc:
+            raise RetryableBackendError("timeout", f"{shown_url}: stream stalled") from exc
+        except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
+            raise RetryableBackendError("stream_cut", f"{shown_url}: stream cut: {exc}") from exc
+        finally:
+            await response.aclose()
+        end = time.perf_counter_ns()
+        if final is None:
+            raise RetryableBackendError("stream_cut",
+                                        f"{shown_url}: stream ended before its `done` line")
+        acc.finish(end)
+        return await self._finish(acc, final, request.messages)
+
+    async def _finish(self, acc: StreamAccumulator, final: dict[str, Any],
+                      messages: list[dict[str, Any]]) -> Completion:
+        tool_calls = acc.tool_calls()
+        for i, call in enumerate(tool_calls):
+            call.id = call.id or f"call_ollama_{i}"
+        counters = {k: final[k] for k in (
+            "total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration",
+            "eval_count", "eval_duration", "done_reason") if k in final}
+        eval_count = _int(final.get("eval_count"))
+        if eval_count is not None:
+            output_tokens, method = eval_count, "server_counter"
+        else:
+            produced = acc.reasoning + acc.content + "".join(
+                c.name + c.arguments for c in tool_calls)
+            output_tokens, method = await self.count_tokens(produced) if produced else (0, "none")
+        reasoning_tokens, reasoning_method = (
+            await self.count_tokens(acc.reasoning) if acc.reasoning else (0, "none"))
+        prompt_count = _int(final.get("prompt_eval_count"))
+        estimate = estimate_prompt_tokens(messages)
+        counters["prompt_tokens_estimate"] = estimate
+        if self.num_ctx is not None:
+            counters["num_ctx"] = self.num_ctx
+        if self.think is not None:
+            counters["think"] = self.think
+        truncated, reason = self._truncation(final, prompt_count, estimate, messages)
+        done_reason = final.get("done_reason")
+        finish = done_reason
+        if done_reason in (None, "stop") and tool_calls:
+            finish = "tool_calls"
+        ttft = acc.seconds(acc.t_first_token_ns)
+        completion = Completion(
+            model=acc.model or self.model,
+            requested_model=self.model,
+            prompt_tokens=prompt_count,
+            prompt_tokens_method="server_counter" if prompt_count is not None else "none",
+            output_tokens=output_tokens,
+            reasoning_tokens=reasoning_tokens,
+            tokens_method=method,
+            reasoning_method=reasoning_method,
+            ttft_byte_s=acc.seconds(acc.t_first_event_ns),
+            ttft_s=ttft,
+            ttfa_s=acc.seconds(acc.t_first_answer_ns),
+            t_last_s=acc.seconds(acc.t_last_token_ns),
+            duration_s=acc.seconds(acc.t_end_ns),
+            decode_tok_s=decode_rate(output_tokens, acc.t_first_token_ns, acc.t_last_token_ns),
+            prefill_tok_s=prompt_count / ttft if prompt_count is not None and ttft else None,
+            server_decode_tok_s=_rate(eval_count, final.get("eval_duration")),
+            server_prefill_tok_s=_rate(prompt_count, final.get("prompt_eval_duration")),
+            server_counters=counters,
+            token_events=acc.token_events,
+            finish_reason=finish,
+            truncated=truncated,
+            truncation_reason=reason,
+            content=acc.content,
+            reasoning=acc.reasoning,
+            tool_calls=tool_calls,
+        )
+        return completion
+
+    def _truncation(self, final: dict[str, Any], prompt_count: int | None, estimate: int,
+                    messages: list[dict[str, Any]]) -> tuple[bool, str | None]:
+        """Ollama cuts a prompt longer than num_ctx without saying so: find it in the counters."""
+        reasons: list[str] = []
+        if final.get("done_reason") == "length":
+            reasons.append("done_reason=length (num_predict reached)")
+        if prompt_count is not None:
+            ctx = f" (num_ctx={self.num_ctx})" if self.num_ctx else " (num_ctx: server default)"
+            if estimate >= 16 and prompt_count < self.truncation_ratio * estimate:
+                reasons.append(
+                    f"silent context truncation: prompt_eval_count {prompt_count} is far below "
+                    f"the ~{estimate} tokens sent{ctx}; Ollama dropped the start of the prompt — "
+                    "raise num_ctx")
+            else:
+                found = self._longest_prefix_count(messages)
+                if found is not None:
+                    n, prior = found
+                    added = estimate_prompt_tokens(messages[n:])
+                    expected = prior + int(self.truncation_ratio * added)
+                    if prompt_count < expected:
+                        reasons.append(
+                            f"silent context truncation: prompt_eval_count {prompt_count} is "
+                            f"below the {prior} tokens an earlier request with the same "
+                            f"conversation prefix was counted at, plus ~{added} tokens added "
+                            f"since{ctx}; Ollama dropped the start of the prompt — raise num_ctx")
+            self._remember(messages, prompt_count)
+        return (bool(reasons), "; ".join(reasons) or None)
+
+    def _longest_prefix_count(self, messages: list[dict[str, Any]]) -> tuple[int, int] | None:
+        """(prefix length, prompt_eval_count) of the longest earlier prompt this one extends."""
+        for n in range(len(messages), 0, -1):
+            count = self._prefix_counts.get(_digest(messages[:n]))
+            if count is not None:
+                return n, count
+        return None
+
+    def _remember(self, messages: list[dict[str, Any]], count: int) -> None:
+        key = _digest(messages)
+        self._prefix_counts[key] = max(count, self._prefix_counts.get(key, 0))
+        self._prefix_counts.move_to_end(key)
+        while len(self._prefix_counts) > _PREFIX_MEMORY:
+            self._prefix_counts.popitem(last=False)
+
+    async def server_info(self) -> ServerInfo:
+        """Version (/api/version), model facts (/api/show), loaded context (/api/ps)."""
+        root = self.base_url
+        version = await self._get_json(f"{root}/api/version")
+        show = await self._post_json(f"{root}/api/show", {"model": self.model})
+        ps = await self._get_json(f"{root}/api/ps")
+        extra: dict[str, Any] = {"options": dict(self.options)}
+        if self.think is not None:
+            extra["think"] = self.think
+        model_ctx = None
+        spec: bool | None = None
+        if isinstance(show, dict):
+            info = show.get("model_info") or {}
+            model_ctx = next((int(v) for k, v in info.items()
+                              if k.endswith(".context_length") and isinstance(v, int)), None)
+            extra["capabilities"] = show.get("capabilities")
+            extra["details"] = show.get("details")
+            extra["model_context_length"] = model_ctx
+            params = str(show.get("parameters") or "")
+            extra["parameters"] = params or None
+            for line in params.splitlines():
+                key, _, value = line.strip().partition(" ")
+                if key == "num_ctx" and value.strip().isdigit():
+                    extra["modelfile_num_ctx"] = int(value.strip())
+            if "draft" in params or any("draft" in k or "nextn" in k or "mtp" in k
+                                        for k in info):
+                spec = True
+        loaded_ctx = None
+        if isinstance(ps, dict):
+            for entry in ps.get("models") or []:
+                names = {entry.get("name"), entry.get("model")} if isinstance(entry, dict) else {}
+                if self.model in names or f"{self.model}:latest" in names:
+                    loaded_ctx = _int(entry.get("context_length"))
+        extra["loaded_context_length"] = loaded_ctx
+        return ServerInfo(
+            kind="ollama",
+            provider="ollama",
+            base_url=strip_credentials(self.base_url),
+            model=self.model,
+            version=version.get("version") if isinstance(version, dict) else None,
+            # The context that applies: ours, else the loaded model's, the Modelfile's, the model's.
+            max_context=(self.num_ctx or loaded_ctx or extra.get("modelfile_num_ctx")
+                         or model_ctx),
+            spec_decode_seen=spec,
+            extra=extra,
+        )
+
+    async def _get_json(self, url: str) -> Any:
+        try:
+            response = await self.client.get(url, timeout=5.0)
+            return response.json() if response.status_code == 200 else None
+        except (httpx.HTTPError, ValueError):
+            return None
+
+    async def _post_json(self, url: str, payload: dict[str, Any]) -> Any:
+        try:
+            response = await self.client.post(url, json=payload, timeout=5.0)
+            return response.json() if response.status_code == 200 else None
+        except (httpx.HTTPError, ValueError):
+            return None
+
+    async def aclose(self) -> None:
+        if self._owns_client:
+            await self.client.aclose()
+
+
+def _int(value: Any) -> int | None:
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _rate(count: int | None, duration_ns: Any) -> float | None:
+    """Ollama's own rate: count / (duration in ns / 1e9); None when either is missing or 0."""
+    if count is None or not isinstance(duration_ns, int | float) or duration_ns <= 0:
+        return None
+    return count / (duration_ns / 1e9)

@@ -1,0 +1,125 @@
+"""Terminal rendering of bench results and comparisons (rich). Computes no figure of its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from agentbench.records import ServerInfo
+
+
+def fmt(value: Any, spec: str = ".1f") -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:{spec}}"
+
+
+def pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.1f}%"
+
+
+def server_line(server: ServerInfo | None, model: str | None) -> str:
+    if server is None:
+        return f"model {model}"
+    parts = [f"{server.kind} {server.version or ''}".strip(), f"at {server.base_url}",
+             f"model {server.model}"]
+    if server.max_context:
+        parts.append(f"context {server.max_context}")
+    if server.spec_decode_seen is not None:
+        parts.append("spec-decode metrics " + ("present" if server.spec_decode_seen else "absent"))
+    return ", ".join(parts)
+
+
+def results_table(results: list[dict[str, Any]], title: str = "bench results") -> Table:
+    table = Table(title=title, title_justify="left")
+    columns = ("scenario", "pp", "tg", "depth", "conc", "runs", "TTFT s", "decode tok/s",
+               "spread", "prefill tok/s", "out tok", "server decode tok/s",
+               "aggregate tok/s", "spec accept")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "scenario" else "right")
+    for cell in results:
+        med, spr = cell.get("median") or {}, cell.get("spread") or {}
+        if cell.get("status") not in ("ok", None):
+            table.add_row(cell["scenario"], str(cell["prompt_tokens"]),
+                          str(cell["max_tokens"]), str(cell["depth"]),
+                          str(cell["concurrency"]), str(cell.get("n_runs", 0)),
+                          f"[yellow]{cell['status']}[/yellow]", *[""] * 7)
+            continue
+        table.add_row(
+            cell["scenario"], str(cell["prompt_tokens"]), str(cell["max_tokens"]),
+            str(cell["depth"]), str(cell["concurrency"]), str(cell.get("n_runs", 0)),
+            fmt(med.get("ttft_s"), ".3f"), fmt(med.get("decode_tok_s")),
+            pct(spr.get("decode_tok_s")), fmt(med.get("prefill_tok_s")),
+            fmt(med.get("output_tokens"), ".0f"), fmt(med.get("server_decode_tok_s")),
+            fmt(med.get("aggregate_output_tok_s")),
+            pct(med.get("spec_decode_acceptance")) if med.get("spec_decode_acceptance")
+            is not None else "n/a",
+        )
+    return table
+
+
+LEGEND = (
+    "Figures: medians over the measured repetitions (runs = sample size; a warm-up run precedes "
+    "each row and is not counted). TTFT = first token-bearing delta − send, client clock. decode "
+    "= (output tokens − 1) / (last − first token) per stream. spread = (max − min) / median of "
+    "decode over runs. prefill = uncached prompt tokens (server usage: context + template "
+    "included) / TTFT, client view. out tok = server usage. aggregate = all output tokens / "
+    "wall time of a repetition, at the row's concurrency (conc); per-stream figures are "
+    "medians over streams. spec accept = Δaccepted / Δdrafted from vLLM /metrics, concurrency "
+    "1 only. n/a = not measured (never 0)."
+)
+
+
+def print_results(data: dict[str, Any], console: Console | None = None) -> None:
+    console = console or Console()
+    server = ServerInfo.model_validate(data["server"]) if data.get("server") else None
+    console.print(f"[bold]bench {data.get('run_id', '')}[/bold] — "
+                  f"{server_line(server, data.get('model'))}")
+    gate = data.get("gate") or {}
+    if gate:
+        console.print(gate.get("summary", ""))
+    if gate and not gate.get("passed"):
+        for check in gate.get("checks") or []:
+            mark = "ok " if check["passed"] else "BAD"
+            console.print(f"  {mark} {check['prompt']} expected {check['expected']!r}, got "
+                          f"{check['answer']!r}" + (f" ({check['error']})" if check.get("error")
+                                                     else ""))
+        console.print("[red]The model failed the coherence gate: no throughput figures are "
+                      "reported.[/red]")
+        return
+    console.print(results_table(data["results"]))
+    for cell in data["results"]:
+        if cell.get("message"):
+            console.print(f"[yellow]{cell['message']}[/yellow]")
+        short = [r for r in cell.get("runs") or []
+                 if r.get("output_tokens") is not None and r["output_tokens"] < cell["max_tokens"]]
+        if short:
+            console.print(f"[yellow]{cell['scenario']}: {len(short)} of {len(cell['runs'])} runs "
+                          f"produced fewer than {cell['max_tokens']} output tokens (the server "
+                          "did not force the length); decode rates stand, lengths differ."
+                          "[/yellow]")
+    for note in data.get("notes") or []:
+        console.print(f"[dim]{note}[/dim]")
+    console.print(f"[dim]{LEGEND}[/dim]")
+
+
+def compare_table(rows: list[dict[str, Any]], a_name: str, b_name: str) -> Table:
+    table = Table(title=f"B / A — A: {a_name}, B: {b_name}", title_justify="left")
+    for column in ("scenario", "depth", "conc", "metric", "A median", "B median", "B/A",
+                   "95% CI", "runs A/B", "verdict"):
+        table.add_column(column, justify="left" if column in ("scenario", "metric", "verdict")
+                         else "right")
+    for row in rows:
+        if row.get("metric") is None:
+            table.add_row(str(row["scenario"]), str(row["depth"]), str(row["concurrency"]),
+                          "", "", "", "", "", "", row["verdict"])
+            continue
+        ci = (f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]" if row.get("ci_low") is not None
+              else "n/a")
+        table.add_row(str(row["scenario"]), str(row["depth"]), str(row["concurrency"]),
+                      f"{row['metric']} ({row['better']} better)", fmt(row["a_median"], ".3f"),
+                      fmt(row["b_median"], ".3f"), fmt(row["ratio"], ".3f"), ci,
+                      f"{row['n_a']}/{row['n_b']}", row["verdict"])
+    return table

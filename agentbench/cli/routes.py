@@ -1,0 +1,163 @@
+"""`agentbench routes [RUN_ID ...]`: cost vs accuracy of routers against their baselines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from agentbench.errors import ConfigError
+from agentbench.metrics.routing import RoutesReport, compare_runs, signed
+from agentbench.records import EpisodeResult, RunRecord
+from agentbench.store import ResultStore
+
+
+def register(app: typer.Typer) -> None:
+    app.command("routes")(routes)
+
+
+def routes(
+    run_ids: Annotated[list[str] | None, typer.Argument(
+        help="Runs to compare (default: every run in the database over the newest run's task "
+        "set).")] = None,
+    db: str = typer.Option("agentbench.db", "--db", help="SQLite results database."),
+    metric: str = typer.Option("success", "--metric", help="success (solved share) | score."),
+    prices: str = typer.Option(None, "--prices", help="Re-price every call with this table."),
+    local_usd_per_hour: float = typer.Option(
+        None, "--local-usd-per-hour", help="Re-price local model time at this $/h."),
+    json_out: str = typer.Option(None, "--json", help="Write the comparison here."),
+) -> None:
+    """Cost vs accuracy per run (baselines and routers), Pareto front, APGR, random control."""
+    if metric not in ("success", "score"):
+        raise ConfigError(f"--metric {metric}: use success or score")
+    if not Path(db).exists():
+        raise ConfigError(f"{db}: no such database; run `agentbench run` first")
+    with ResultStore(db) as store:
+        runs = select_runs(store, run_ids or [])
+    if prices is not None or local_usd_per_hour is not None:
+        from agentbench.cost import Pricing, price_episode
+
+        pricing = Pricing.build(prices, local_usd_per_hour)
+        runs = [(r, [price_episode(e, pricing) for e in eps]) for r, eps in runs]
+    report = compare_runs(runs, metric=metric)
+    print_routes(report)
+    if json_out:
+        Path(json_out).write_text(json.dumps(report.model_dump(), indent=2))
+        typer.echo(f"json: {json_out}")
+
+
+def select_runs(store: ResultStore, run_ids: list[str]
+                ) -> list[tuple[RunRecord, list[EpisodeResult]]]:
+    """The named runs, or every finished run over the newest run's task set."""
+    if run_ids:
+        chosen = [store.run(store.resolve(r)) for r in run_ids]
+        out = [(r, store.episodes(r.run_id)) for r in chosen]
+    else:
+        records = [r for r in store.runs(kind="run") if r.kind == "run"]
+        if not records:
+            raise ConfigError(f"{store.path} holds no agent runs yet; run `agentbench run` first")
+        loaded = [(r, store.episodes(r.run_id)) for r in records]
+        loaded = [(r, eps) for r, eps in loaded if eps]
+        if not loaded:
+            raise ConfigError(f"{store.path}: no run has finished episodes yet")
+        newest = max(loaded, key=lambda x: x[0].created_at)
+        task_set = {e.task_id for e in newest[1]}
+        out = [(r, eps) for r, eps in loaded if {e.task_id for e in eps} == task_set]
+    if len(out) < 2:
+        raise ConfigError("routes needs at least two runs over the same tasks (e.g. "
+                          "--router always-local, always-frontier, and a router)")
+    return out
+
+
+def _money(x: float | None) -> str:
+    if x is None:
+        return "unpriced"
+    return f"${x:.4f}" if x < 1 else f"${x:,.2f}"
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.0%}"
+
+
+def print_routes(report: RoutesReport, console: Console | None = None) -> None:
+    console = console or Console()
+    label = "success rate" if report.metric == "success" else "mean score"
+    table = Table(title=f"Routing: cost vs {label} over {len(report.task_set)} tasks, "
+                  f"{report.keys} paired episodes", title_justify="left")
+    for column in ("run", "router", label + " (95% CI)", "Δ vs frontier (CI)", "cost",
+                   "cost/solved", "Δ cost vs frontier", "calls esc.", "steps esc.",
+                   "episodes esc.", "$ share frontier", "Pareto"):
+        table.add_column(column, justify="left" if column in ("run", "router") else "right")
+    for p in report.runs:
+        role = {report.weak: " [dim](weak)[/dim]", report.strong: " [dim](strong)[/dim]"}
+        acc = "n/a" if p.accuracy is None else f"{p.accuracy:.0%}"
+        if p.accuracy_ci:
+            acc += f" [{p.accuracy_ci[0]:.0%}, {p.accuracy_ci[1]:.0%}]"
+        diff = cost_delta = ""
+        if p.vs_strong and p.vs_strong.get("accuracy_diff"):
+            d = p.vs_strong["accuracy_diff"]
+            diff = (f"{signed(d['value'] * 100, '.1f')} pts "
+                    f"[{signed(d['low'] * 100, '.1f')}, {signed(d['high'] * 100, '.1f')}]")
+        if p.vs_strong and p.vs_strong.get("cost_ratio"):
+            r = p.vs_strong["cost_ratio"]
+            cost_delta = (f"{signed((r['value'] - 1) * 100, '.0f')}% "
+                          f"[{signed((r['low'] - 1) * 100, '.0f')}, "
+                          f"{signed((r['high'] - 1) * 100, '.0f')}]")
+        elif p.vs_strong:
+            cost_delta = "unpriced"
+        esc = p.escalation
+        table.add_row(
+            p.run_id + role.get(p.run_id, ""), p.router, acc, diff, _money(p.cost_usd),
+            _money(p.cost_usd_per_solved) if p.cost_usd is not None else "unpriced",
+            cost_delta, _pct(esc.rate_calls), _pct(esc.rate_steps), _pct(esc.rate_episodes),
+            _pct(esc.share_dollars) if esc.cost_usd is not None else "unpriced",
+            "*" if p.pareto else "",
+        )
+    console.print(table)
+    axis = "dollars" if report.pareto_axis == "cost_usd" else "share of calls to the frontier"
+    console.print(f"Pareto (*): no other run is at most as costly ({axis}) and at least as "
+                  "accurate, better in one.")
+    for family, value in report.apgr.items():
+        console.print(f"APGR {family}: {'n/a' if value is None else f'{value:.2f}'} "
+                      "(area under performance-gap-recovered vs share of steps escalated; "
+                      "random routing ≈ 0.50)")
+    for p in report.runs:
+        if p.sentence:
+            console.print(f"[bold]{p.router}[/bold] ({p.run_id}): {p.sentence}")
+        vr = p.vs_random
+        if vr:
+            expected = vr.get("expected_random_accuracy")
+            line = f"  vs random control at {_pct(vr['rate_steps'])} of steps escalated: "
+            measured = vr.get("measured")
+            if measured and measured.get("accuracy_diff"):
+                d = measured["accuracy_diff"]
+                line += (f"{signed(d['value'] * 100, '.1f')} points (CI "
+                         f"{signed(d['low'] * 100, '.1f')} to {signed(d['high'] * 100, '.1f')}; "
+                         f"{measured['accuracy_verdict']}) vs {measured['router']} "
+                         f"({_pct(measured['rate_steps'])} escalated"
+                         + ("" if measured["same_rate"] else ", NOT the same rate") + ")")
+            else:
+                line += "no random run measured (run --router random:p=...)"
+            if expected is not None and p.accuracy is not None:
+                line += (f"; interpolated random expectation {expected:.0%} → "
+                         f"{signed((p.accuracy - expected) * 100, '.1f')} points")
+            console.print(line)
+        esc = p.escalation
+        if esc.frontier_calls and p.family not in ("always-local", "always-frontier"):
+            triggers = ", ".join(f"{t} {n}" for t, n in esc.triggers.items())
+            position = ", ".join(f"{k}: {_pct(v['rate'])}" for k, v in esc.by_position.items())
+            line = f"  triggers: {triggers}; escalated share by step position: {position}"
+            if esc.review_escalations:
+                line += (f"; after review {esc.review_escalations}: rescued {esc.rescued}, "
+                         f"not rescued {esc.not_rescued}, unchanged {esc.unchanged}")
+            console.print(line)
+    for note in report.notes:
+        console.print(f"[yellow]note:[/yellow] {note}")
+    if any(p.cost_usd is None for p in report.runs):
+        console.print("[yellow]Unpriced runs:[/yellow] a local call is priced only at a "
+                      "declared --local-usd-per-hour and a frontier call only with a price for "
+                      "its model; costs of such runs are shown as unpriced, never as $0.")

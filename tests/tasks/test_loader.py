@@ -1,0 +1,89 @@
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agentbench.errors import TaskFileError
+from agentbench.tasks.loader import load_suite
+from agentbench.tasks.validate import validate_suite
+
+from ..conftest import TASKS_DIR
+
+SEED_TASK = TASKS_DIR / "ops-diagnosis" / "crashloop-oomkilled.yaml"
+
+
+def copy_suite(tmp_path: Path, *task_files: Path) -> Path:
+    root = tmp_path / "tasks"
+    shutil.copytree(TASKS_DIR / "tools", root / "tools")
+    shutil.copy(TASKS_DIR / "suite.yaml", root / "suite.yaml")
+    for f in task_files:
+        (root / f.parent.name).mkdir(exist_ok=True)
+        shutil.copy(f, root / f.parent.name / f.name)
+    return root
+
+
+def test_repository_suite_loads_with_unique_prompts(suite) -> None:
+    assert len(suite.tasks) >= 12
+    assert len({t.category for t in suite.tasks}) >= 4
+    prompts = [t.prompt.strip() for t in suite.tasks]
+    assert len(prompts) == len(set(prompts)), "the reference server finds tasks by prompt"
+
+
+def test_repository_suite_validates(suite) -> None:
+    assert validate_suite(suite) == []
+
+
+def test_seed_crashloop_task_starts_with_get_pods(suite) -> None:
+    task = next(t for t in suite.tasks if t.id == "ops-crashloop-oomkilled")
+    assert task.expect.first_call is not None
+    assert task.expect.first_call.args["cmd"] == "kubectl get pods -n web"
+
+
+def test_planted_wrong_reference_fails_validation(tmp_path: Path) -> None:
+    root = copy_suite(tmp_path, SEED_TASK)
+    path = root / "ops-diagnosis" / SEED_TASK.name
+    text = path.read_text().replace(
+        "  - calls: [{tool: run_command, args: {cmd: kubectl get pods -n web}}]\n  - calls",
+        "  - calls: [{tool: run_command, args: {cmd: kubectl get pods -n default}}]\n  - calls",
+        1,
+    )
+    path.write_text(text)
+    problems = validate_suite(load_suite(root))
+    assert problems and problems[0].field == "reference"
+    assert str(path) in str(problems[0])
+
+
+def test_loose_expectation_is_caught(tmp_path: Path) -> None:
+    root = copy_suite(tmp_path, SEED_TASK)
+    path = root / "ops-diagnosis" / SEED_TASK.name
+    text = path.read_text()
+    start, end = text.index("expect:"), text.index("reference:")
+    path.write_text(text[:start] + "expect:\n  forbid: [{tool: run_command, args: {cmd: rm}}]\n"
+                    + text[end:])
+    problems = validate_suite(load_suite(root))
+    assert {p.field for p in problems} == {"wrong.0", "wrong.1"}
+
+
+@pytest.mark.parametrize(
+    ("mutation", "field", "line"),
+    [
+        (lambda t: t.replace("difficulty: medium", "difficulty: extreme"), "difficulty", 3),
+        (lambda t: t.replace("max_steps: 6", "max_steps: many"), "max_steps", 10),
+        (lambda t: t.replace("tools: [run_command]", "tools: [run_command, teleport]"),
+         "tools.1", 9),
+        (lambda t: t.replace("id: ops-crashloop-oomkilled\n", ""), "id", None),
+        (lambda t: t.replace("prompt: >-", "prompt: [unclosed"), "-", None),
+    ],
+)
+def test_bad_task_files_name_path_field_and_line(tmp_path, mutation, field, line) -> None:
+    root = copy_suite(tmp_path, SEED_TASK)
+    path = root / "ops-diagnosis" / SEED_TASK.name
+    path.write_text(mutation(path.read_text()))
+    with pytest.raises(TaskFileError) as info:
+        load_suite(root)
+    err = info.value
+    assert err.path == str(path)
+    assert err.field == field
+    if line is not None:
+        assert err.line == line
+    assert "\n" not in str(err)
