@@ -36,6 +36,9 @@ class RefServerState:
     seed: int = 0
     spec: SpecCounters = field(default_factory=SpecCounters)
     requests: int = 0
+    in_flight: int = 0
+    max_in_flight: int = 0
+    authorization_seen: list[str] = field(default_factory=list)
     num_ctx: int | None = None  # Ollama protocol: silently truncating context (refserver.ollama)
 
 
@@ -138,6 +141,8 @@ def build_app(state: RefServerState) -> Starlette:
                           f"{state.schedule.max_context} tokens. However, your request has "
                           f"{n_prompt} input tokens.")
         state.requests += 1
+        if request.headers.get("authorization"):
+            state.authorization_seen.append(request.headers["authorization"])
         ans = answer(state.tasks, model, messages, bool(body.get("tools")),
                      noise=state.noise, seed=state.seed)
         tokens = _tokens(ans, state.schedule)
@@ -204,20 +209,26 @@ async def _stream(
     finish: str,
     usage: dict[str, Any] | None,
 ) -> AsyncIterator[bytes]:
-    yield _sse({**meta, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""},
-                                      "finish_reason": None}]})
-    position = 0
-    for size, offset in state.schedule.send_offsets(len(tokens)):
-        chunk = tokens[position : position + size]
-        position += size
-        await _sleep_until(arrived + offset)
-        state.spec.record(size)
-        yield _sse({**meta, "choices": [{"index": 0, "delta": _delta(chunk, style, call_ids),
+    state.in_flight += 1
+    state.max_in_flight = max(state.max_in_flight, state.in_flight)
+    try:
+        yield _sse({**meta, "choices": [{"index": 0, "delta": {"role": "assistant",
+                                                                "content": ""},
                                           "finish_reason": None}]})
-    yield _sse({**meta, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
-    if usage is not None:
-        yield _sse({**meta, "choices": [], "usage": usage})
-    yield b"data: [DONE]\n\n"
+        position = 0
+        for size, offset in state.schedule.send_offsets(len(tokens)):
+            chunk = tokens[position : position + size]
+            position += size
+            await _sleep_until(arrived + offset)
+            state.spec.record(size)
+            yield _sse({**meta, "choices": [{"index": 0, "delta": _delta(chunk, style, call_ids),
+                                              "finish_reason": None}]})
+        yield _sse({**meta, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+        if usage is not None:
+            yield _sse({**meta, "choices": [], "usage": usage})
+        yield b"data: [DONE]\n\n"
+    finally:
+        state.in_flight -= 1
 
 
 class RefServer:
