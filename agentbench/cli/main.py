@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from agentbench.cli import bench, results, run, serve, tasks
+from agentbench.cli import bench, compare, results, run, serve, tasks
 from agentbench.errors import AgentbenchError
 
 app = typer.Typer(
@@ -26,6 +26,7 @@ app.add_typer(bench.app, name="bench")
 run.register(app)
 results.register(app)
 serve.register(app)
+compare.register(app)
 __import__("agentbench.cli.routes", fromlist=["register"]).register(app)  # agentbench routes
 
 

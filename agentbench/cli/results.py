@@ -22,11 +22,17 @@ def report(
     run_id: str = typer.Argument("latest", help="RUN_ID (or a unique prefix) or latest."),
     db: Path = typer.Option(Path("agentbench.db"), "--db"),
     json_out: Path = typer.Option(None, "--json", help="Write the results contract here."),
-    csv_out: Path = typer.Option(None, "--csv", help="Write CSV (per episode) here."),
+    csv_out: Path = typer.Option(None, "--csv", help="Write CSV here (see --csv-level)."),
+    csv_level: str = typer.Option("episode", "--csv-level",
+                                  help="CSV rows: run | episode | step."),
     html_out: Path = typer.Option(None, "--html", help="Write a self-contained HTML report."),
 ) -> None:
     """Summary of a stored run."""
+    from agentbench.report.export import LEVELS
     from agentbench.report.terminal import print_run
+
+    if csv_level not in LEVELS:
+        raise typer.BadParameter(f"use one of {', '.join(LEVELS)}", param_hint="--csv-level")
 
     with ResultStore(db) as store:
         run = store.run(store.resolve(run_id))
@@ -38,8 +44,8 @@ def report(
     if csv_out:
         from agentbench.report.export import write_csv
 
-        write_csv(csv_out, run, episodes)
-        typer.echo(f"csv: {csv_out}")
+        write_csv(csv_out, run, episodes, level=csv_level)
+        typer.echo(f"csv ({csv_level} level): {csv_out}")
     if html_out:
         from agentbench.report.html import write_html
 

@@ -24,6 +24,7 @@ from agentbench.metrics.summary import RunSummary, summarize
 from agentbench.records import EpisodeResult, RunRecord
 
 RunEpisodes = tuple[RunRecord, list[EpisodeResult]]
+NOT_COMPARED = "not compared"
 
 
 class TaskFigures(BaseModel):
@@ -134,7 +135,8 @@ class MetricComparison(BaseModel):
     value: float | None = Field(description="The difference or ratio.")
     ci: list[float] | None = Field(default=None, description="95% paired bootstrap CI.")
     n_tasks: int = Field(description="Tasks paired for this metric.")
-    verdict: str
+    verdict: str = Field(description="'resolved', 'unresolved at this sample size', or 'not "
+                                     "compared' when no task has the figure in both runs.")
     higher_is_better: bool
     better: Literal["a", "b"] | None = Field(
         default=None, description="The better run, only when the verdict is resolved.")
@@ -196,6 +198,8 @@ class Comparison(BaseModel):
     pareto_axis: str = Field(default="cost_usd_per_episode",
                              description="The cost axis used: dollars if every run is priced, "
                                          "else output tokens per episode.")
+    cost_axis_values: list[float | None] = Field(default_factory=list,
+                                                 description="Per run, on that axis.")
 
 
 def run_label(run: RunRecord) -> str:
@@ -245,7 +249,8 @@ def _metric(key: str, label: str, kind: Literal["difference", "ratio"], higher: 
     else:
         interval = paired_diff_ci(xs, ys, seed=seed) if kept else None
     null = 1.0 if kind == "ratio" else 0.0
-    said = verdict(interval, null)
+    # Nothing to pair (e.g. unpriced runs) is not the same as too few tasks to tell.
+    said = verdict(interval, null) if kept else NOT_COMPARED
     better: Literal["a", "b"] | None = None
     if said == "resolved" and interval is not None:
         b_higher = interval.low > null
@@ -352,5 +357,5 @@ def compare_runs(runs: Sequence[RunEpisodes], *, seed: int = 0) -> Comparison:
     return Comparison(
         runs=overviews,
         pairs=[compare_pair(runs[0], other, seed=seed) for other in runs[1:]],
-        pareto=front, pareto_axis=axis,
+        pareto=front, pareto_axis=axis, cost_axis_values=costs,
     )

@@ -1,0 +1,50 @@
+"""`agentbench compare RUN_A RUN_B ...`: runs side by side on the same tasks, paired by task."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from agentbench.errors import ConfigError
+from agentbench.store import ResultStore
+
+
+def register(app: typer.Typer) -> None:
+    app.command("compare")(compare)
+
+
+def compare(
+    run_ids: Annotated[list[str], typer.Argument(
+        help="Two or more RUN_IDs (or unique prefixes, or latest); the first is the baseline A.")],
+    db: Annotated[Path, typer.Option("--db", help="SQLite results database.")] = Path(
+        "agentbench.db"),
+    html_out: Annotated[Path | None, typer.Option(
+        "--html", help="Also write a self-contained HTML page here.")] = None,
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="Also write the comparison as JSON here.")] = None,
+) -> None:
+    """Accuracy, tokens, time-to-done, decode speed and cost of runs on their common tasks, with
+    paired bootstrap CIs and a verdict on every difference."""
+    from agentbench.metrics.compare import compare_runs
+    from agentbench.report.compare_view import print_comparison, write_compare_html
+
+    if len(run_ids) < 2:
+        raise typer.BadParameter("give at least two runs", param_hint="RUN_IDS")
+    with ResultStore(db) as store:
+        ids = [store.resolve(r) for r in run_ids]
+        if len(set(ids)) < len(ids):
+            raise ConfigError("the same run is named twice; compare different runs")
+        runs = [(store.run(i), store.episodes(i)) for i in ids]
+    for run, episodes in runs:
+        if not episodes:
+            raise ConfigError(f"run {run.run_id} has no finished episode to compare")
+    comparison = compare_runs(runs)
+    print_comparison(comparison)
+    if json_out:
+        json_out.write_text(comparison.model_dump_json(indent=2))
+        typer.echo(f"json: {json_out}")
+    if html_out:
+        write_compare_html(html_out, comparison)
+        typer.echo(f"html: {html_out}")
