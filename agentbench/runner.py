@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.base import Backend
+from agentbench.backends.vllm import SpecDecodeMonitor
 from agentbench.cost import Pricing, episode_cost, price_steps
 from agentbench.metrics.summary import episode_figures, summarize
 from agentbench.records import EpisodeResult, RunRecord, ServerInfo
@@ -23,7 +24,7 @@ from agentbench.scoring import score_trace
 from agentbench.store import ResultStore
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Task
-from router import PolicyFactory
+from router import LOCAL, PolicyFactory
 
 
 class RunConfig(BaseModel):
@@ -70,6 +71,7 @@ class Runner:
         config: RunConfig,
         store: ResultStore,
         pricing: Pricing | None = None,
+        hook: SpecDecodeMonitor | None = None,
     ) -> None:
         self.suite = suite
         self.targets = targets
@@ -77,14 +79,20 @@ class Runner:
         self.config = config
         self.store = store
         self.pricing = pricing or Pricing.build(config.prices_file, config.local_usd_per_hour)
-        self.agent = Agent(suite, targets, AgentConfig(
-            tool_mode="prompt" if config.tool_mode == "prompt" else "native",
-            max_tokens=config.max_tokens,
-            temperature=config.temperature,
-            max_steps=config.max_steps,
-            episode_timeout_s=config.episode_timeout_s,
-            logprobs=config.logprobs,
-        ))
+        # Server-side figures diffed around episodes / the run (speculative decoding).
+        self.hook = hook or SpecDecodeMonitor(targets.get(LOCAL), config.concurrency)
+        self.agent = Agent(
+            suite,
+            targets,
+            AgentConfig(
+                tool_mode="prompt" if config.tool_mode == "prompt" else "native",
+                max_tokens=config.max_tokens,
+                temperature=config.temperature,
+                max_steps=config.max_steps,
+                episode_timeout_s=config.episode_timeout_s,
+                logprobs=config.logprobs,
+            ),
+        )
 
     def start(self, server: ServerInfo, resume: RunRecord | None = None) -> RunRecord:
         if resume is not None:
@@ -92,8 +100,11 @@ class Runner:
             self.store.save_run(resume)
             return resume
         run = RunRecord(
-            run_id=new_run_id(), created_at=now_iso(), task_dir=str(self.suite.root),
-            config=self.config.model_dump(), server=server,
+            run_id=new_run_id(),
+            created_at=now_iso(),
+            task_dir=str(self.suite.root),
+            config=self.config.model_dump(),
+            server=server,
         )
         self.store.save_run(run)
         return run
@@ -122,13 +133,24 @@ class Runner:
         scored = score_trace(task, trace, self.suite)
         figures = episode_figures(trace.steps)
         return EpisodeResult(
-            run_id=run_id, task_id=task.id, category=task.category, difficulty=task.difficulty,
-            step_kind=task.step_kind, repeat=repeat, status=scored.status, score=scored.score,
-            checks=scored.checks, explanation=scored.explanation,
-            final_answer=trace.final_answer, steps=trace.steps,
-            time_to_done_s=trace.time_to_done_s, router_time_s=trace.router_time_s,
-            tool_mode=self.config.tool_mode, started_at=started,
-            cost_usd=episode_cost(trace.steps), **figures,
+            run_id=run_id,
+            task_id=task.id,
+            category=task.category,
+            difficulty=task.difficulty,
+            step_kind=task.step_kind,
+            repeat=repeat,
+            status=scored.status,
+            score=scored.score,
+            checks=scored.checks,
+            explanation=scored.explanation,
+            final_answer=trace.final_answer,
+            steps=trace.steps,
+            time_to_done_s=trace.time_to_done_s,
+            router_time_s=trace.router_time_s,
+            tool_mode=self.config.tool_mode,
+            started_at=started,
+            cost_usd=episode_cost(trace.steps),
+            **figures,
         )
 
     async def execute(self, run: RunRecord, progress: Progress | None = None) -> RunRecord:
@@ -137,11 +159,14 @@ class Runner:
 
         async def one(task: Task, repeat: int) -> None:
             async with semaphore:
+                await self.hook.before_episode()
                 episode = await self.run_episode(run.run_id, task, repeat)
+                await self.hook.after_episode(episode)
                 self.store.add_episode(episode)
                 if progress:
                     progress(episode)
 
+        await self.hook.before_run(run)
         jobs = [asyncio.ensure_future(one(t, r)) for t, r in self.pending(run)]
         try:
             await asyncio.gather(*jobs)
@@ -151,11 +176,15 @@ class Runner:
             await asyncio.gather(*jobs, return_exceptions=True)
             self.finish(run, "interrupted")
             raise
+        await self.hook.after_run(run)
         return self.finish(run, "complete")
 
     def finish(self, run: RunRecord, status: str) -> RunRecord:
         run.status = status
         run.summary = summarize(self.store.iter_episodes(run.run_id)).model_dump()
+        spec = self.hook.summary(self.store.iter_episodes(run.run_id))
+        if spec:
+            run.summary["spec_decode"] = spec
         self.store.save_run(run)
         return run
 
@@ -172,9 +201,7 @@ def results_json(run: RunRecord, episodes: list[EpisodeResult]) -> dict[str, Any
         "episodes": [
             {
                 **e.model_dump(exclude={"steps"}),
-                "steps": [
-                    s.model_dump() for s in e.steps
-                ],
+                "steps": [s.model_dump() for s in e.steps],
             }
             for e in episodes
         ],

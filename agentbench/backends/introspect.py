@@ -40,6 +40,14 @@ def model_entry(models: Any, model: str) -> dict[str, Any] | None:
 async def describe_openai_server(
     client: httpx.AsyncClient, base_url: str, model: str, headers: dict[str, str]
 ) -> ServerInfo:
+    """Kind, version, model, context and drafter of an OpenAI-compatible server, as it says.
+
+    vLLM: /version, /v1/models (max_model_len, owned_by "vllm"), /metrics (drafter counters).
+    llama.cpp (C++ server): /props (build_info, default_generation_settings.n_ctx).
+    llama-cpp-python: /v1/models owned_by "me", version from /openapi.json; it exposes no
+    context size and sends no usage in streams (its counts come from /extras/tokenize).
+    refserver: /version names itself.
+    """
     root = base_url[:-3] if base_url.endswith("/v1") else base_url
     models = await _get_json(client, f"{base_url}/models", headers)
     entry = model_entry(models, model) or {}
@@ -49,6 +57,9 @@ async def describe_openai_server(
     kind, version, max_context = "openai-compatible", None, entry.get("max_model_len")
     owned_by = entry.get("owned_by")
     extra: dict[str, Any] = {}
+    if models is not None and not entry:
+        served = [m.get("id") for m in (models.get("data") or []) if isinstance(m, dict)]
+        extra["served_models"] = served
     if isinstance(version_doc, dict) and version_doc.get("server") == "agentbench-refserver":
         kind, version = "refserver", version_doc.get("version")
         extra["policy"] = version_doc.get("policy")
@@ -57,13 +68,23 @@ async def describe_openai_server(
         kind = "vllm"
         if isinstance(version_doc, dict):
             version = version_doc.get("version")
-    elif isinstance(props, dict) and ("default_generation_settings" in props or "build_info" in props):
+        extra["root"] = entry.get("root")
+    elif isinstance(props, dict) and ("default_generation_settings" in props
+                                      or "build_info" in props):
         kind = "llama.cpp"
         version = props.get("build_info")
         settings = props.get("default_generation_settings") or {}
         max_context = settings.get("n_ctx", max_context)
+        meta = entry.get("meta") or {}
+        if meta.get("n_ctx_train"):
+            extra["n_ctx_train"] = meta["n_ctx_train"]
     elif owned_by == "me":
         kind = "llama-cpp-python"
+        openapi = await _get_json(client, f"{root}/openapi.json", headers)
+        if isinstance(openapi, dict):
+            version = (openapi.get("info") or {}).get("version")
+        extra["stream_usage"] = False
+        extra["token_counts"] = "server tokenizer (/extras/tokenize): no usage in streams"
     spec = None
     if metrics is not None and kind in ("vllm", "refserver"):
         spec = SPEC_DECODE_METRIC in metrics

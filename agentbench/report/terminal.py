@@ -20,16 +20,28 @@ def fmt_ci(ci: list[float] | None, spec: str = ".0%") -> str:
 
 
 def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -> Table:
-    table = Table(title=title, title_justify="left", caption="medians; CI = 95% bootstrap",
-                  caption_justify="left")
+    table = Table(
+        title=title,
+        title_justify="left",
+        caption="medians; CI = 95% bootstrap",
+        caption_justify="left",
+    )
     table.add_column("category", no_wrap=True)
-    for column in ("tasks", "eps", "success [CI]", "score", "think tok/step", "done s",
-                   "decode tok/s"):
+    for column in (
+        "tasks",
+        "eps",
+        "success [CI]",
+        "score",
+        "think tok/step",
+        "done s",
+        "decode tok/s",
+    ):
         table.add_column(column, justify="right", no_wrap=column != "success [CI]")
     for name, s in [*rows.items(), ("all", total)]:
         table.add_row(
             f"[bold]{name}[/bold]" if name == "all" else name,
-            str(s.tasks), str(s.episodes),
+            str(s.tasks),
+            str(s.episodes),
             f"{fmt(s.success_rate, '.0%')} {fmt_ci(s.success_rate_ci)}",
             fmt(s.mean_score, ".2f"),
             fmt(s.thinking_tokens_per_step, ".1f"),
@@ -39,8 +51,9 @@ def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -
     return table
 
 
-def print_run(run: RunRecord, episodes: list[EpisodeResult], console: Console | None = None
-              ) -> None:
+def print_run(
+    run: RunRecord, episodes: list[EpisodeResult], console: Console | None = None
+) -> None:
     console = console or Console()
     total = summarize(episodes)
     server = run.server
@@ -63,5 +76,53 @@ def print_run(run: RunRecord, episodes: list[EpisodeResult], console: Console | 
         f"over {total.decode_steps} steps; token counts by method — {methods or 'none'}."
     )
     if total.tokens_method.get("estimated"):
-        console.print("[yellow]Some token counts are tiktoken estimates, not the server's "
-                      "tokenizer.[/yellow]")
+        console.print(
+            "[yellow]Some token counts are tiktoken estimates, not the server's tokenizer.[/yellow]"
+        )
+    serving_notes(run, episodes, total, console)
+
+
+def serving_notes(
+    run: RunRecord, episodes: list[EpisodeResult], total: RunSummary, console: Console
+) -> None:
+    """Server-side facts: speculative-decoding acceptance, truncation, how tokens were counted."""
+    spec = (run.summary or {}).get("spec_decode")
+    if spec:
+        whole = spec.get("run") or {}
+        cats = spec.get("by_category") or {}
+        if cats:
+            console.print(
+                "Speculative decoding acceptance by category: "
+                + "; ".join(
+                    f"{c} {f['acceptance_rate']:.0%} ({f['accepted_tokens']}/{f['draft_tokens']} "
+                    f"drafted tokens, {f['episodes']} episodes)"
+                    for c, f in cats.items()
+                )
+            )
+        if whole.get("acceptance_rate") is not None:
+            console.print(
+                f"Speculative decoding, whole run: {whole['acceptance_rate']:.0%} of "
+                f"{whole['draft_tokens']} drafted tokens accepted — "
+                f"{whole.get('description', '')}."
+            )
+    if total.truncated_steps:
+        reason = next(
+            (
+                s.truncation_reason
+                for e in episodes
+                for s in e.steps
+                if s.truncated and s.truncation_reason
+            ),
+            None,
+        )
+        console.print(
+            f"[yellow]{total.truncated_steps} steps were truncated (counted apart from "
+            f"wrong answers){': ' + reason if reason else ''}.[/yellow]"
+        )
+    if total.tokens_method.get("server_tokenizer"):
+        kind = run.server.kind if run.server else "the server"
+        console.print(
+            f"{kind} sent no token usage in its stream; output tokens of "
+            f"{total.tokens_method['server_tokenizer']} steps were counted with the "
+            "server's own tokenizer (/tokenize)."
+        )

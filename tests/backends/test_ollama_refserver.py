@@ -7,6 +7,7 @@ and Ollama's eval counters reported by the server must give exactly the schedule
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
 import pytest
@@ -24,18 +25,20 @@ def task_messages(suite, task):
 
 
 async def test_timing_matches_the_schedule_within_5_percent(refserver_factory) -> None:
-    schedule = Schedule(ttft_s=0.3, rate_tok_s=50.0, chunks=(1, 3, 2), reasoning_tokens=24)
+    schedule = Schedule(ttft_s=0.4, rate_tok_s=25.0, chunks=(1, 3, 2), reasoning_tokens=24)
     server = refserver_factory(schedule)
     backend = OllamaBackend(f"http://127.0.0.1:{server.port}", "echo", think=True)
     words = "one two three four five six seven eight nine ten eleven twelve"
     request = ChatRequest(messages=[{"role": "user", "content": words}])
     await backend.complete(request)  # warm-up: connection, first-request costs
-    c = await backend.complete(request)
+    # The median of three, so that one stall of a shared 2-core machine does not decide.
+    runs = [await backend.complete(request) for _ in range(3)]
     await backend.aclose()
-    assert c.ttft_s == pytest.approx(0.3, rel=0.05)
-    assert c.decode_tok_s == pytest.approx(50.0, rel=0.05)
-    assert c.server_decode_tok_s == pytest.approx(50.0, rel=1e-6)
-    assert c.server_counters["prompt_eval_duration"] == 300_000_000
+    assert statistics.median(r.ttft_s for r in runs) == pytest.approx(0.4, rel=0.05)
+    assert statistics.median(r.decode_tok_s for r in runs) == pytest.approx(25.0, rel=0.05)
+    c = runs[-1]
+    assert c.server_decode_tok_s == pytest.approx(25.0, rel=1e-6)
+    assert c.server_counters["prompt_eval_duration"] == 400_000_000
     assert c.output_tokens == c.server_counters["eval_count"] == 24 + 12
     assert c.tokens_method == "server_counter"
     assert c.reasoning and c.reasoning_method == "estimated"
@@ -92,9 +95,10 @@ async def test_growing_conversation_that_stops_growing_is_truncated(refserver_fa
 
 def test_whole_run_with_small_num_ctx_counts_truncated_not_wrong(refserver_factory, suite,
                                                                    tmp_path: Path) -> None:
-    ids = [t.id for t in suite.tasks[:2]]
-    selection = [arg for i in ids for arg in ("--task", i)]
-    tasks_dir = str(Path(__file__).resolve().parents[2] / "tasks")
+    from .conftest import copy_tasks
+
+    tasks_dir = str(copy_tasks(suite, tmp_path / "tasks", n=2).root)
+    selection: list[str] = []
     results = {}
     for num_ctx in (None, 100):
         server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0), num_ctx=num_ctx)
