@@ -15,21 +15,31 @@ from typing import Any
 from agentbench.metrics.stats import median, ratio_ci, verdict
 
 METRICS = ("decode_tok_s", "prefill_tok_s", "ttft_s", "aggregate_output_tok_s")
-BETTER = {"decode_tok_s": "higher", "prefill_tok_s": "higher", "ttft_s": "lower",
-          "aggregate_output_tok_s": "higher"}
+BETTER = {
+    "decode_tok_s": "higher",
+    "prefill_tok_s": "higher",
+    "ttft_s": "lower",
+    "aggregate_output_tok_s": "higher",
+}
 
 
 def _key(cell: dict[str, Any]) -> tuple[Any, ...]:
-    return (cell.get("scenario"), cell.get("depth", 0), cell.get("concurrency", 1),
-            cell.get("prompt_tokens"), cell.get("max_tokens"))
+    return (
+        cell.get("scenario"),
+        cell.get("depth", 0),
+        cell.get("concurrency", 1),
+        cell.get("prompt_tokens"),
+        cell.get("max_tokens"),
+    )
 
 
 def _values(cell: dict[str, Any], metric: str) -> list[float]:
     return [float(r[metric]) for r in cell.get("runs") or [] if r.get(metric) is not None]
 
 
-def compare_results(a: dict[str, Any], b: dict[str, Any], *, resamples: int = 2000
-                    ) -> list[dict[str, Any]]:
+def compare_results(
+    a: dict[str, Any], b: dict[str, Any], *, resamples: int = 2000
+) -> list[dict[str, Any]]:
     """One row per (scenario, metric) present in both; unmatched scenarios get a note row."""
     a_cells = {_key(c): c for c in a.get("results") or []}
     b_cells = {_key(c): c for c in b.get("results") or []}
@@ -44,9 +54,18 @@ def compare_results(a: dict[str, Any], b: dict[str, Any], *, resamples: int = 20
             va, vb = _values(a_cells[key], metric), _values(b_cells[key], metric)
             if metric == "aggregate_output_tok_s" and key[2] == 1:
                 continue
-            row = {**base, "metric": metric, "better": BETTER[metric],
-                   "a_median": median(va), "b_median": median(vb), "n_a": len(va),
-                   "n_b": len(vb), "ratio": None, "ci_low": None, "ci_high": None}
+            row = {
+                **base,
+                "metric": metric,
+                "better": BETTER[metric],
+                "a_median": median(va),
+                "b_median": median(vb),
+                "n_a": len(va),
+                "n_b": len(vb),
+                "ratio": None,
+                "ci_low": None,
+                "ci_high": None,
+            }
             if not va or not vb:
                 row["verdict"] = "not measured on both sides"
             elif median(va) == 0:
@@ -54,22 +73,35 @@ def compare_results(a: dict[str, Any], b: dict[str, Any], *, resamples: int = 20
             else:
                 interval = ratio_ci(va, vb, resamples=resamples)
                 assert interval is not None
-                row.update(ratio=interval.value, ci_low=interval.low, ci_high=interval.high,
-                           verdict=verdict(interval, null=1.0))
+                row.update(
+                    ratio=interval.value,
+                    ci_low=interval.low,
+                    ci_high=interval.high,
+                    verdict=verdict(interval, null=1.0),
+                )
                 if interval.n < 2:
                     row["verdict"] += " (one run on a side: never rank on one run)"
             rows.append(row)
     return rows
 
 
-def compare_json(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str, Any]],
-                 a_name: str, b_name: str) -> dict[str, Any]:
+def compare_json(
+    a: dict[str, Any], b: dict[str, Any], rows: list[dict[str, Any]], a_name: str, b_name: str
+) -> dict[str, Any]:
     return {
-        "a": {"source": a_name, "run_id": a.get("run_id"), "model": a.get("model"),
-              "server": a.get("server")},
-        "b": {"source": b_name, "run_id": b.get("run_id"), "model": b.get("model"),
-              "server": b.get("server")},
+        "a": {
+            "source": a_name,
+            "run_id": a.get("run_id"),
+            "model": a.get("model"),
+            "server": a.get("server"),
+        },
+        "b": {
+            "source": b_name,
+            "run_id": b.get("run_id"),
+            "model": b.get("model"),
+            "server": b.get("server"),
+        },
         "method": "ratio = median(B) / median(A) over repetitions; 95% percentile bootstrap "
-                  "CI, each side resampled independently; resolved iff the CI excludes 1",
+        "CI, each side resampled independently; resolved iff the CI excludes 1",
         "rows": rows,
     }

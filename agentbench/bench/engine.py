@@ -38,9 +38,13 @@ class BenchConfig:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "scenarios": [s.name for s in self.scenarios], "depths": self.depths,
-            "concurrencies": self.concurrencies, "runs": self.runs, "warmup": self.warmup,
-            "skip_gate": self.skip_gate, "measure_prefix_cache": self.measure_prefix_cache,
+            "scenarios": [s.name for s in self.scenarios],
+            "depths": self.depths,
+            "concurrencies": self.concurrencies,
+            "runs": self.runs,
+            "warmup": self.warmup,
+            "skip_gate": self.skip_gate,
+            "measure_prefix_cache": self.measure_prefix_cache,
             "force_output": self.force_output,
         }
 
@@ -62,27 +66,51 @@ def _quiet(event: str, cell: dict[str, Any]) -> None:
 
 
 def new_cell(s: Scenario, depth: int, concurrency: int) -> dict[str, Any]:
-    return {"scenario": s.name, "prompt_tokens": s.prompt_tokens, "max_tokens": s.max_tokens,
-            "depth": depth, "concurrency": concurrency, "runs": [], "median": {},
-            "spread": {}, "min": {}, "max": {}, "n_runs": 0, "status": "ok", "message": None,
-            "prompt_tokens_counted": None, "prompt_tokens_method": None}
+    return {
+        "scenario": s.name,
+        "prompt_tokens": s.prompt_tokens,
+        "max_tokens": s.max_tokens,
+        "depth": depth,
+        "concurrency": concurrency,
+        "runs": [],
+        "median": {},
+        "spread": {},
+        "min": {},
+        "max": {},
+        "n_runs": 0,
+        "status": "ok",
+        "message": None,
+        "prompt_tokens_counted": None,
+        "prompt_tokens_method": None,
+    }
 
 
-def too_small_message(s: Scenario, depth: int, need: int, max_context: int | None,
-                      server_said: str | None = None) -> str:
+def too_small_message(
+    s: Scenario, depth: int, need: int, max_context: int | None, server_said: str | None = None
+) -> str:
     shape = f"{s.prompt_tokens} prompt + {s.max_tokens} output"
     if depth:
         shape = f"{depth} context + " + shape
     if server_said:
-        return (f"{s.name}: the server's context is too small for {shape} tokens; it answered: "
-                f"{server_said[:160]}")
-    return (f"{s.name}: needs about {need} tokens ({shape} + template), more than the server's "
-            f"max context of {max_context}; skipped")
+        return (
+            f"{s.name}: the server's context is too small for {shape} tokens; it answered: "
+            f"{server_said[:160]}"
+        )
+    return (
+        f"{s.name}: needs about {need} tokens ({shape} + template), more than the server's "
+        f"max context of {max_context}; skipped"
+    )
 
 
-async def run_cell(backend: Backend, builder: PromptBuilder, cell: dict[str, Any],
-                   scenario: Scenario, config: BenchConfig, force: ForceOutput,
-                   progress: Progress) -> None:
+async def run_cell(
+    backend: Backend,
+    builder: PromptBuilder,
+    cell: dict[str, Any],
+    scenario: Scenario,
+    config: BenchConfig,
+    force: ForceOutput,
+    progress: Progress,
+) -> None:
     depth, concurrency = cell["depth"], cell["concurrency"]
     counted: list[int] = []
     for index in range(config.warmup + config.runs):
@@ -98,15 +126,15 @@ async def run_cell(backend: Backend, builder: PromptBuilder, cell: dict[str, Any
     cell["prompt_tokens_counted"] = sorted(set(counted))
 
 
-async def run_bench(backend: Backend, config: BenchConfig,
-                    progress: Progress = _quiet) -> BenchOutcome:
+async def run_bench(
+    backend: Backend, config: BenchConfig, progress: Progress = _quiet
+) -> BenchOutcome:
     server = await backend.server_info()
     gate = GateResult(passed=True, skipped=True) if config.skip_gate else await run_gate(backend)
     outcome = BenchOutcome(server, gate, [])
     if not gate.passed:
         return outcome
-    builder = PromptBuilder(backend.count_tokens,
-                            measure_prefix_cache=config.measure_prefix_cache)
+    builder = PromptBuilder(backend.count_tokens, measure_prefix_cache=config.measure_prefix_cache)
     force = ForceOutput(enabled=config.force_output and "api.openai.com" not in backend.base_url)
     for scenario in config.scenarios:
         for depth in config.depths:
@@ -117,23 +145,25 @@ async def run_bench(backend: Backend, config: BenchConfig,
                 need = scenario.context_needed(depth, TEMPLATE_ALLOWANCE)
                 if server.max_context and need > server.max_context:
                     cell["status"] = "context_too_small"
-                    cell["message"] = too_small_message(scenario, depth, need,
-                                                        server.max_context)
+                    cell["message"] = too_small_message(scenario, depth, need, server.max_context)
                 else:
                     try:
-                        await run_cell(backend, builder, cell, scenario, config, force,
-                                       progress)
+                        await run_cell(backend, builder, cell, scenario, config, force, progress)
                     except ContextTooSmall as exc:
                         cell["status"] = "context_too_small"
-                        cell["message"] = too_small_message(scenario, depth, need, None,
-                                                            str(exc))
+                        cell["message"] = too_small_message(scenario, depth, need, None, str(exc))
                     except BackendError as exc:
                         cell["status"] = f"error:{exc.kind}"
                         cell["message"] = f"{scenario.name}: {exc}"
                 summary = summarize_runs(cell["runs"])
-                cell.update(median=summary["median"], spread=summary["spread"],
-                            min=summary["min"], max=summary["max"], n=summary["n"],
-                            n_runs=len(cell["runs"]))
+                cell.update(
+                    median=summary["median"],
+                    spread=summary["spread"],
+                    min=summary["min"],
+                    max=summary["max"],
+                    n=summary["n"],
+                    n_runs=len(cell["runs"]),
+                )
                 if cell["status"] == "ok" and not cell["runs"]:
                     cell["status"] = "no_runs"
                 progress("done", cell)

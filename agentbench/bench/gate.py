@@ -17,7 +17,6 @@ from typing import Any
 from agentbench.backends.base import Backend, ChatRequest
 from agentbench.errors import BackendError
 
-
 # Faults that mean there is no model to judge: the run cannot be done (exit 1), not "failed".
 FATAL = {"connection_refused", "not_llm_server", "model_not_found", "auth", "timeout"}
 
@@ -32,8 +31,9 @@ class GateQuestion:
 QUESTIONS: tuple[GateQuestion, ...] = (
     GateQuestion("What is 17+25? Answer with the number only.", r"\b42\b", "42"),
     GateQuestion("What is the capital of France? Answer with one word.", r"\bparis\b", "Paris"),
-    GateQuestion("How many legs does a spider have? Answer with the number only.",
-                 r"\b(8|eight)\b", "8"),
+    GateQuestion(
+        "How many legs does a spider have? Answer with the number only.", r"\b(8|eight)\b", "8"
+    ),
 )
 
 
@@ -51,24 +51,30 @@ class GateResult:
         return f"coherence gate {'passed' if self.passed else 'FAILED'}: {ok}/{len(self.checks)}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"passed": self.passed, "skipped": self.skipped, "checks": self.checks,
-                "summary": self.summary}
+        return {
+            "passed": self.passed,
+            "skipped": self.skipped,
+            "checks": self.checks,
+            "summary": self.summary,
+        }
 
 
 def check_answer(question: GateQuestion, answer: str) -> bool:
     return re.search(question.pattern, answer, re.IGNORECASE) is not None
 
 
-async def run_gate(backend: Backend, questions: tuple[GateQuestion, ...] = QUESTIONS,
-                   max_tokens: int = 2048) -> GateResult:
+async def run_gate(
+    backend: Backend, questions: tuple[GateQuestion, ...] = QUESTIONS, max_tokens: int = 2048
+) -> GateResult:
     """Ask each question once at temperature 0; every answer must be right to pass.
 
     max_tokens is generous so that reasoning models can think before they answer.
     """
     checks = []
     for q in questions:
-        request = ChatRequest(messages=[{"role": "user", "content": q.prompt}],
-                              max_tokens=max_tokens, temperature=0.0)
+        request = ChatRequest(
+            messages=[{"role": "user", "content": q.prompt}], max_tokens=max_tokens, temperature=0.0
+        )
         try:
             completion = await backend.complete(request)
             answer, error = completion.content, None
@@ -77,7 +83,13 @@ async def run_gate(backend: Backend, questions: tuple[GateQuestion, ...] = QUEST
                 raise
             answer, error = "", f"{exc.kind}: {exc}"
         passed = error is None and check_answer(q, answer)
-        checks.append({"prompt": q.prompt, "expected": q.expected,
-                       "answer": " ".join(answer.split())[:200], "passed": passed,
-                       "error": error})
+        checks.append(
+            {
+                "prompt": q.prompt,
+                "expected": q.expected,
+                "answer": " ".join(answer.split())[:200],
+                "passed": passed,
+                "error": error,
+            }
+        )
     return GateResult(passed=all(c["passed"] for c in checks), checks=checks)

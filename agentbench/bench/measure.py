@@ -26,8 +26,16 @@ from agentbench.errors import BackendError
 from agentbench.records import Completion
 
 FIGURES = ("ttft_s", "decode_tok_s", "prefill_tok_s", "output_tokens", "server_decode_tok_s")
-_REJECTS_FORCE = ("ignore_eos", "min_tokens", "unrecognized", "extra_forbidden", "extra inputs",
-                  "unexpected keyword", "not permitted", "unknown parameter")
+_REJECTS_FORCE = (
+    "ignore_eos",
+    "min_tokens",
+    "unrecognized",
+    "extra_forbidden",
+    "extra inputs",
+    "unexpected keyword",
+    "not permitted",
+    "unknown parameter",
+)
 
 
 class ContextTooSmall(Exception):
@@ -48,12 +56,17 @@ class ForceOutput:
         return {"ignore_eos": True, "min_tokens": max_tokens} if self.enabled else {}
 
 
-async def complete_one(backend: Backend, prompt: Prompt, scenario: Scenario,
-                       force: ForceOutput) -> tuple[Completion, float, float]:
+async def complete_one(
+    backend: Backend, prompt: Prompt, scenario: Scenario, force: ForceOutput
+) -> tuple[Completion, float, float]:
     """One request; returns the completion and its wall start/end (perf_counter seconds)."""
     while True:
-        request = ChatRequest(messages=prompt.messages, max_tokens=scenario.max_tokens,
-                              temperature=0.0, extra_body=force.body(scenario.max_tokens))
+        request = ChatRequest(
+            messages=prompt.messages,
+            max_tokens=scenario.max_tokens,
+            temperature=0.0,
+            extra_body=force.body(scenario.max_tokens),
+        )
         start = time.perf_counter()
         try:
             completion = await backend.complete(request)
@@ -62,8 +75,11 @@ async def complete_one(backend: Backend, prompt: Prompt, scenario: Scenario,
             if exc.kind == "context_length":
                 raise ContextTooSmall(str(exc)) from exc
             text = str(exc).lower()
-            if force.enabled and exc.status_code in (400, 422) and any(
-                    word in text for word in _REJECTS_FORCE):
+            if (
+                force.enabled
+                and exc.status_code in (400, 422)
+                and any(word in text for word in _REJECTS_FORCE)
+            ):
                 force.enabled, force.rejected = False, " ".join(str(exc).split())[:200]
                 continue
             raise
@@ -104,30 +120,45 @@ def stream_figures(c: Completion, prompt: Prompt) -> dict[str, Any]:
     }
 
 
-async def measure_run(backend: Backend, prompts: list[Prompt], scenario: Scenario,
-                      force: ForceOutput) -> dict[str, Any]:
+async def measure_run(
+    backend: Backend, prompts: list[Prompt], scenario: Scenario, force: ForceOutput
+) -> dict[str, Any]:
     """Send every prompt at once (len(prompts) = concurrency) and summarise the repetition."""
     concurrency = len(prompts)
     before = await read_counters(backend) if concurrency == 1 else None
     outcomes = await asyncio.gather(
-        *(complete_one(backend, p, scenario, force) for p in prompts), return_exceptions=True)
+        *(complete_one(backend, p, scenario, force) for p in prompts), return_exceptions=True
+    )
     after = await read_counters(backend) if before else None
     for outcome in outcomes:
         if isinstance(outcome, ContextTooSmall):
             raise outcome
     done = [(o, p) for o, p in zip(outcomes, prompts, strict=True) if isinstance(o, tuple)]
-    errors = [f"{getattr(o, 'kind', type(o).__name__)}: {o}" for o in outcomes
-              if isinstance(o, BaseException)]
+    errors = [
+        f"{getattr(o, 'kind', type(o).__name__)}: {o}"
+        for o in outcomes
+        if isinstance(o, BaseException)
+    ]
     if len(errors) == len(outcomes) and not isinstance(outcomes[0], BackendError):
         raise outcomes[0]  # type: ignore[misc]  # a bug, not a server fault
     streams = [stream_figures(o[0], p) for o, p in done]
-    run: dict[str, Any] = {"concurrency": concurrency, "requests": concurrency,
-                           "completed": len(done), "errors": errors}
+    run: dict[str, Any] = {
+        "concurrency": concurrency,
+        "requests": concurrency,
+        "completed": len(done),
+        "errors": errors,
+    }
     if concurrency == 1 and streams:
         run.update(streams[0])
     else:
-        for key in (*FIGURES, "server_prefill_tok_s", "prompt_tokens", "cached_prompt_tokens",
-                    "ttft_byte_s", "duration_s"):
+        for key in (
+            *FIGURES,
+            "server_prefill_tok_s",
+            "prompt_tokens",
+            "cached_prompt_tokens",
+            "ttft_byte_s",
+            "duration_s",
+        ):
             run[key] = _median([s[key] for s in streams])
         run["tokens_method"] = sorted({s["tokens_method"] for s in streams})
         run["finish_reason"] = sorted({str(s["finish_reason"]) for s in streams})

@@ -87,8 +87,10 @@ class TextCutter:
             return cache[k]
 
         if await f(0) > target:
-            raise ConfigError(f"a {target}-token prompt is too short for its own opening "
-                              f"({cache[0]} tokens); use a larger --pp")
+            raise ConfigError(
+                f"a {target}-token prompt is too short for its own opening "
+                f"({cache[0]} tokens); use a larger --pp"
+            )
         if hint is None and await f(len(body)) <= target:
             return CutText(head + body, cache[len(body)], self.method, len(body))
         k = min(max(hint if hint is not None else 4 * target, 1), len(body))
@@ -134,8 +136,9 @@ class PromptBuilder:
     def _body(self, start: int, tokens: int) -> str:
         return prose(self.paragraphs, start, 8 * tokens + 2000)
 
-    async def _message(self, key: tuple[str, int], nonce: str | None, instruction: str,
-                       start: int, tokens: int) -> CutText:
+    async def _message(
+        self, key: tuple[str, int], nonce: str | None, instruction: str, start: int, tokens: int
+    ) -> CutText:
         head = f"{nonce} " if nonce else ""
         head += f"{instruction}\n\n" if instruction else ""
         body = self._body(start, tokens)
@@ -158,10 +161,13 @@ class PromptBuilder:
         messages: list[dict[str, Any]] = []
         depth_tokens = 0
         if depth > 0:
-            ctx = await self._message(("depth", depth), nonce, DEPTH_INTRO.strip(),
-                                      len(self.paragraphs) // 2, depth)
-            messages += [{"role": "user", "content": ctx.text},
-                         {"role": "assistant", "content": DEPTH_REPLY}]
+            ctx = await self._message(
+                ("depth", depth), nonce, DEPTH_INTRO.strip(), len(self.paragraphs) // 2, depth
+            )
+            messages += [
+                {"role": "user", "content": ctx.text},
+                {"role": "assistant", "content": DEPTH_REPLY},
+            ]
             depth_tokens = ctx.tokens
         cut = await self._message(key, nonce, scenario.instruction, 0, scenario.prompt_tokens)
         messages.append({"role": "user", "content": cut.text})

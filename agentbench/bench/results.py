@@ -19,25 +19,51 @@ from agentbench.metrics.stats import median, spread
 from agentbench.records import RunRecord
 from agentbench.store.db import ResultStore
 
-SUMMARY_KEYS = ("ttft_s", "decode_tok_s", "prefill_tok_s", "output_tokens",
-                "server_decode_tok_s", "aggregate_output_tok_s")
+SUMMARY_KEYS = (
+    "ttft_s",
+    "decode_tok_s",
+    "prefill_tok_s",
+    "output_tokens",
+    "server_decode_tok_s",
+    "aggregate_output_tok_s",
+)
 
 FIGURES: dict[str, dict[str, str]] = {
-    "ttft_s": {"unit": "s", "method": "client clock: first delta carrying reasoning, answer or "
-               "tool-call text − t_send (per stream; median over streams when concurrency > 1)"},
-    "decode_tok_s": {"unit": "tok/s", "method": "client clock: (output_tokens − 1) / (t_last − "
-                     "t_first_token), per stream"},
-    "prefill_tok_s": {"unit": "tok/s", "method": "client view: uncached prompt tokens (server "
-                      "usage, depth and chat template included) / ttft_s; includes request "
-                      "overhead and the first decode step"},
-    "output_tokens": {"unit": "tokens", "method": "server usage.completion_tokens, else server "
-                      "tokenizer, else tiktoken estimate (see tokens_method)"},
-    "server_decode_tok_s": {"unit": "tok/s", "method": "the server's own counter (llama.cpp "
-                            "timings.predicted_per_second); null where the server has none"},
-    "aggregate_output_tok_s": {"unit": "tok/s", "method": "all output tokens of a repetition / "
-                               "(last stream end − first send), labelled with its concurrency"},
-    "spec_decode_acceptance": {"unit": "fraction", "method": "Δaccepted / Δdrafted tokens from "
-                               "vLLM /metrics around each repetition, concurrency 1 only"},
+    "ttft_s": {
+        "unit": "s",
+        "method": "client clock: first delta carrying reasoning, answer or "
+        "tool-call text − t_send (per stream; median over streams when concurrency > 1)",
+    },
+    "decode_tok_s": {
+        "unit": "tok/s",
+        "method": "client clock: (output_tokens − 1) / (t_last − t_first_token), per stream",
+    },
+    "prefill_tok_s": {
+        "unit": "tok/s",
+        "method": "client view: uncached prompt tokens (server "
+        "usage, depth and chat template included) / ttft_s; includes request "
+        "overhead and the first decode step",
+    },
+    "output_tokens": {
+        "unit": "tokens",
+        "method": "server usage.completion_tokens, else server "
+        "tokenizer, else tiktoken estimate (see tokens_method)",
+    },
+    "server_decode_tok_s": {
+        "unit": "tok/s",
+        "method": "the server's own counter (llama.cpp "
+        "timings.predicted_per_second); null where the server has none",
+    },
+    "aggregate_output_tok_s": {
+        "unit": "tok/s",
+        "method": "all output tokens of a repetition / "
+        "(last stream end − first send), labelled with its concurrency",
+    },
+    "spec_decode_acceptance": {
+        "unit": "fraction",
+        "method": "Δaccepted / Δdrafted tokens from "
+        "vLLM /metrics around each repetition, concurrency 1 only",
+    },
     "spread": {"unit": "fraction", "method": "(max − min) / median over the measured repetitions"},
 }
 
@@ -59,8 +85,9 @@ def summarize_runs(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def bench_json(record: RunRecord, results: list[dict[str, Any]],
-               gate: dict[str, Any] | None) -> dict[str, Any]:
+def bench_json(
+    record: RunRecord, results: list[dict[str, Any]], gate: dict[str, Any] | None
+) -> dict[str, Any]:
     server = record.server.model_dump() if record.server else None
     return {
         "run_id": record.run_id,
@@ -76,29 +103,53 @@ def bench_json(record: RunRecord, results: list[dict[str, Any]],
     }
 
 
-CSV_COLUMNS = ("scenario", "prompt_tokens", "max_tokens", "depth", "concurrency", "row",
-               "ttft_s", "decode_tok_s", "prefill_tok_s", "output_tokens", "server_decode_tok_s",
-               "aggregate_output_tok_s", "spec_decode_acceptance", "usage_prompt_tokens",
-               "tokens_method", "output_forced", "status")
+CSV_COLUMNS = (
+    "scenario",
+    "prompt_tokens",
+    "max_tokens",
+    "depth",
+    "concurrency",
+    "row",
+    "ttft_s",
+    "decode_tok_s",
+    "prefill_tok_s",
+    "output_tokens",
+    "server_decode_tok_s",
+    "aggregate_output_tok_s",
+    "spec_decode_acceptance",
+    "usage_prompt_tokens",
+    "tokens_method",
+    "output_forced",
+    "status",
+)
 
 
 def bench_csv(results: list[dict[str, Any]]) -> str:
     """One row per repetition, then `median` and `spread` rows per scenario; blanks are null."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore",
-                            lineterminator="\n")
+    writer = csv.DictWriter(
+        buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n"
+    )
     writer.writeheader()
     for cell in results:
-        base = {k: cell.get(k) for k in ("scenario", "prompt_tokens", "max_tokens", "depth",
-                                         "concurrency", "status")}
+        base = {
+            k: cell.get(k)
+            for k in ("scenario", "prompt_tokens", "max_tokens", "depth", "concurrency", "status")
+        }
         for i, run in enumerate(cell.get("runs") or [], start=1):
             spec = run.get("spec_decode") or {}
             method = run.get("tokens_method")
-            writer.writerow({**base, **run, "row": f"run{i}", "usage_prompt_tokens":
-                             run.get("prompt_tokens"), "prompt_tokens": cell["prompt_tokens"],
-                             "spec_decode_acceptance": spec.get("acceptance_rate"),
-                             "tokens_method": "+".join(method) if isinstance(method, list)
-                             else method})
+            writer.writerow(
+                {
+                    **base,
+                    **run,
+                    "row": f"run{i}",
+                    "usage_prompt_tokens": run.get("prompt_tokens"),
+                    "prompt_tokens": cell["prompt_tokens"],
+                    "spec_decode_acceptance": spec.get("acceptance_rate"),
+                    "tokens_method": "+".join(method) if isinstance(method, list) else method,
+                }
+            )
         for row in ("median", "spread"):
             writer.writerow({**base, **(cell.get(row) or {}), "row": row})
     return buffer.getvalue()

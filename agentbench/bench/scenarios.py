@@ -27,16 +27,27 @@ class Scenario:
 BUILTIN: dict[str, Scenario] = {
     s.name: s
     for s in (
-        Scenario("chat_short", 128, 256,
-                 "Explain the notes below to a colleague, in your own words and at length."),
-        Scenario("code_generation", 512, 1024,
-                 "Write a Python module that implements the ideas in the notes below, with "
-                 "docstrings, type hints and unit tests."),
-        Scenario("chat_long_context", 8192, 256,
-                 "Read the document below, then list its main points and answer: which "
-                 "trade-offs does it describe?"),
-        Scenario("summarization", 16384, 128,
-                 "Summarize the following document in one paragraph."),
+        Scenario(
+            "chat_short",
+            128,
+            256,
+            "Explain the notes below to a colleague, in your own words and at length.",
+        ),
+        Scenario(
+            "code_generation",
+            512,
+            1024,
+            "Write a Python module that implements the ideas in the notes below, with "
+            "docstrings, type hints and unit tests.",
+        ),
+        Scenario(
+            "chat_long_context",
+            8192,
+            256,
+            "Read the document below, then list its main points and answer: which "
+            "trade-offs does it describe?",
+        ),
+        Scenario("summarization", 16384, 128, "Summarize the following document in one paragraph."),
     )
 }
 
@@ -60,8 +71,10 @@ def select(names: str | None, pp: int | None, tg: int | None) -> list[Scenario]:
             if not name:
                 continue
             if name not in BUILTIN:
-                raise ConfigError(f"--scenario {name}: unknown; built-in scenarios are "
-                                  f"{', '.join(BUILTIN)} (or give --pp N --tg M)")
+                raise ConfigError(
+                    f"--scenario {name}: unknown; built-in scenarios are "
+                    f"{', '.join(BUILTIN)} (or give --pp N --tg M)"
+                )
             chosen.append(BUILTIN[name])
     if pp is not None or tg is not None:
         chosen.append(custom(pp if pp is not None else 128, tg if tg is not None else 256))

@@ -20,12 +20,15 @@ ACCEPTED = "vllm:spec_decode_num_accepted_tokens_total"
 DRAFTS = "vllm:spec_decode_num_drafts_total"
 _LINE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+([0-9.eE+-]+|NaN|\+Inf|-Inf)")
 
-METHOD = ("server /metrics counters diffed around one repetition at concurrency 1 "
-          "(server-wide: valid only if no other client used the server meanwhile)")
+METHOD = (
+    "server /metrics counters diffed around one repetition at concurrency 1 "
+    "(server-wide: valid only if no other client used the server meanwhile)"
+)
 
 
-def parse_counters(text: str, names: tuple[str, ...] = (DRAFT_TOKENS, ACCEPTED, DRAFTS)
-                   ) -> dict[str, float]:
+def parse_counters(
+    text: str, names: tuple[str, ...] = (DRAFT_TOKENS, ACCEPTED, DRAFTS)
+) -> dict[str, float]:
     """Sum of each named counter over its label sets (all models, all engines)."""
     totals: dict[str, float] = {}
     for line in text.splitlines():
@@ -58,8 +61,9 @@ async def read_counters(backend: Backend) -> dict[str, float] | None:
     return counters if DRAFT_TOKENS in counters and ACCEPTED in counters else None
 
 
-def acceptance(before: dict[str, float] | None, after: dict[str, float] | None
-               ) -> dict[str, Any] | None:
+def acceptance(
+    before: dict[str, float] | None, after: dict[str, float] | None
+) -> dict[str, Any] | None:
     if not before or not after:
         return None
     drafted = after[DRAFT_TOKENS] - before[DRAFT_TOKENS]

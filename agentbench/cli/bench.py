@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -41,8 +41,9 @@ def _ints(values: list[str] | None, flag: str, default: list[int], minimum: int)
             try:
                 n = int(part)
             except ValueError:
-                raise typer.BadParameter(f"{part!r} is not a whole number", param_hint=flag) \
-                    from None
+                raise typer.BadParameter(
+                    f"{part!r} is not a whole number", param_hint=flag
+                ) from None
             if n < minimum:
                 raise typer.BadParameter(f"{n} is below {minimum}", param_hint=flag)
             if n not in out:
@@ -53,33 +54,86 @@ def _ints(values: list[str] | None, flag: str, default: list[int], minimum: int)
 @app.callback(invoke_without_command=True)
 def bench(
     ctx: typer.Context,
-    local: str = typer.Option(None, "--local", help="Model profile alias: embedded, nemotron…"),
-    model: str = typer.Option(None, "--model", help="PROVIDER/MODEL, or NAME with --base-url."),
-    base_url: str = typer.Option(None, "--base-url", help="OpenAI-compatible base URL (…/v1)."),
-    api_key_env: str = typer.Option(None, "--api-key-env", help="Env var holding the API key."),
-    scenario: str = typer.Option(None, "--scenario", help="NAME,... of chat_short, "
-                                 "code_generation, chat_long_context, summarization."),
-    pp: int = typer.Option(None, "--pp", min=1, help="Custom scenario: prompt tokens."),
-    tg: int = typer.Option(None, "--tg", min=1, help="Custom scenario: output tokens."),
-    depth: list[str] = typer.Option(None, "--depth", help="Context tokens already in the "
-                                    "conversation before the prompt (repeatable or D,D)."),
-    concurrency: list[str] = typer.Option(None, "--concurrency", help="Requests in flight "
-                                          "(repeatable or C,C); 1 = single stream."),
-    runs: int = typer.Option(3, "--runs", min=1, help="Measured repetitions per scenario."),
-    warmup: int = typer.Option(1, "--warmup", min=0, help="Uncounted warm-up repetitions."),
-    skip_gate: bool = typer.Option(False, "--skip-gate", help="No coherence gate (synthetic "
-                                   "servers only; real models always pass it first)."),
-    measure_prefix_cache: bool = typer.Option(False, "--measure-prefix-cache", help="No nonce: "
-                                              "repeats may be served from the prefix cache."),
-    no_force_output: bool = typer.Option(False, "--no-force-output", help="Do not send "
-                                         "ignore_eos/min_tokens."),
-    json_out: Path = typer.Option(None, "--json", help="Write the bench results contract here."),
-    csv_out: Path = typer.Option(None, "--csv", help="Write one row per repetition here."),
-    db: Path = typer.Option(Path("agentbench.db"), "--db", help="SQLite results database."),
-    profiles: Path = typer.Option(None, "--profiles", help="Extra model profiles (YAML)."),
-    request_timeout: float = typer.Option(600.0, "--request-timeout", help="Seconds per call."),
-    note: str = typer.Option(None, "--note", help="Free text stored with the result."),
-    quiet: bool = typer.Option(False, "--quiet", help="No per-run progress lines."),
+    local: Annotated[
+        str | None, typer.Option("--local", help="Model profile alias: embedded, nemotron…")
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="PROVIDER/MODEL, or NAME with --base-url.")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="OpenAI-compatible base URL (…/v1).")
+    ] = None,
+    api_key_env: Annotated[
+        str | None, typer.Option("--api-key-env", help="Env var holding the API key.")
+    ] = None,
+    scenario: Annotated[
+        str | None,
+        typer.Option(
+            "--scenario",
+            help="NAME,... of chat_short, code_generation, chat_long_context, summarization.",
+        ),
+    ] = None,
+    pp: Annotated[
+        int | None, typer.Option("--pp", min=1, help="Custom scenario: prompt tokens.")
+    ] = None,
+    tg: Annotated[
+        int | None, typer.Option("--tg", min=1, help="Custom scenario: output tokens.")
+    ] = None,
+    depth: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--depth",
+            help="Context tokens already in the "
+            "conversation before the prompt (repeatable or D,D).",
+        ),
+    ] = None,
+    concurrency: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--concurrency", help="Requests in flight (repeatable or C,C); 1 = single stream."
+        ),
+    ] = None,
+    runs: Annotated[
+        int, typer.Option("--runs", min=1, help="Measured repetitions per scenario.")
+    ] = 3,
+    warmup: Annotated[
+        int, typer.Option("--warmup", min=0, help="Uncounted warm-up repetitions.")
+    ] = 1,
+    skip_gate: Annotated[
+        bool,
+        typer.Option(
+            "--skip-gate",
+            help="No coherence gate (synthetic servers only; real models always pass it first).",
+        ),
+    ] = False,
+    measure_prefix_cache: Annotated[
+        bool,
+        typer.Option(
+            "--measure-prefix-cache", help="No nonce: repeats may be served from the prefix cache."
+        ),
+    ] = False,
+    no_force_output: Annotated[
+        bool, typer.Option("--no-force-output", help="Do not send ignore_eos/min_tokens.")
+    ] = False,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the bench results contract here.")
+    ] = None,
+    csv_out: Annotated[
+        Path | None, typer.Option("--csv", help="Write one row per repetition here.")
+    ] = None,
+    db: Annotated[Path, typer.Option("--db", help="SQLite results database.")] = Path(
+        "agentbench.db"
+    ),
+    profiles: Annotated[
+        Path | None, typer.Option("--profiles", help="Extra model profiles (YAML).")
+    ] = None,
+    request_timeout: Annotated[
+        float, typer.Option("--request-timeout", help="Seconds per call.")
+    ] = 600.0,
+    note: Annotated[
+        str | None, typer.Option("--note", help="Free text stored with the result.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No per-run progress lines.")] = False,
 ) -> None:
     """Measure TTFT, prefill and decode speed of one model server per scenario."""
     if ctx.invoked_subcommand is not None:
@@ -88,28 +142,49 @@ def bench(
         scenarios=scenario_mod.select(scenario, pp, tg),
         depths=_ints(depth, "--depth", [0], 0),
         concurrencies=_ints(concurrency, "--concurrency", [1], 1),
-        runs=runs, warmup=warmup, skip_gate=skip_gate,
-        measure_prefix_cache=measure_prefix_cache, force_output=not no_force_output,
+        runs=runs,
+        warmup=warmup,
+        skip_gate=skip_gate,
+        measure_prefix_cache=measure_prefix_cache,
+        force_output=not no_force_output,
     )
     console = Console()
     retry = RetryPolicy(max_retries=1, request_timeout_s=request_timeout)
-    with ResultStore(db) as store, open_target(
-        local=local, model=model, base_url=base_url, api_key_env=api_key_env,
-        profiles_file=profiles, retry=retry,
-    ) as target:
-        record = RunRecord(run_id=new_run_id(), created_at=now_iso(), kind="bench",
-                           config={**config.as_dict(), "target": target.label,
-                                   "model": target.backend.model,
-                                   "base_url": target.backend.base_url, "note": note})
+    with (
+        ResultStore(db) as store,
+        open_target(
+            local=local,
+            model=model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            profiles_file=profiles,
+            retry=retry,
+        ) as target,
+    ):
+        record = RunRecord(
+            run_id=new_run_id(),
+            created_at=now_iso(),
+            kind="bench",
+            config={
+                **config.as_dict(),
+                "target": target.label,
+                "model": target.backend.model,
+                "base_url": target.backend.base_url,
+                "note": note,
+            },
+        )
         console.print(f"[bold]bench {record.run_id}[/bold]: {target.label}")
         outcome = asyncio.run(_measure(target.backend, config, console, quiet))
         if note:
             outcome.server.note = note
         record.server = outcome.server
         record.status = "complete" if outcome.gate.passed else "gate_failed"
-        record.summary = {"gate": outcome.gate.as_dict(), "results": len(outcome.results),
-                          "prompt_counting": outcome.prompt_counting,
-                          "output_forced_rejected": outcome.force_rejected}
+        record.summary = {
+            "gate": outcome.gate.as_dict(),
+            "results": len(outcome.results),
+            "prompt_counting": outcome.prompt_counting,
+            "output_forced_rejected": outcome.force_rejected,
+        }
         store_bench(store, record, outcome.results)
     data = bench_json(record, outcome.results, outcome.gate.as_dict())
     data["notes"] = _notes(outcome)
@@ -125,30 +200,39 @@ def bench(
 def _notes(outcome: BenchOutcome) -> list[str]:
     notes = []
     if outcome.prompt_counting == "estimated":
-        notes.append("prompt lengths are tiktoken estimates (the server has no /tokenize); the "
-                     "server's usage.prompt_tokens is recorded per run.")
+        notes.append(
+            "prompt lengths are tiktoken estimates (the server has no /tokenize); the "
+            "server's usage.prompt_tokens is recorded per run."
+        )
     elif outcome.prompt_counting == "server_tokenizer":
         notes.append("prompt lengths cut exactly with the server's own tokenizer (/tokenize).")
     if outcome.force_rejected:
-        notes.append("the server rejected ignore_eos/min_tokens, so output lengths were not "
-                     f"forced: {outcome.force_rejected}")
+        notes.append(
+            "the server rejected ignore_eos/min_tokens, so output lengths were not "
+            f"forced: {outcome.force_rejected}"
+        )
     return notes
 
 
-async def _measure(backend: Backend, config: BenchConfig, console: Console,
-                   quiet: bool) -> BenchOutcome:
+async def _measure(
+    backend: Backend, config: BenchConfig, console: Console, quiet: bool
+) -> BenchOutcome:
     def progress(event: str, cell: dict[str, Any]) -> None:
         if quiet:
             return
-        label = (f"{cell['scenario']} pp={cell['prompt_tokens']} tg={cell['max_tokens']} "
-                 f"depth={cell['depth']} concurrency={cell['concurrency']}")
+        label = (
+            f"{cell['scenario']} pp={cell['prompt_tokens']} tg={cell['max_tokens']} "
+            f"depth={cell['depth']} concurrency={cell['concurrency']}"
+        )
         if event == "run":
             run = cell["runs"][-1]
-            console.print(f"  {label} run {run['run']}/{config.runs}: TTFT "
-                          f"{fmt(run.get('ttft_s'), '.3f')} s, decode "
-                          f"{fmt(run.get('decode_tok_s'))} tok/s, prefill "
-                          f"{fmt(run.get('prefill_tok_s'))} tok/s, "
-                          f"{fmt(run.get('output_tokens'), '.0f')} output tokens")
+            console.print(
+                f"  {label} run {run['run']}/{config.runs}: TTFT "
+                f"{fmt(run.get('ttft_s'), '.3f')} s, decode "
+                f"{fmt(run.get('decode_tok_s'))} tok/s, prefill "
+                f"{fmt(run.get('prefill_tok_s'))} tok/s, "
+                f"{fmt(run.get('output_tokens'), '.0f')} output tokens"
+            )
         elif event == "done" and cell["status"] != "ok":
             console.print(f"  [yellow]{label}: {cell['message'] or cell['status']}[/yellow]")
 
@@ -162,10 +246,14 @@ async def _measure(backend: Backend, config: BenchConfig, console: Console,
 
 @app.command("compare")
 def compare(
-    a: str = typer.Argument(..., help="Baseline: bench JSON file or stored run id (latest)."),
-    b: str = typer.Argument(..., help="Candidate: bench JSON file or stored run id."),
-    db: Path = typer.Option(Path("agentbench.db"), "--db", help="SQLite results database."),
-    json_out: Path = typer.Option(None, "--json", help="Write the comparison here."),
+    a: Annotated[str, typer.Argument(help="Baseline: bench JSON file or stored run id (latest).")],
+    b: Annotated[str, typer.Argument(help="Candidate: bench JSON file or stored run id.")],
+    db: Annotated[Path, typer.Option("--db", help="SQLite results database.")] = Path(
+        "agentbench.db"
+    ),
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the comparison here.")
+    ] = None,
 ) -> None:
     """Ratio B/A per scenario of decode, prefill and TTFT medians with 95% bootstrap CIs."""
     data_a, data_b = load_bench(a, db), load_bench(b, db)
@@ -174,9 +262,11 @@ def compare(
         raise ConfigError("the two results share no scenario to compare")
     console = Console()
     console.print(compare_table(rows, a, b))
-    console.print("[dim]B/A = median(B) / median(A) over repetitions; 95% percentile "
-                  "bootstrap CI, each side resampled independently; 'resolved' only when the CI "
-                  "excludes 1. Never rank two configurations on one run each.[/dim]")
+    console.print(
+        "[dim]B/A = median(B) / median(A) over repetitions; 95% percentile "
+        "bootstrap CI, each side resampled independently; 'resolved' only when the CI "
+        "excludes 1. Never rank two configurations on one run each.[/dim]"
+    )
     if json_out:
         json_out.write_text(json.dumps(compare_json(data_a, data_b, rows, a, b), indent=2))
         typer.echo(f"written: {json_out}")
