@@ -23,7 +23,6 @@ app = typer.Typer(
 )
 app.add_typer(tasks.app, name="tasks")
 app.add_typer(bench.app, name="bench")
-app.add_typer(bench.app, name="bench")
 run.register(app)
 results.register(app)
 serve.register(app)
