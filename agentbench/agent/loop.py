@@ -57,12 +57,7 @@ class EpisodeTrace:
 
     def calls(self) -> list[tuple[str, dict[str, Any] | None]]:
         """Every tool call the agent made (kept steps only), in order, with parsed args."""
-        return [
-            (c.name, c.parsed)
-            for s in self.steps
-            if not s.discarded
-            for c in s.tool_calls
-        ]
+        return [(c.name, c.parsed) for s in self.steps if not s.discarded for c in s.tool_calls]
 
     def call_results(self) -> list[tuple[str, dict[str, Any] | None, bool]]:
         out = []
@@ -182,10 +177,13 @@ class Agent:
             trace.router_time_s += reviewed
             if review is not None and review.target != decision.target:
                 step.discarded = True
-                step = await self._call(review.target, messages, tools, native, t0,
-                                        len(trace.steps))
+                step = await self._call(
+                    review.target, messages, tools, native, t0, len(trace.steps)
+                )
                 step.router = RouterDecisionRecord(
-                    target=review.target, policy=policy.name, reason=review.reason,
+                    target=review.target,
+                    policy=policy.name,
+                    reason=review.reason,
                     decision_s=reviewed,
                 )
                 trace.steps.append(step)
@@ -225,7 +223,9 @@ class Agent:
             step.invalid_tool_call = reply.problem
         step.tool_calls = [
             ToolCallRecord(
-                id=f"call_{step.index}_{i}", name=c.name, arguments=c.arguments,
+                id=f"call_{step.index}_{i}",
+                name=c.name,
+                arguments=c.arguments,
                 parsed=parse_arguments(c.arguments)[0],
             )
             for i, c in enumerate(reply.calls)
@@ -236,16 +236,23 @@ class Agent:
     @staticmethod
     def _assistant_message(step: StepRecord, native: bool) -> dict[str, Any]:
         if not native:
-            calls = [{"tool": c.name, "parameters": c.parsed if c.parsed is not None
-                      else c.arguments} for c in step.tool_calls]
-            return {"role": "assistant", "content": json.dumps(calls[0] if len(calls) == 1
-                                                               else calls)}
+            calls = [
+                {"tool": c.name, "parameters": c.parsed if c.parsed is not None else c.arguments}
+                for c in step.tool_calls
+            ]
+            return {
+                "role": "assistant",
+                "content": json.dumps(calls[0] if len(calls) == 1 else calls),
+            }
         return {
             "role": "assistant",
             "content": step.content or None,
             "tool_calls": [
-                {"id": c.id or f"call_{step.index}_{i}", "type": "function",
-                 "function": {"name": c.name, "arguments": c.arguments}}
+                {
+                    "id": c.id or f"call_{step.index}_{i}",
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments},
+                }
                 for i, c in enumerate(step.tool_calls)
             ],
         }
@@ -266,13 +273,23 @@ class Agent:
             if result.kind in ("unknown_tool", "invalid_arguments") and not step.invalid_tool_call:
                 step.invalid_tool_call = result.output
             failed += not result.ok
-            step.tool_results.append(ToolResultRecord(
-                name=call.name, output=result.content(), ok=result.ok, kind=result.kind,
-                latency_s=result.latency_s,
-            ))
+            step.tool_results.append(
+                ToolResultRecord(
+                    name=call.name,
+                    output=result.content(),
+                    ok=result.ok,
+                    kind=result.kind,
+                    latency_s=result.latency_s,
+                )
+            )
             if native:
-                messages.append({"role": "tool", "tool_call_id": call.id or f"call_{step.index}_{i}",
-                                 "content": result.content()})
+                messages.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": call.id or f"call_{step.index}_{i}",
+                        "content": result.content(),
+                    }
+                )
             else:
                 messages.append(tool_result_message(call.name, result.content()))
         step.tool_time_s = time.perf_counter() - started

@@ -8,6 +8,7 @@ taken as the final answer.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -55,10 +56,8 @@ def _json_candidates(text: str) -> list[Any]:
     """JSON values found in the text: fenced blocks first, then each balanced {...} or [...]."""
     found: list[Any] = []
     for block in _FENCE.findall(text):
-        try:
+        with contextlib.suppress(json.JSONDecodeError):
             found.append(json.loads(block))
-        except json.JSONDecodeError:
-            pass
     decoder = json.JSONDecoder()
     i = 0
     while i < len(text):

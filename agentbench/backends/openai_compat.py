@@ -44,18 +44,22 @@ def classify_http_error(status: int, body: str, url: str, headers: httpx.Headers
             delay = None
         kind = "rate_limited" if status == 429 else f"http_{status}"
         return RetryableBackendError(
-            kind, f"{url} answered HTTP {status}: {snippet}", status_code=status,
+            kind,
+            f"{url} answered HTTP {status}: {snippet}",
+            status_code=status,
             retry_after_s=delay,
         )
     if status in (401, 403):
         return BackendError(
-            "auth", f"{url} refused the credentials (HTTP {status}); check the API key variable.",
+            "auth",
+            f"{url} refused the credentials (HTTP {status}); check the API key variable.",
             status_code=status,
         )
     if "text/html" in headers.get("content-type", ""):
         return NotAnLLMServer(
             f"{url} answered an HTML page (HTTP {status}), not an OpenAI-compatible API; "
-            "check --base-url (it usually ends in /v1).", status_code=status,
+            "check --base-url (it usually ends in /v1).",
+            status_code=status,
         )
     lowered = snippet.lower()
     if status == 404 and "model" in lowered:
@@ -63,12 +67,14 @@ def classify_http_error(status: int, body: str, url: str, headers: httpx.Headers
     if status == 404:
         return NotAnLLMServer(
             f"{url} has no chat-completions endpoint (HTTP 404); is this an OpenAI-compatible "
-            "server? vLLM and llama.cpp serve it under /v1.", status_code=status,
+            "server? vLLM and llama.cpp serve it under /v1.",
+            status_code=status,
         )
     if "context" in lowered and ("length" in lowered or "exceed" in lowered):
         return BackendError("context_length", f"{url}: {snippet}", status_code=status)
-    return BackendError(f"http_{status}", f"{url} answered HTTP {status}: {snippet}",
-                        status_code=status)
+    return BackendError(
+        f"http_{status}", f"{url} answered HTTP {status}: {snippet}", status_code=status
+    )
 
 
 class OpenAICompatBackend(Backend):
@@ -92,11 +98,13 @@ class OpenAICompatBackend(Backend):
         self._api_key = api_key
         self._owns_client = client is None
         timeout = httpx.Timeout(self.retry.request_timeout_s, connect=self.retry.connect_timeout_s)
-        self.client = client or httpx.AsyncClient(timeout=timeout, limits=httpx.Limits(
-            max_connections=None, max_keepalive_connections=256))
+        self.client = client or httpx.AsyncClient(
+            timeout=timeout,
+            limits=httpx.Limits(max_connections=None, max_keepalive_connections=256),
+        )
         self.max_tokens_field = max_tokens_field
         self.extra_body = extra_body or {}
-        self._tokenizer_route: str | None | bool = None  # None: not probed; False: none
+        self._tokenizer_route: str | bool | None = None  # None: not probed; False: none
 
     def _headers(self) -> dict[str, str]:
         headers = {"accept": "text/event-stream"}
@@ -168,13 +176,13 @@ class OpenAICompatBackend(Backend):
                     chunk = json.loads(data)
                 except json.JSONDecodeError as exc:
                     raise RetryableBackendError(
-                        "malformed_sse", f"{shown_url} sent an SSE line that is not JSON: "
-                        f"{data[:80]!r}"
+                        "malformed_sse",
+                        f"{shown_url} sent an SSE line that is not JSON: {data[:80]!r}",
                     ) from exc
                 if "error" in chunk and not chunk.get("choices"):
                     raise RetryableBackendError(
-                        "stream_error", f"{shown_url} reported an error mid-stream: "
-                        f"{str(chunk['error'])[:200]}"
+                        "stream_error",
+                        f"{shown_url} reported an error mid-stream: {str(chunk['error'])[:200]}",
                     )
                 self._read_chunk(chunk, acc, now, logprobs)
                 usage = chunk.get("usage") or usage
@@ -207,8 +215,11 @@ class OpenAICompatBackend(Backend):
             for call in delta.get("tool_calls") or []:
                 function = call.get("function") or {}
                 acc.add_tool_fragment(
-                    call.get("index", 0), now, id=call.get("id"),
-                    name=function.get("name"), arguments=function.get("arguments"),
+                    call.get("index", 0),
+                    now,
+                    id=call.get("id"),
+                    name=function.get("name"),
+                    arguments=function.get("arguments"),
                 )
             if choice.get("finish_reason"):
                 acc.finish_reason = choice["finish_reason"]
@@ -304,8 +315,10 @@ class OpenAICompatBackend(Backend):
     async def _server_token_count(self, text: str) -> int | None:
         root = api_root(self.base_url)
         routes = {
-            "vllm": (f"{root}/tokenize", {"model": self.model, "prompt": text,
-                                           "add_special_tokens": False}),
+            "vllm": (
+                f"{root}/tokenize",
+                {"model": self.model, "prompt": text, "add_special_tokens": False},
+            ),
             "llama.cpp": (f"{root}/tokenize", {"content": text}),
             "llama-cpp-python": (f"{root}/extras/tokenize", {"input": text}),
         }
@@ -313,8 +326,9 @@ class OpenAICompatBackend(Backend):
         for name in order:
             url, payload = routes[name]
             try:
-                response = await self.client.post(url, json=payload, headers=self._headers(),
-                                                   timeout=10.0)
+                response = await self.client.post(
+                    url, json=payload, headers=self._headers(), timeout=10.0
+                )
                 data = response.json() if response.status_code == 200 else None
             except (httpx.HTTPError, ValueError):
                 data = None
@@ -341,10 +355,11 @@ class OpenAICompatBackend(Backend):
         if "text/html" in response.headers.get("content-type", ""):
             raise NotAnLLMServer(
                 f"{shown} answered an HTML page, not an OpenAI-compatible API; check --base-url "
-                "(it usually ends in /v1)", status_code=response.status_code)
+                "(it usually ends in /v1)",
+                status_code=response.status_code,
+            )
         if response.status_code in (401, 403):
-            raise classify_http_error(response.status_code, response.text, shown,
-                                      response.headers)
+            raise classify_http_error(response.status_code, response.text, shown, response.headers)
 
     async def server_info(self) -> ServerInfo:
         from agentbench.backends.introspect import describe_openai_server

@@ -26,8 +26,9 @@ class ScriptedBackend(Backend):
         index = assistant_turns(request.messages)
         step = step_at(self.steps, index)
         calls = [
-            ToolCallRecord(id=f"call_{index}_{i}", name=c.tool, arguments=json.dumps(c.args),
-                           parsed=c.args)
+            ToolCallRecord(
+                id=f"call_{index}_{i}", name=c.tool, arguments=json.dumps(c.args), parsed=c.args
+            )
             for i, c in enumerate(step.calls)
         ]
         return Completion(

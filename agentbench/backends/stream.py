@@ -158,7 +158,9 @@ class StreamAccumulator:
         return None if t_ns is None else (t_ns - self.t_send_ns) / 1e9
 
 
-def decode_rate(output_tokens: int | None, t_first_ns: int | None, t_last_ns: int | None) -> float | None:
+def decode_rate(
+    output_tokens: int | None, t_first_ns: int | None, t_last_ns: int | None
+) -> float | None:
     """(output_tokens - 1) / (t_last - t_first): the first token's arrival starts the clock."""
     if output_tokens is None or output_tokens < 2 or t_first_ns is None or t_last_ns is None:
         return None

@@ -23,8 +23,7 @@ def report(
     db: Path = typer.Option(Path("agentbench.db"), "--db"),
     json_out: Path = typer.Option(None, "--json", help="Write the results contract here."),
     csv_out: Path = typer.Option(None, "--csv", help="Write CSV here (see --csv-level)."),
-    csv_level: str = typer.Option("episode", "--csv-level",
-                                  help="CSV rows: run | episode | step."),
+    csv_level: str = typer.Option("episode", "--csv-level", help="CSV rows: run | episode | step."),
     html_out: Path = typer.Option(None, "--html", help="Write a self-contained HTML report."),
 ) -> None:
     """Summary of a stored run."""
@@ -58,16 +57,30 @@ def runs(db: Path = typer.Option(Path("agentbench.db"), "--db")) -> None:
     with ResultStore(db) as store:
         records = store.runs()
     table = Table(title=f"runs in {db}", title_justify="left")
-    for column in ("run id", "created (UTC)", "kind", "status", "model", "server", "router",
-                   "tasks", "success"):
+    for column in (
+        "run id",
+        "created (UTC)",
+        "kind",
+        "status",
+        "model",
+        "server",
+        "router",
+        "tasks",
+        "success",
+    ):
         table.add_column(column)
     for r in records:
         summary = r.summary or {}
         rate = summary.get("success_rate")
         table.add_row(
-            r.run_id, r.created_at, r.kind, r.status,
-            r.server.model if r.server else "?", r.server.kind if r.server else "?",
-            str(r.config.get("router", "")), str(summary.get("tasks", "")),
+            r.run_id,
+            r.created_at,
+            r.kind,
+            r.status,
+            r.server.model if r.server else "?",
+            r.server.kind if r.server else "?",
+            str(r.config.get("router", "")),
+            str(summary.get("tasks", "")),
             f"{rate:.0%}" if isinstance(rate, float) else "n/a",
         )
     Console().print(table)

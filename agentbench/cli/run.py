@@ -52,7 +52,8 @@ def run(
     note: str = typer.Option(None, "--note", help="Free text stored with the run."),
     prices: str = typer.Option(None, "--prices", help="Price table (YAML) over the shipped one."),
     local_usd_per_hour: float = typer.Option(
-        None, "--local-usd-per-hour", help="Price of local model time ($/h); else unpriced."),
+        None, "--local-usd-per-hour", help="Price of local model time ($/h); else unpriced."
+    ),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Run every task (x repeats) against the model and print a summary per category."""
@@ -65,8 +66,10 @@ def run(
     probe = policy_factory()
     needs_frontier = probe.needs_frontier
     if needs_frontier and not (frontier or frontier_model):
-        raise ConfigError(f"--router {router} needs a frontier model: --frontier PROVIDER/MODEL "
-                          "or --frontier-base-url URL --frontier-model NAME")
+        raise ConfigError(
+            f"--router {router} needs a frontier model: --frontier PROVIDER/MODEL "
+            "or --frontier-base-url URL --frontier-model NAME"
+        )
     from agentbench.cost import Pricing
 
     pricing = Pricing.build(prices, local_usd_per_hour)  # a bad price file fails before any call
@@ -74,24 +77,47 @@ def run(
     if not suite.tasks:
         raise ConfigError("no task matches the --task/--category filters")
     retry = RetryPolicy(max_retries=retries, request_timeout_s=request_timeout)
-    with ResultStore(db) as store, open_target(
-        local=local, model=model, base_url=base_url, api_key_env=api_key_env,
-        profiles_file=profiles, retry=retry,
-    ) as target:
-        frontier_ctx = (open_target(local=None, model=frontier or frontier_model,
-                                    base_url=frontier_base_url, api_key_env=frontier_api_key_env,
-                                    retry=retry) if needs_frontier else None)
+    with (
+        ResultStore(db) as store,
+        open_target(
+            local=local,
+            model=model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            profiles_file=profiles,
+            retry=retry,
+        ) as target,
+    ):
+        frontier_ctx = (
+            open_target(
+                local=None,
+                model=frontier or frontier_model,
+                base_url=frontier_base_url,
+                api_key_env=frontier_api_key_env,
+                retry=retry,
+            )
+            if needs_frontier
+            else None
+        )
         with frontier_ctx or _null() as frontier_target:
             config = RunConfig(
-                target=target.label, model=target.backend.model,
-                base_url=target.backend.base_url, router=router,
+                target=target.label,
+                model=target.backend.model,
+                base_url=target.backend.base_url,
+                router=router,
                 frontier_model=frontier_target.backend.model if frontier_target else None,
                 frontier_base_url=frontier_target.backend.base_url if frontier_target else None,
-                tool_mode=tool_mode or target.tool_mode or "native", repeats=repeats,
-                concurrency=concurrency, max_tokens=max_tokens or target.max_tokens or 1024,
-                max_steps=max_steps, episode_timeout_s=episode_timeout,
-                task_ids=task or [], categories=category or [], note=note,
-                logprobs=probe.needs_logprobs, local_usd_per_hour=local_usd_per_hour,
+                tool_mode=tool_mode or target.tool_mode or "native",
+                repeats=repeats,
+                concurrency=concurrency,
+                max_tokens=max_tokens or target.max_tokens or 1024,
+                max_steps=max_steps,
+                episode_timeout_s=episode_timeout,
+                task_ids=task or [],
+                categories=category or [],
+                note=note,
+                logprobs=probe.needs_logprobs,
+                local_usd_per_hour=local_usd_per_hour,
                 prices_file=str(prices) if prices else None,
             )
             targets = {LOCAL: target.backend}
@@ -138,6 +164,7 @@ async def _execute(runner: Runner, resumed, quiet: bool):  # type: ignore[no-unt
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, task.cancel)  # type: ignore[union-attr]
         with RunProgress(len(pending), run.run_id, disabled=quiet) as progress:
+
             def report(ep: EpisodeResult) -> None:
                 progress.advance(ep)
 

@@ -21,8 +21,9 @@ def refserver(
     rate: float = typer.Option(100.0, "--rate", help="Decode rate, tokens per second."),
     chunks: str = typer.Option("1", "--chunks", help="Tokens per chunk, cycled: e.g. 1,3,2."),
     reasoning: int = typer.Option(0, "--reasoning", help="Thinking tokens before each answer."),
-    reasoning_style: str = typer.Option("reasoning", "--reasoning-style",
-                                        help="reasoning | reasoning_content | think"),
+    reasoning_style: str = typer.Option(
+        "reasoning", "--reasoning-style", help="reasoning | reasoning_content | think"
+    ),
     noise: float = typer.Option(0.2, "--noise", help="Default share of corrupted steps (noisy)."),
     seed: int = typer.Option(0, "--seed"),
     max_context: int = typer.Option(32768, "--max-context"),
@@ -41,10 +42,17 @@ def refserver(
     if rate <= 0 or any(s < 1 for s in sizes):
         raise ConfigError("--rate and --chunks must be positive")
     if reasoning_style not in ("reasoning", "reasoning_content", "think"):
-        raise ConfigError(f"--reasoning-style {reasoning_style}: reasoning, reasoning_content "
-                          "or think")
-    schedule = Schedule(ttft_s=ttft, rate_tok_s=rate, chunks=sizes, reasoning_tokens=reasoning,
-                        reasoning_style=reasoning_style, max_context=max_context)
+        raise ConfigError(
+            f"--reasoning-style {reasoning_style}: reasoning, reasoning_content or think"
+        )
+    schedule = Schedule(
+        ttft_s=ttft,
+        rate_tok_s=rate,
+        chunks=sizes,
+        reasoning_tokens=reasoning,
+        reasoning_style=reasoning_style,
+        max_context=max_context,
+    )
     state = RefServerState(load_suite(tasks_dir).tasks, schedule, noise=noise, seed=seed)
     typer.echo(f"reference server on http://{host}:{port}/v1 (models: oracle, wrong, noisy, echo)")
     uvicorn.run(build_app(state), host=host, port=port, log_level="warning")

@@ -34,14 +34,16 @@ class Target:
     max_tokens: int | None = None
 
 
-def _backend(server: str, base_url: str, model: str, api_key: str | None, field: str,
-             retry: RetryPolicy) -> Backend:
+def _backend(
+    server: str, base_url: str, model: str, api_key: str | None, field: str, retry: RetryPolicy
+) -> Backend:
     if server == "ollama":
         from agentbench.backends.ollama import OllamaBackend
 
         return OllamaBackend(base_url, model, retry=retry)
-    return OpenAICompatBackend(base_url, model, api_key=api_key, retry=retry,
-                               max_tokens_field=field)
+    return OpenAICompatBackend(
+        base_url, model, api_key=api_key, retry=retry, max_tokens_field=field
+    )
 
 
 @contextmanager
@@ -69,8 +71,9 @@ def open_target(
     if local and (model or base_url):
         raise ConfigError("give either --local ALIAS or --model/--base-url, not both")
     if given == 0:
-        raise ConfigError("name the model: --local ALIAS, --model PROVIDER/MODEL, or "
-                          "--base-url URL --model NAME")
+        raise ConfigError(
+            "name the model: --local ALIAS, --model PROVIDER/MODEL, or --base-url URL --model NAME"
+        )
     if local:
         profiles = load_profiles(profiles_file)
         profile = profiles.get(local)
@@ -78,14 +81,17 @@ def open_target(
             raise ConfigError(f"unknown --local alias '{local}'; known: {', '.join(profiles)}")
         if profile.embedded:
             with EmbeddedServer() as server:
-                yield Target(OpenAICompatBackend(server.base_url, EMBEDDED_ALIAS, retry=retry),
-                             f"local:{local}", "llama-cpp-python", profile.tool_mode,
-                             profile.max_tokens)
+                yield Target(
+                    OpenAICompatBackend(server.base_url, EMBEDDED_ALIAS, retry=retry),
+                    f"local:{local}",
+                    "llama-cpp-python",
+                    profile.tool_mode,
+                    profile.max_tokens,
+                )
             return
         found = find_served(local, profile, env)
         backend = _backend(found.server, found.base_url, found.model, api_key, "max_tokens", retry)
-        yield Target(backend, f"local:{local}", found.server, profile.tool_mode,
-                     profile.max_tokens)
+        yield Target(backend, f"local:{local}", found.server, profile.tool_mode, profile.max_tokens)
         return
     if model is None:
         raise ConfigError("--base-url needs --model NAME (the served model name)")
@@ -97,8 +103,10 @@ def open_target(
     else:
         provider, sep, name = model.partition("/")
         if not sep or provider not in PROVIDERS:
-            raise ConfigError(f"--model {model}: expected PROVIDER/MODEL with PROVIDER one of "
-                              f"{', '.join(PROVIDERS)}, or --base-url URL --model NAME")
+            raise ConfigError(
+                f"--model {model}: expected PROVIDER/MODEL with PROVIDER one of "
+                f"{', '.join(PROVIDERS)}, or --base-url URL --model NAME"
+            )
         url_template, key_var, field = PROVIDERS[provider]
         if key_var and not api_key:
             api_key = env.get(key_var)

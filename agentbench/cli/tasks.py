@@ -30,5 +30,7 @@ def validate(tasks_dir: Path = typer.Argument(..., help="Task directory.")) -> N
     if problems:
         typer.echo(f"{len(problems)} problem(s) in {len(suite.tasks)} tasks", err=True)
         raise typer.Exit(1)
-    typer.echo(f"ok: {len(suite.tasks)} tasks; every reference scores 1.0 and all {wrong} "
-               "planted mistakes score below 1.0")
+    typer.echo(
+        f"ok: {len(suite.tasks)} tasks; every reference scores 1.0 and all {wrong} "
+        "planted mistakes score below 1.0"
+    )

@@ -48,8 +48,9 @@ class EmbeddedServer:
         self.port = port or free_port()
         self.ready_timeout_s = ready_timeout_s
         self.process: subprocess.Popen[bytes] | None = None
-        self._log = tempfile.NamedTemporaryFile(prefix="agentbench-llamacpp-", suffix=".log",
-                                                delete=False)
+        self._log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - lives as long as the server
+            prefix="agentbench-llamacpp-", suffix=".log", delete=False
+        )
 
     @property
     def base_url(self) -> str:
@@ -59,12 +60,23 @@ class EmbeddedServer:
         if importlib.util.find_spec("llama_cpp") is None:
             raise ConfigError(f"--local embedded needs llama-cpp-python; {INSTALL_HINT}")
         command = [
-            sys.executable, "-m", "llama_cpp.server", "--model", str(embedded_gguf()),
-            "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.n_ctx),
-            "--model_alias", EMBEDDED_ALIAS,
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(embedded_gguf()),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_ctx",
+            str(self.n_ctx),
+            "--model_alias",
+            EMBEDDED_ALIAS,
         ]
-        self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            command, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
         self._wait_ready()
         return self
 

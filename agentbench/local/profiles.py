@@ -70,8 +70,9 @@ def load_profiles(user_file: Path | None = None) -> dict[str, Profile]:
             except ValidationError as exc:
                 err = exc.errors()[0]
                 where = ".".join(str(p) for p in err["loc"])
-                raise ConfigError(f"{origin}: profile '{alias}', field '{where}': {err['msg']}"
-                                  ) from exc
+                raise ConfigError(
+                    f"{origin}: profile '{alias}', field '{where}': {err['msg']}"
+                ) from exc
     return profiles
 
 
@@ -80,7 +81,8 @@ def _served_models(server: str, base_url: str) -> list[str] | None:
         if server == "ollama":
             data = httpx.get(f"{base_url.rstrip('/')}/api/tags", timeout=2.0).json()
             return [m.get("name", "") for m in data.get("models", [])] + [
-                m.get("model", "") for m in data.get("models", [])]
+                m.get("model", "") for m in data.get("models", [])
+            ]
         data = httpx.get(f"{base_url.rstrip('/')}/models", timeout=2.0).json()
         return [m.get("id", "") for m in data.get("data", [])]
     except (httpx.HTTPError, ValueError, AttributeError):

@@ -48,8 +48,8 @@ def bootstrap_ci(
     n = len(values)
     draws = sorted(stat([values[rng.randrange(n)] for _ in range(n)]) for _ in range(resamples))
     tail = (1 - confidence) / 2
-    low = draws[int(math.floor(tail * (resamples - 1)))]
-    high = draws[int(math.ceil((1 - tail) * (resamples - 1)))]
+    low = draws[math.floor(tail * (resamples - 1))]
+    high = draws[math.ceil((1 - tail) * (resamples - 1))]
     return Interval(point, low, high, n)
 
 
@@ -75,8 +75,12 @@ def ratio_ci(
         rb = statistics.median([b[rng.randrange(len(b))] for _ in b])
         draws.append(rb / ra if ra else math.inf)
     draws.sort()
-    return Interval(point, draws[int(0.025 * (resamples - 1))],
-                    draws[int(math.ceil(0.975 * (resamples - 1)))], min(len(a), len(b)))
+    return Interval(
+        point,
+        draws[int(0.025 * (resamples - 1))],
+        draws[math.ceil(0.975 * (resamples - 1))],
+        min(len(a), len(b)),
+    )
 
 
 def verdict(interval: Interval | None, null: float = 0.0) -> str:

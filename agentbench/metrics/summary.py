@@ -45,7 +45,8 @@ class RunSummary(BaseModel):
     cost_usd: float | None = Field(default=None, description="None when any call is unpriced.")
     cost_usd_per_episode: float | None = None
     cost_usd_per_solved_task: float | None = Field(
-        default=None, description="Total cost / solved episodes (failed attempts are paid too).")
+        default=None, description="Total cost / solved episodes (failed attempts are paid too)."
+    )
     unpriced_steps: int = Field(default=0, description="Model calls without a price.")
     truncated_steps: int = 0
 
@@ -79,9 +80,7 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
     reasoning = [s.reasoning_tokens for s in steps if s.reasoning_tokens is not None]
     r_methods = Counter(s.reasoning_method for s in steps if s.reasoning_tokens is not None)
     outputs = [s.output_tokens for s in steps if s.output_tokens is not None]
-    solved_tokens = [
-        sum(s.output_tokens or 0 for s in e.steps) for e in eps if e.success
-    ]
+    solved_tokens = [sum(s.output_tokens or 0 for s in e.steps) for e in eps if e.success]
     decode = [s.decode_tok_s for s in steps if s.decode_tok_s is not None]
     ttd = [e.time_to_done_s for e in eps if e.time_to_done_s is not None]
     frontier_calls = sum(1 for s in steps if s.target != "local")
@@ -117,9 +116,9 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         prefill_tok_s_median=median([s.prefill_tok_s for s in steps if s.prefill_tok_s]),
         escalation_rate_calls=frontier_calls / len(steps) if steps else None,
         escalation_rate_episodes=episodes_escalated / len(eps) if eps else None,
-        cost_usd=None if not costs or any(c is None for c in costs) else sum(
-            c for c in costs if c is not None
-        ),
+        cost_usd=None
+        if not costs or any(c is None for c in costs)
+        else sum(c for c in costs if c is not None),
         cost_usd_per_episode=_cost_per(costs, len(eps)),
         cost_usd_per_solved_task=_cost_per(costs, sum(1 for e in eps if e.success)),
         unpriced_steps=sum(1 for s in steps if s.cost_usd is None),

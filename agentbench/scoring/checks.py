@@ -41,8 +41,12 @@ class Scorer:
         self.tools = tools
         self.grammar = grammar
 
-    def _matches(self, pattern: CallPattern, call: tuple[str, dict[str, Any] | None],
-                 args_mode: str = "subset") -> bool:
+    def _matches(
+        self,
+        pattern: CallPattern,
+        call: tuple[str, dict[str, Any] | None],
+        args_mode: str = "subset",
+    ) -> bool:
         name, args = call
         if args is None:
             return False
@@ -62,26 +66,35 @@ class Scorer:
             got = _show(calls[0]) if calls else "no call"
             out.append(CheckRecord(name="first_call", passed=ok, detail=f"first call: {got}"))
         if exp.no_calls:
-            out.append(CheckRecord(name="no_calls", passed=not calls,
-                                   detail=f"{len(calls)} tool call(s) made"))
+            out.append(
+                CheckRecord(
+                    name="no_calls", passed=not calls, detail=f"{len(calls)} tool call(s) made"
+                )
+            )
         if exp.calls:
             out.append(self._trajectory(exp.calls, calls))
         if exp.forbid:
             bad = [c for c in calls if any(self._matches(p, c) for p in exp.forbid)]
-            out.append(CheckRecord(
-                name="forbid", passed=not bad,
-                detail=f"forbidden call made: {_show(bad[0])}" if bad else "no forbidden call",
-            ))
+            out.append(
+                CheckRecord(
+                    name="forbid",
+                    passed=not bad,
+                    detail=f"forbidden call made: {_show(bad[0])}" if bad else "no forbidden call",
+                )
+            )
         if exp.max_repeats is not None:
             out.append(self._repeats(exp.max_repeats, failing_calls))
         if exp.answer:
             out.append(self._answer(exp.answer, final_answer))
         if exp.end_state:
             wrong = {k: state.get(k) for k, v in exp.end_state.items() if state.get(k) != v}
-            out.append(CheckRecord(
-                name="end_state", passed=not wrong,
-                detail=f"state differs: {wrong}" if wrong else "end state as expected",
-            ))
+            out.append(
+                CheckRecord(
+                    name="end_state",
+                    passed=not wrong,
+                    detail=f"state differs: {wrong}" if wrong else "end state as expected",
+                )
+            )
         return out
 
     def _trajectory(self, exp: CallsExpectation, calls: Calls) -> CheckRecord:
@@ -97,24 +110,34 @@ class Scorer:
             ok = all(any(match(p, c) for p in patterns) for c in calls)
         else:
             matched = _max_matching(patterns, calls, match)
-            ok = matched == len(patterns) and (exp.mode == "superset" or len(calls) == len(patterns))
+            ok = matched == len(patterns) and (
+                exp.mode == "superset" or len(calls) == len(patterns)
+            )
         shown = ", ".join(_show(c) for c in calls) or "none"
-        return CheckRecord(name=f"calls_{exp.mode}", passed=ok,
-                           detail=f"{len(calls)} call(s) vs {len(patterns)} expected: {shown}"[:600])
+        return CheckRecord(
+            name=f"calls_{exp.mode}",
+            passed=ok,
+            detail=f"{len(calls)} call(s) vs {len(patterns)} expected: {shown}"[:600],
+        )
 
     def _repeats(self, limit: int, failing: Calls) -> CheckRecord:
         worst, worst_call = 0, None
         for i, call in enumerate(failing):
             same = sum(
-                1 for other in failing
-                if other[0] == call[0] and call[1] is not None
+                1
+                for other in failing
+                if other[0] == call[0]
+                and call[1] is not None
                 and self._matches(CallPattern(tool=call[0], args=call[1]), other, "exact")
             )
             if same > worst:
                 worst, worst_call = same, failing[i]
         ok = worst <= limit
-        detail = (f"a failing call was repeated {worst} times: {_show(worst_call)}"
-                  if worst_call and not ok else f"no failing call repeated more than {limit}x")
+        detail = (
+            f"a failing call was repeated {worst} times: {_show(worst_call)}"
+            if worst_call and not ok
+            else f"no failing call repeated more than {limit}x"
+        )
         return CheckRecord(name="max_repeats", passed=ok, detail=detail)
 
     def _answer(self, exp: AnswerExpectation, answer: str | None) -> CheckRecord:

@@ -38,5 +38,7 @@ def score_trace(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeSco
     if failed:
         explanation += "; failed: " + " | ".join(failed)
     if trace.status not in ("answered",):
-        explanation = f"{trace.status}" + (f" ({trace.error})" if trace.error else "") + "; " + explanation
+        explanation = (
+            f"{trace.status}" + (f" ({trace.error})" if trace.error else "") + "; " + explanation
+        )
     return EpisodeScore(score, status, checks, explanation)

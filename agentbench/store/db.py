@@ -84,17 +84,27 @@ class ResultStore:
         self._write(
             "INSERT OR REPLACE INTO episodes(run_id, task_id, repeat, category, status, score, "
             "record) VALUES (?,?,?,?,?,?,?)",
-            (episode.run_id, episode.task_id, episode.repeat, episode.category, episode.status,
-             episode.score, episode.model_dump_json()),
+            (
+                episode.run_id,
+                episode.task_id,
+                episode.repeat,
+                episode.category,
+                episode.status,
+                episode.score,
+                episode.model_dump_json(),
+            ),
         )
 
     def add_bench_result(self, run_id: str, seq: int, record: dict[str, Any]) -> None:
-        self._write("INSERT OR REPLACE INTO bench_results(run_id, seq, record) VALUES (?,?,?)",
-                    (run_id, seq, json.dumps(record)))
+        self._write(
+            "INSERT OR REPLACE INTO bench_results(run_id, seq, record) VALUES (?,?,?)",
+            (run_id, seq, json.dumps(record)),
+        )
 
     def bench_results(self, run_id: str) -> list[dict[str, Any]]:
         rows = self.conn.execute(
-            "SELECT record FROM bench_results WHERE run_id=? ORDER BY seq", (run_id,))
+            "SELECT record FROM bench_results WHERE run_id=? ORDER BY seq", (run_id,)
+        )
         return [json.loads(r[0]) for r in rows]
 
     def run(self, run_id: str) -> RunRecord:
@@ -108,12 +118,14 @@ class ResultStore:
         if run_id == "latest":
             row = self.conn.execute(
                 f"SELECT run_id FROM runs{where} ORDER BY created_at DESC, rowid DESC LIMIT 1",
-                params).fetchone()
+                params,
+            ).fetchone()
             if row is None:
                 raise ConfigError(f"{self.path} holds no runs yet; run `agentbench run` first")
             return str(row[0])
         rows = self.conn.execute(
-            "SELECT run_id FROM runs WHERE run_id LIKE ?", (run_id + "%",)).fetchall()
+            "SELECT run_id FROM runs WHERE run_id LIKE ?", (run_id + "%",)
+        ).fetchall()
         if len(rows) == 1:
             return str(rows[0][0])
         if not rows:
@@ -129,7 +141,8 @@ class ResultStore:
 
     def iter_episodes(self, run_id: str) -> Iterator[EpisodeResult]:
         rows = self.conn.execute(
-            "SELECT record FROM episodes WHERE run_id=? ORDER BY task_id, repeat", (run_id,))
+            "SELECT record FROM episodes WHERE run_id=? ORDER BY task_id, repeat", (run_id,)
+        )
         for (record,) in rows:
             yield EpisodeResult.model_validate_json(record)
 
@@ -140,5 +153,7 @@ class ResultStore:
         """Episodes already finished (any status but an unscored backend error)."""
         rows = self.conn.execute(
             "SELECT task_id, repeat FROM episodes WHERE run_id=? AND status NOT LIKE "
-            "'backend_error%'", (run_id,))
+            "'backend_error%'",
+            (run_id,),
+        )
         return {(str(t), int(r)) for t, r in rows}

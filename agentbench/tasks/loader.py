@@ -38,7 +38,9 @@ class TaskSuite:
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     paths: dict[str, Path] = field(default_factory=dict)
 
-    def select(self, ids: list[str] | None = None, categories: list[str] | None = None) -> TaskSuite:
+    def select(
+        self, ids: list[str] | None = None, categories: list[str] | None = None
+    ) -> TaskSuite:
         chosen = [
             t
             for t in self.tasks
@@ -135,7 +137,9 @@ def load_suite(root: str | Path) -> TaskSuite:
         for i, name in enumerate(task.tools):
             if name not in tools:
                 raise TaskFileError(
-                    str(path), f"tools.{i}", f"tool '{name}' is not defined in {root / 'tools'}",
+                    str(path),
+                    f"tools.{i}",
+                    f"tool '{name}' is not defined in {root / 'tools'}",
                     _node_line(node, ("tools", i)),
                 )
         if task.id in paths:

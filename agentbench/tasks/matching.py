@@ -97,6 +97,4 @@ def call_matches(
         return False
     if args_mode == "ignore":
         return True
-    return args_match(
-        pattern.args, args, tools.get(name), grammar, exact_keys=args_mode == "exact"
-    )
+    return args_match(pattern.args, args, tools.get(name), grammar, exact_keys=args_mode == "exact")

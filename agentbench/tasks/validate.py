@@ -35,21 +35,33 @@ async def validate_task(suite: TaskSuite, task: Task) -> list[ValidationProblem]
     path = str(suite.paths.get(task.id, task.id))
     problems = []
     if len(task.reference) > task.max_steps:
-        problems.append(ValidationProblem(task.id, path, "max_steps",
-                                          f"{task.max_steps} is below the reference's "
-                                          f"{len(task.reference)} steps"))
+        problems.append(
+            ValidationProblem(
+                task.id,
+                path,
+                "max_steps",
+                f"{task.max_steps} is below the reference's {len(task.reference)} steps",
+            )
+        )
     score, why = await _score(suite, task, task.reference)
     if score != 1.0:
-        problems.append(ValidationProblem(
-            task.id, path, "reference", f"scores {max(score, 0):.2f}, must score 1.0: {why}"
-        ))
+        problems.append(
+            ValidationProblem(
+                task.id, path, "reference", f"scores {max(score, 0):.2f}, must score 1.0: {why}"
+            )
+        )
     for i, wrong in enumerate(task.wrong):
         score, why = await _score(suite, task, wrong.steps)
         if score >= 1.0:
-            problems.append(ValidationProblem(
-                task.id, path, f"wrong.{i}", f"planted mistake '{wrong.name}' scores 1.0; the "
-                "expectation is too loose to catch it"
-            ))
+            problems.append(
+                ValidationProblem(
+                    task.id,
+                    path,
+                    f"wrong.{i}",
+                    f"planted mistake '{wrong.name}' scores 1.0; the "
+                    "expectation is too loose to catch it",
+                )
+            )
     return problems
 
 

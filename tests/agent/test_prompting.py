@@ -4,10 +4,14 @@ from agentbench.agent.prompting import parse_reply
 
 
 def test_seed_json_tool_call_is_read() -> None:
-    text = '{\n  "tool": "run_command",\n  "parameters": {\n    "cmd": "kubectl get pods -n web"\n  }\n}'
+    text = (
+        '{\n  "tool": "run_command",\n  "parameters": {\n'
+        '    "cmd": "kubectl get pods -n web"\n  }\n}'
+    )
     reply = parse_reply(text)
     assert [(c.name, json.loads(c.arguments)) for c in reply.calls] == [
-        ("run_command", {"cmd": "kubectl get pods -n web"})]
+        ("run_command", {"cmd": "kubectl get pods -n web"})
+    ]
 
 
 def test_fenced_list_of_calls_and_final_answer() -> None:

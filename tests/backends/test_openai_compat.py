@@ -25,8 +25,13 @@ def finish(reason: str) -> dict:
 
 def backend(handler, **kw) -> OpenAICompatBackend:
     client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
-    return OpenAICompatBackend("http://server/v1", "m", client=client,
-                               retry=RetryPolicy(max_retries=2, backoff_s=0.0), **kw)
+    return OpenAICompatBackend(
+        "http://server/v1",
+        "m",
+        client=client,
+        retry=RetryPolicy(max_retries=2, backoff_s=0.0),
+        **kw,
+    )
 
 
 REQUEST = ChatRequest(messages=[{"role": "user", "content": "hi"}])
@@ -37,11 +42,23 @@ async def test_vllm_shape_usage_in_final_chunk_and_reasoning_field() -> None:
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.update(json.loads(request.content))
-        body = sse(delta(role="assistant", content=""), delta(reasoning="Let me"),
-                   delta(reasoning=" think"), delta(content="OOMKilled"), finish("stop"),
-                   {"model": "m", "choices": [], "usage": {
-                       "prompt_tokens": 20, "completion_tokens": 5,
-                       "completion_tokens_details": {"reasoning_tokens": 3}}}, "[DONE]")
+        body = sse(
+            delta(role="assistant", content=""),
+            delta(reasoning="Let me"),
+            delta(reasoning=" think"),
+            delta(content="OOMKilled"),
+            finish("stop"),
+            {
+                "model": "m",
+                "choices": [],
+                "usage": {
+                    "prompt_tokens": 20,
+                    "completion_tokens": 5,
+                    "completion_tokens_details": {"reasoning_tokens": 3},
+                },
+            },
+            "[DONE]",
+        )
         return httpx.Response(200, content=body, headers={"content-type": "text/event-stream"})
 
     c = await backend(handler).complete(REQUEST)
@@ -54,9 +71,16 @@ async def test_vllm_shape_usage_in_final_chunk_and_reasoning_field() -> None:
 
 async def test_reasoning_content_and_inline_think_are_both_read() -> None:
     def handler(request):
-        return httpx.Response(200, content=sse(
-            delta(reasoning_content="old field"), delta(content="<think>inline</think>"),
-            delta(content="done"), finish("length"), "[DONE]"))
+        return httpx.Response(
+            200,
+            content=sse(
+                delta(reasoning_content="old field"),
+                delta(content="<think>inline</think>"),
+                delta(content="done"),
+                finish("length"),
+                "[DONE]",
+            ),
+        )
 
     c = await backend(handler).complete(REQUEST)
     assert c.reasoning == "old fieldinline" and c.content == "done"
@@ -68,8 +92,9 @@ async def test_no_usage_falls_back_to_server_tokenizer_then_estimate() -> None:
         if request.url.path == "/extras/tokenize":
             return httpx.Response(200, json={"tokens": [1, 2, 3, 4]})
         if request.url.path == "/v1/chat/completions":
-            return httpx.Response(200, content=sse(delta(content="a b c d"), finish("stop"),
-                                                   "[DONE]"))
+            return httpx.Response(
+                200, content=sse(delta(content="a b c d"), finish("stop"), "[DONE]")
+            )
         return httpx.Response(404, json={"detail": "Not Found"})
 
     c = await backend(with_tokenizer).complete(REQUEST)
@@ -77,8 +102,9 @@ async def test_no_usage_falls_back_to_server_tokenizer_then_estimate() -> None:
 
     def without(request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v1/chat/completions":
-            return httpx.Response(200, content=sse(delta(content="hello world"), finish("stop"),
-                                                   "[DONE]"))
+            return httpx.Response(
+                200, content=sse(delta(content="hello world"), finish("stop"), "[DONE]")
+            )
         return httpx.Response(404)
 
     c = await backend(without).complete(REQUEST)
@@ -88,10 +114,17 @@ async def test_no_usage_falls_back_to_server_tokenizer_then_estimate() -> None:
 async def test_chunks_are_never_counted_as_tokens() -> None:
     # speculative decoding: 3 tokens per chunk; usage says 9 over 3 chunks
     def handler(request):
-        return httpx.Response(200, content=sse(
-            delta(content="a b c"), delta(content=" d e f"), delta(content=" g h i"),
-            finish("stop"), {"choices": [], "usage": {"prompt_tokens": 1,
-                                                     "completion_tokens": 9}}, "[DONE]"))
+        return httpx.Response(
+            200,
+            content=sse(
+                delta(content="a b c"),
+                delta(content=" d e f"),
+                delta(content=" g h i"),
+                finish("stop"),
+                {"choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": 9}},
+                "[DONE]",
+            ),
+        )
 
     c = await backend(handler).complete(REQUEST)
     assert c.output_tokens == 9 and c.token_events == 3
@@ -99,12 +132,25 @@ async def test_chunks_are_never_counted_as_tokens() -> None:
 
 async def test_tool_call_fragments_assemble() -> None:
     def handler(request):
-        return httpx.Response(200, content=sse(
-            delta(tool_calls=[{"index": 0, "id": "c1", "type": "function",
-                               "function": {"name": "run_command", "arguments": ""}}]),
-            delta(tool_calls=[{"index": 0, "function": {"arguments": '{"cmd": "kubectl'}}]),
-            delta(tool_calls=[{"index": 0, "function": {"arguments": ' get pods -n web"}'}}]),
-            finish("tool_calls"), "[DONE]"))
+        return httpx.Response(
+            200,
+            content=sse(
+                delta(
+                    tool_calls=[
+                        {
+                            "index": 0,
+                            "id": "c1",
+                            "type": "function",
+                            "function": {"name": "run_command", "arguments": ""},
+                        }
+                    ]
+                ),
+                delta(tool_calls=[{"index": 0, "function": {"arguments": '{"cmd": "kubectl'}}]),
+                delta(tool_calls=[{"index": 0, "function": {"arguments": ' get pods -n web"}'}}]),
+                finish("tool_calls"),
+                "[DONE]",
+            ),
+        )
 
     c = await backend(handler).complete(REQUEST)
     (call,) = c.tool_calls
@@ -136,8 +182,7 @@ async def test_cut_stream_is_retryable_and_gives_up_after_retries() -> None:
 
 async def test_html_page_is_named_not_an_llm_server() -> None:
     def handler(request):
-        return httpx.Response(404, text="<html>nginx</html>",
-                              headers={"content-type": "text/html"})
+        return httpx.Response(404, text="<html>nginx</html>", headers={"content-type": "text/html"})
 
     with pytest.raises(NotAnLLMServer, match="HTML page"):
         await backend(handler).complete(REQUEST)

@@ -21,11 +21,26 @@ pytestmark = pytest.mark.embedded
 def test_run_on_the_embedded_server(tmp_path):
     pytest.importorskip("llama_cpp")
     out = tmp_path / "e.json"
-    result = CliRunner().invoke(app, [
-        "run", str(TASKS_DIR), "--local", "embedded", "--task", "ops-crashloop-oomkilled",
-        "--max-steps", "2", "--max-tokens", "64", "--db", str(tmp_path / "e.db"),
-        "--json", str(out), "--quiet",
-    ])
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            str(TASKS_DIR),
+            "--local",
+            "embedded",
+            "--task",
+            "ops-crashloop-oomkilled",
+            "--max-steps",
+            "2",
+            "--max-tokens",
+            "64",
+            "--db",
+            str(tmp_path / "e.db"),
+            "--json",
+            str(out),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert data["server"]["kind"] == "llama-cpp-python"

@@ -33,6 +33,7 @@ async def test_ttft_and_decode_match_schedule_within_5_percent(refserver_factory
     if schedule.reasoning_tokens:
         assert c.reasoning_tokens == schedule.reasoning_tokens
         assert c.ttfa_s == pytest.approx(
-            schedule.ttft_s + schedule.reasoning_tokens / schedule.rate_tok_s, rel=0.05)
+            schedule.ttft_s + schedule.reasoning_tokens / schedule.rate_tok_s, rel=0.05
+        )
     if len(schedule.chunks) > 1:
         assert c.token_events < c.output_tokens / 2  # bursts: far fewer events than tokens

@@ -5,11 +5,19 @@ from agentbench.tasks.model import Task
 
 
 def task_with(expect: dict) -> Task:
-    return Task.model_validate({
-        "id": "t-score", "category": "multi-tool", "difficulty": "easy", "description": "d",
-        "prompt": "p", "tools": ["run_command"], "expect": expect,
-        "reference": [{"answer": "x"}], "wrong": [{"name": "w", "steps": [{"answer": "y"}]}],
-    })
+    return Task.model_validate(
+        {
+            "id": "t-score",
+            "category": "multi-tool",
+            "difficulty": "easy",
+            "description": "d",
+            "prompt": "p",
+            "tools": ["run_command"],
+            "expect": expect,
+            "reference": [{"answer": "x"}],
+            "wrong": [{"name": "w", "steps": [{"answer": "y"}]}],
+        }
+    )
 
 
 def cmd(c: str) -> tuple[str, dict]:
@@ -20,8 +28,16 @@ A, B, C = "kubectl get pods -n web", "kubectl get svc -n web", "kubectl get node
 
 
 def calls_expect(mode: str, args: str = "exact") -> dict:
-    return {"calls": {"mode": mode, "args": args, "calls": [
-        {"tool": "run_command", "args": {"cmd": A}}, {"tool": "run_command", "args": {"cmd": B}}]}}
+    return {
+        "calls": {
+            "mode": mode,
+            "args": args,
+            "calls": [
+                {"tool": "run_command", "args": {"cmd": A}},
+                {"tool": "run_command", "args": {"cmd": B}},
+            ],
+        }
+    }
 
 
 @pytest.mark.parametrize(
@@ -45,15 +61,21 @@ def test_trajectory_modes(suite, mode, calls, passed) -> None:
 
 
 def test_args_subset_allows_extra_arguments(suite) -> None:
-    expect = {"calls": {"mode": "strict", "args": "subset", "calls": [
-        {"tool": "run_command", "args": {}}]}}
+    expect = {
+        "calls": {
+            "mode": "strict",
+            "args": "subset",
+            "calls": [{"tool": "run_command", "args": {}}],
+        }
+    }
     scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
     assert scorer.checks([cmd(A)], [], "x", {})[0].passed
 
 
 def test_answer_checks_are_case_insensitive_and_precise(suite) -> None:
-    expect = {"answer": {"contains": ["oomkilled"], "not_contains": ["image"],
-                         "regex": r"exit code 137"}}
+    expect = {
+        "answer": {"contains": ["oomkilled"], "not_contains": ["image"], "regex": r"exit code 137"}
+    }
     scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
     assert scorer.checks([], [], "Container OOMKilled, exit code 137.", {})[0].passed
     check = scorer.checks([], [], "Bad image tag; OOMKilled", {})[0]
@@ -62,9 +84,12 @@ def test_answer_checks_are_case_insensitive_and_precise(suite) -> None:
 
 
 def test_json_answer_schema_and_fields(suite) -> None:
-    expect = {"answer": {
-        "json_schema": {"type": "object", "required": ["error", "component"]},
-        "json_fields": {"component": "postgres", "error": {"$regex": "(?i)deadlock"}}}}
+    expect = {
+        "answer": {
+            "json_schema": {"type": "object", "required": ["error", "component"]},
+            "json_fields": {"component": "postgres", "error": {"$regex": "(?i)deadlock"}},
+        }
+    }
     scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
     ok = '```json\n{"error": "Deadlock detected", "component": "Postgres"}\n```'
     assert scorer.checks([], [], ok, {})[0].passed
@@ -73,10 +98,13 @@ def test_json_answer_schema_and_fields(suite) -> None:
 
 
 def test_repeated_failing_call_and_forbidden_call(suite) -> None:
-    expect = {"max_repeats": 1, "forbid": [{"tool": "run_command", "args": {
-        "cmd": {"$regex": "^rm "}}}]}
+    expect = {
+        "max_repeats": 1,
+        "forbid": [{"tool": "run_command", "args": {"cmd": {"$regex": "^rm "}}}],
+    }
     scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
-    forbid, repeats = scorer.checks([cmd(A), cmd("rm -rf /")], [cmd(A), cmd("kubectl -n web get pods")],
-                                    None, {})
+    forbid, repeats = scorer.checks(
+        [cmd(A), cmd("rm -rf /")], [cmd(A), cmd("kubectl -n web get pods")], None, {}
+    )
     assert not repeats.passed and "repeated 2 times" in repeats.detail
     assert not forbid.passed

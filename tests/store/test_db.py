@@ -6,9 +6,16 @@ from agentbench.store import ResultStore
 
 
 def episode(run_id: str, task: str, repeat: int, status: str = "ok") -> EpisodeResult:
-    return EpisodeResult(run_id=run_id, task_id=task, category="c", difficulty="easy",
-                         step_kind="execute", repeat=repeat, status=status,
-                         score=None if status.startswith("backend") else 1.0)
+    return EpisodeResult(
+        run_id=run_id,
+        task_id=task,
+        category="c",
+        difficulty="easy",
+        step_kind="execute",
+        repeat=repeat,
+        status=status,
+        score=None if status.startswith("backend") else 1.0,
+    )
 
 
 def test_episodes_commit_one_by_one_and_resume_keys(tmp_path) -> None:

@@ -3,14 +3,20 @@ from agentbench.tasks.model import Task
 
 
 def make_task(**env) -> Task:
-    return Task.model_validate({
-        "id": "t-env", "category": "ops-diagnosis", "difficulty": "easy",
-        "description": "d", "prompt": "p", "tools": ["run_command"],
-        "environment": env,
-        "expect": {"end_state": {"fixed": True}},
-        "reference": [{"answer": "x"}],
-        "wrong": [{"name": "w", "steps": [{"answer": "y"}]}],
-    })
+    return Task.model_validate(
+        {
+            "id": "t-env",
+            "category": "ops-diagnosis",
+            "difficulty": "easy",
+            "description": "d",
+            "prompt": "p",
+            "tools": ["run_command"],
+            "environment": env,
+            "expect": {"end_state": {"fixed": True}},
+            "reference": [{"answer": "x"}],
+            "wrong": [{"name": "w", "steps": [{"answer": "y"}]}],
+        }
+    )
 
 
 def env_for(suite, **env) -> SimulatedEnvironment:
@@ -18,10 +24,18 @@ def env_for(suite, **env) -> SimulatedEnvironment:
 
 
 def test_rule_matches_equivalent_command_and_sets_state(suite) -> None:
-    env = env_for(suite, state={"fixed": False}, rules=[
-        {"tool": "run_command", "args": {"cmd": "kubectl rollout restart deploy/nginx -n web"},
-         "output": "deployment.apps/nginx restarted", "set": {"fixed": True}},
-    ])
+    env = env_for(
+        suite,
+        state={"fixed": False},
+        rules=[
+            {
+                "tool": "run_command",
+                "args": {"cmd": "kubectl rollout restart deploy/nginx -n web"},
+                "output": "deployment.apps/nginx restarted",
+                "set": {"fixed": True},
+            },
+        ],
+    )
     result = env.execute("run_command", '{"cmd": "kubectl -n web rollout restart deploy/nginx"}')
     assert result.ok and result.kind == "ok" and result.exit_code == 0
     assert env.state == {"fixed": True}
@@ -29,12 +43,24 @@ def test_rule_matches_equivalent_command_and_sets_state(suite) -> None:
 
 def test_when_conditions_choose_between_rules(suite) -> None:
     rules = [
-        {"tool": "run_command", "args": {"cmd": "systemctl status nginx"}, "when": {"up": True},
-         "output": "active (running)"},
-        {"tool": "run_command", "args": {"cmd": "systemctl status nginx"},
-         "error": "failed (Result: exit-code)", "exit_code": 3},
-        {"tool": "run_command", "args": {"cmd": "systemctl start nginx"}, "output": "",
-         "set": {"up": True}},
+        {
+            "tool": "run_command",
+            "args": {"cmd": "systemctl status nginx"},
+            "when": {"up": True},
+            "output": "active (running)",
+        },
+        {
+            "tool": "run_command",
+            "args": {"cmd": "systemctl status nginx"},
+            "error": "failed (Result: exit-code)",
+            "exit_code": 3,
+        },
+        {
+            "tool": "run_command",
+            "args": {"cmd": "systemctl start nginx"},
+            "output": "",
+            "set": {"up": True},
+        },
     ]
     env = env_for(suite, rules=rules)
     first = env.execute("run_command", {"cmd": "systemctl status nginx"})
@@ -63,8 +89,9 @@ def test_unmatched_calls_get_realistic_program_errors(suite) -> None:
 def test_nothing_executes_on_the_host(suite, tmp_path) -> None:
     victim = tmp_path / "keep.txt"
     victim.write_text("still here")
-    env = env_for(suite, rules=[{"tool": "run_command", "args": {"cmd": {"$any": True}},
-                                 "output": "ok"}])
+    env = env_for(
+        suite, rules=[{"tool": "run_command", "args": {"cmd": {"$any": True}}, "output": "ok"}]
+    )
     env.execute("run_command", {"cmd": f"rm -rf {tmp_path}"})
     env.execute("run_command", {"cmd": f"touch {tmp_path}/created"})
     assert victim.read_text() == "still here"

@@ -58,8 +58,9 @@ def test_loose_expectation_is_caught(tmp_path: Path) -> None:
     path = root / "ops-diagnosis" / SEED_TASK.name
     text = path.read_text()
     start, end = text.index("expect:"), text.index("reference:")
-    path.write_text(text[:start] + "expect:\n  forbid: [{tool: run_command, args: {cmd: rm}}]\n"
-                    + text[end:])
+    path.write_text(
+        text[:start] + "expect:\n  forbid: [{tool: run_command, args: {cmd: rm}}]\n" + text[end:]
+    )
     problems = validate_suite(load_suite(root))
     assert {p.field for p in problems} == {"wrong.0", "wrong.1"}
 
@@ -69,8 +70,11 @@ def test_loose_expectation_is_caught(tmp_path: Path) -> None:
     [
         (lambda t: t.replace("difficulty: medium", "difficulty: extreme"), "difficulty", 3),
         (lambda t: t.replace("max_steps: 6", "max_steps: many"), "max_steps", 10),
-        (lambda t: t.replace("tools: [run_command]", "tools: [run_command, teleport]"),
-         "tools.1", 9),
+        (
+            lambda t: t.replace("tools: [run_command]", "tools: [run_command, teleport]"),
+            "tools.1",
+            9,
+        ),
         (lambda t: t.replace("id: ops-crashloop-oomkilled\n", ""), "id", None),
         (lambda t: t.replace("prompt: >-", "prompt: [unclosed"), "-", None),
     ],
