@@ -28,6 +28,7 @@ results.register(app)
 serve.register(app)
 compare.register(app)
 __import__("agentbench.cli.routes", fromlist=["register"]).register(app)  # agentbench routes
+__import__("agentbench.cli.doctor", fromlist=["register"]).register(app)  # agentbench doctor
 
 
 def main() -> None:

@@ -1,0 +1,132 @@
+"""`agentbench doctor` against the reference server (both protocols), with no server at all, and
+against the real embedded llama.cpp server."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from agentbench.cli.doctor import run_doctor
+from agentbench.cli.main import app
+from agentbench.refserver.schedule import Schedule
+
+
+def closed_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])  # closed again when the block ends
+
+
+def no_server_env() -> dict[str, str]:
+    return {"VLLM_BASE_URL": f"http://127.0.0.1:{closed_port()}/v1",
+            "OLLAMA_HOST": f"http://127.0.0.1:{closed_port()}"}
+
+
+def by_name(report) -> dict[str, object]:
+    return {c.name: c for c in report.checks}
+
+
+def test_local_nemotron_without_a_server_says_so_and_exits_1() -> None:
+    """The shipped profile; its llama.cpp candidate (port 8080) is refused or lacks the model."""
+    env = no_server_env()
+    result = CliRunner().invoke(app, ["doctor", "--local", "nemotron"], env=env)
+    assert result.exit_code == 1
+    assert "no server answered for --local nemotron" in result.output
+    assert env["VLLM_BASE_URL"] in result.output and env["OLLAMA_HOST"] in result.output
+    assert "nothing answers at that address" in result.output
+    assert "To start it" in result.output and "ollama pull" in result.output
+
+
+def test_run_local_nemotron_without_a_server_exits_1_with_the_message(tmp_path: Path) -> None:
+    env = {**os.environ, **no_server_env()}
+    tasks = Path(__file__).resolve().parents[2] / "tasks"
+    done = subprocess.run([sys.executable, "-m", "agentbench.cli.main", "run", str(tasks),
+                           "--local", "nemotron", "--db", str(tmp_path / "r.db")],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "no server answered for --local nemotron" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_doctor_on_the_reference_server_openai_protocol(refserver_factory) -> None:
+    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, reasoning_tokens=8))
+    report = run_doctor(base_url=server.base_url, model="oracle", env={})
+    checks = by_name(report)
+    assert report.target_ok is True
+    assert checks["server at openai-compatible"].status == "ok"
+    assert report.server and report.server["kind"] == "refserver"
+    assert report.server["spec_decode_seen"] is True
+    # The reference server plays tasks; for the doctor's own prompt it answers in text, which
+    # the tool check must report as a failure with the parser hint.
+    assert checks["tool calling"].status == "fail"
+    assert "--tool-call-parser" in checks["tool calling"].detail
+    assert checks["reasoning parsing"].status == "ok"
+
+
+def test_doctor_spots_inline_think_text(refserver_factory) -> None:
+    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, reasoning_tokens=8,
+                                        reasoning_style="think"))
+    report = run_doctor(base_url=server.base_url, model="echo", env={})
+    check = by_name(report)["reasoning parsing"]
+    assert check.status == "warn" and "--reasoning-parser" in check.detail
+
+
+def test_doctor_on_the_reference_server_ollama_protocol(refserver_factory, tmp_path) -> None:
+    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, reasoning_tokens=8))
+    out = tmp_path / "d.json"
+    result = CliRunner().invoke(app, ["doctor", "--base-url", f"http://127.0.0.1:{server.port}",
+                                      "--model", "ollama/oracle", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    checks = {c["name"]: c for c in data["checks"]}
+    assert data["server"]["kind"] == "ollama" and data["server"]["version"] == "0.32.9"
+    assert checks["server at ollama"]["status"] == "ok"
+    assert checks["reasoning parsing"]["status"] == "ok"
+    assert "message.thinking" in checks["reasoning parsing"]["detail"]
+    assert "tool calling" in checks
+
+
+def test_doctor_lists_what_answers_without_a_target(refserver_factory, tmp_path: Path) -> None:
+    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0))
+    profiles = tmp_path / "p.yaml"
+    profiles.write_text(
+        "ref:\n  candidates:\n"
+        f"    - {{server: vllm, base_url: '{server.base_url}', models: [oracle]}}\n"
+        f"    - {{server: ollama, base_url: 'http://127.0.0.1:{server.port}', "
+        "models: ['oracle:latest']}\n")
+    report = run_doctor(profiles_file=profiles, env=no_server_env())
+    details = " ".join(c.detail for c in report.checks)
+    assert "oracle" in details and "Ollama 0.32.9" in details
+    assert report.target_ok is None
+    local = run_doctor(local="ref", profiles_file=profiles, env={})
+    assert local.target_ok is True and local.server["kind"] == "refserver"
+
+
+def test_a_server_that_serves_another_model(refserver) -> None:
+    report = run_doctor(base_url=refserver.base_url, model="nemotron-3.5-lightning", env={})
+    assert report.target_ok is False
+    assert "not nemotron-3.5-lightning" in (report.error or "")
+
+
+@pytest.mark.embedded
+def test_doctor_on_the_embedded_llama_cpp_server() -> None:
+    from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
+
+    with EmbeddedServer() as embedded:
+        report = run_doctor(base_url=embedded.base_url, model=EMBEDDED_ALIAS, env={},
+                            timeout_s=300)
+    checks = by_name(report)
+    assert checks["embedded extra"].status == "ok"
+    assert report.server and report.server["kind"] == "llama-cpp-python"
+    assert report.server["version"]  # from its /openapi.json
+    assert report.server["extra"]["stream_usage"] is False
+    # A forced tool_choice (named function) returns real tool_calls on this server.
+    assert checks["tool calling"].status == "ok", checks["tool calling"].detail
+    assert checks["reasoning parsing"].status in ("info", "warn")
