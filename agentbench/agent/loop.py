@@ -41,6 +41,7 @@ class AgentConfig:
     max_steps: int | None = None  # overrides the task's budget when set
     episode_timeout_s: float | None = None
     logprobs: bool = False
+    simulate_latency: bool = True  # sleep for rules' latency_s (off when validating tasks)
 
 
 @dataclass
@@ -268,7 +269,7 @@ class Agent:
         started = time.perf_counter()
         for i, call in enumerate(step.tool_calls):
             result = env.execute(call.name, call.arguments)
-            if result.latency_s:
+            if result.latency_s and self.config.simulate_latency:
                 await asyncio.sleep(result.latency_s)
             if result.kind in ("unknown_tool", "invalid_arguments") and not step.invalid_tool_call:
                 step.invalid_tool_call = result.output

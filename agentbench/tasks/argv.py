@@ -58,10 +58,14 @@ def split_command(command: str) -> list[str]:
 def canonical_argv(command: str, grammar: dict[str, ProgramFlags] | None = None) -> Argv:
     """Parse `command` into its canonical `Argv` under the flag grammar of its program.
 
-    Pipelines and `sudo` are not special: the simulated tools take one command, and a pipeline is
-    compared word for word after its first program's flags are normalised.
+    `sudo X …` is X's canonical form under program `sudo X` (sudo's own flags are not parsed).
+    Pipelines are not special: a pipeline is compared word for word after its first program's
+    flags are normalised.
     """
     words = split_command(command)
+    if words[0] == "sudo" and len(words) > 1 and not words[1].startswith("-"):
+        inner = canonical_argv(shlex.join(words[1:]), grammar)
+        return Argv(f"sudo {inner.program}", inner.positionals, inner.flags)
     program = words[0].rsplit("/", 1)[-1]
     spec = (grammar or {}).get(program, ProgramFlags())
     booleans = {spec.aliases.get(b, b) for b in spec.boolean}
@@ -76,10 +80,9 @@ def canonical_argv(command: str, grammar: dict[str, ProgramFlags] | None = None)
         if word.startswith("-") and len(word) > 1 and not _is_number(word):
             name, eq, value = word.partition("=")
             if not eq and _is_short_cluster(name, spec, booleans):
-                for letter in name[1:]:
+                for letter in name[1:-1]:
                     flags.append((spec.aliases.get(f"-{letter}", f"-{letter}"), None))
-                i += 1
-                continue
+                name = f"-{name[-1]}"  # the last letter may take a value: -xeu nginx
             if not eq and len(name) > 2 and not name.startswith("--"):
                 # -nweb: a short flag glued to its value
                 short = name[:2]
@@ -110,10 +113,13 @@ def _is_number(word: str) -> bool:
 
 
 def _is_short_cluster(name: str, spec: ProgramFlags, booleans: set[str]) -> bool:
-    """`-it` style clusters: every letter a declared boolean short flag."""
+    """`-it` / `-xeu` clusters: declared short flags, all boolean but possibly the last."""
     if name.startswith("--") or len(name) <= 2:
         return False
-    return all(spec.aliases.get(f"-{c}", f"-{c}") in booleans for c in name[1:])
+    letters = [f"-{c}" for c in name[1:]]
+    if not all(flag in spec.aliases or flag in booleans for flag in letters):
+        return False
+    return all(spec.aliases.get(flag, flag) in booleans for flag in letters[:-1])
 
 
 def same_command(a: str, b: str, grammar: dict[str, ProgramFlags] | None = None) -> bool:

@@ -117,8 +117,11 @@ class SimulatedEnvironment:
                 except ArgvError:
                     return self._shell_error("bash: syntax error: unexpected end of file")
         template = tool.unmatched_by_program.get(program, tool.unmatched)
-        text = template.replace("{program}", program).replace("{tool}", tool.name)
-        text = text.replace("{command}", command)
+        fills = {"program": program, "tool": tool.name, "command": command}
+        fills.update({k: v if isinstance(v, str) else str(v) for k, v in args.items()})
+        text = template
+        for key, value in fills.items():
+            text = text.replace("{" + key + "}", value)
         return ToolResult(
             output=text,
             ok=False,

@@ -47,7 +47,8 @@ class ToolDef(_Strict):
     unmatched: str = Field(
         default="error: no result for {tool} with these arguments",
         description="Output for a call no rule matches; `{program}`, `{tool}`, `{command}` "
-        "are filled in. Realistic text, e.g. `bash: {program}: command not found`.",
+        "and `{<argument name>}` are filled in. Realistic text, e.g. "
+        "`bash: {program}: command not found`.",
     )
     unmatched_by_program: dict[str, str] = Field(
         default_factory=dict,

@@ -25,7 +25,8 @@ class ValidationProblem:
 
 
 async def _score(suite: TaskSuite, task: Task, steps: list[Step]) -> tuple[float, str]:
-    agent = Agent(suite, {LOCAL: ScriptedBackend(steps)}, AgentConfig(max_steps=task.max_steps))
+    config = AgentConfig(max_steps=task.max_steps, simulate_latency=False)
+    agent = Agent(suite, {LOCAL: ScriptedBackend(steps)}, config)
     trace = await agent.run(task, build_policy("always-local")())
     result = score_trace(task, trace, suite)
     return (result.score or 0.0) if result.status in ("ok", "wrong") else -1.0, result.explanation
@@ -72,4 +73,14 @@ def validate_suite(suite: TaskSuite) -> list[ValidationProblem]:
             out += await validate_task(suite, task)
         return out
 
-    return asyncio.run(run())
+    problems = asyncio.run(run())
+    seen: dict[str, Task] = {}
+    for task in suite.tasks:
+        other = seen.setdefault(task.prompt.strip(), task)
+        if other is not task:
+            problems.append(ValidationProblem(
+                task.id, str(suite.paths.get(task.id, task.id)), "prompt",
+                f"same prompt as task '{other.id}'; prompts must be unique (the reference "
+                "server and replays identify a task by its prompt)",
+            ))
+    return problems

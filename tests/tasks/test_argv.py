@@ -50,3 +50,20 @@ def test_unparseable_command_is_an_error_and_never_equal() -> None:
     with pytest.raises(ArgvError):
         canonical_argv("kubectl get 'pods")
     assert not same_command("kubectl get 'pods", "kubectl get 'pods")
+
+
+JOURNALCTL = {
+    "journalctl": ProgramFlags(
+        aliases={"-u": "--unit", "-x": "--catalog", "-e": "--pager-end"},
+        boolean=["--catalog", "--pager-end"],
+    )
+}
+
+
+def test_short_flag_cluster_with_a_value_at_the_end() -> None:
+    assert same_command("journalctl -xeu nginx", "journalctl -x -e --unit=nginx", JOURNALCTL)
+
+
+def test_sudo_keeps_the_inner_grammar_but_is_not_the_same_command() -> None:
+    assert same_command("sudo journalctl -u nginx", "sudo journalctl --unit nginx", JOURNALCTL)
+    assert not same_command("sudo journalctl -u nginx", "journalctl -u nginx", JOURNALCTL)
