@@ -34,3 +34,11 @@ def validate(tasks_dir: Path = typer.Argument(..., help="Task directory.")) -> N
         f"ok: {len(suite.tasks)} tasks; every reference scores 1.0 and all {wrong} "
         "planted mistakes score below 1.0"
     )
+
+
+@app.command("coverage")
+def coverage(tasks_dir: Path = typer.Argument(..., help="Task directory.")) -> None:
+    """A Markdown table: tasks per category and difficulty, reference steps per task."""
+    from agentbench.tasks.coverage import coverage_markdown
+
+    typer.echo(coverage_markdown(load_suite(tasks_dir)))

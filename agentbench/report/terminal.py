@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -15,34 +16,23 @@ def fmt(value: float | None, spec: str = ".2f", unit: str = "") -> str:
     return f"{value:{spec}}{unit}"
 
 
-def fmt_ci(ci: list[float] | None, spec: str = ".0%") -> str:
-    return f"[{ci[0]:{spec}}, {ci[1]:{spec}}]" if ci else ""
-
-
 def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -> Table:
     table = Table(
-        title=title,
-        title_justify="left",
-        caption="medians; CI = 95% bootstrap",
+        title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+        caption="success: share of episodes with every check passed [95% bootstrap CI]; "
+        "think: reasoning tokens per step; done: time-to-done median (s); decode: median tok/s",
         caption_justify="left",
     )
     table.add_column("category", no_wrap=True)
-    for column in (
-        "tasks",
-        "eps",
-        "success [CI]",
-        "score",
-        "think tok/step",
-        "done s",
-        "decode tok/s",
-    ):
-        table.add_column(column, justify="right", no_wrap=column != "success [CI]")
+    for column in ("tasks", "eps", "success", "score", "think", "done s", "decode"):
+        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
     for name, s in [*rows.items(), ("all", total)]:
+        ci = s.success_rate_ci
+        interval = f" [{ci[0] * 100:.0f}–{ci[1]:.0%}]" if ci else ""
         table.add_row(
             f"[bold]{name}[/bold]" if name == "all" else name,
-            str(s.tasks),
-            str(s.episodes),
-            f"{fmt(s.success_rate, '.0%')} {fmt_ci(s.success_rate_ci)}",
+            str(s.tasks), str(s.episodes),
+            f"{fmt(s.success_rate, '.0%')}{interval}",
             fmt(s.mean_score, ".2f"),
             fmt(s.thinking_tokens_per_step, ".1f"),
             fmt(s.time_to_done_s_median, ".2f"),
@@ -59,8 +49,9 @@ def print_run(
     server = run.server
     if server:
         console.print(
-            f"[bold]run {run.run_id}[/bold] ({run.status}) — {server.kind} "
-            f"{server.version or ''} at {server.base_url}, model {server.model}"
+            f"[bold]run {run.run_id}[/bold] ({run.status}) — {server.kind}"
+            + (f" {server.version}" if server.version else "")
+            + f" at {server.base_url}, model {server.model}"
             + (f", context {server.max_context}" if server.max_context else "")
         )
     console.print(category_table("Results by category", by_category(episodes), total))

@@ -1,0 +1,41 @@
+"""The suite's coverage table: tasks per category and difficulty, and steps per task."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from agentbench.tasks.loader import TaskSuite
+
+LEVELS = ("easy", "medium", "hard")
+
+
+def coverage_markdown(suite: TaskSuite) -> str:
+    rows: dict[str, list] = defaultdict(list)
+    for task in suite.tasks:
+        rows[task.category].append(task)
+    lines = [
+        "| category | tasks | easy | medium | hard | plan | reference steps (min–max) "
+        "| tool calls in reference | planted mistakes |",
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|",
+    ]
+    totals = defaultdict(int)
+    for category, tasks in sorted(rows.items()):
+        steps = [len(t.reference) for t in tasks]
+        counts = {level: sum(t.difficulty == level for t in tasks) for level in LEVELS}
+        plans = sum(t.step_kind == "plan" for t in tasks)
+        calls = sum(len(s.calls) for t in tasks for s in t.reference)
+        wrong = sum(len(t.wrong) for t in tasks)
+        for key, value in [("tasks", len(tasks)), *counts.items(), ("plan", plans),
+                           ("calls", calls), ("wrong", wrong)]:
+            totals[key] += value
+        lines.append(
+            f"| {category} | {len(tasks)} | {counts['easy']} | {counts['medium']} | "
+            f"{counts['hard']} | {plans} | {min(steps)}–{max(steps)} | {calls} | {wrong} |"
+        )
+    all_steps = [len(t.reference) for t in suite.tasks]
+    lines.append(
+        f"| **all** | {totals['tasks']} | {totals['easy']} | {totals['medium']} | "
+        f"{totals['hard']} | {totals['plan']} | {min(all_steps)}–{max(all_steps)} | "
+        f"{totals['calls']} | {totals['wrong']} |"
+    )
+    return "\n".join(lines)
