@@ -23,9 +23,11 @@ from starlette.routing import Route
 
 from agentbench import __version__
 from agentbench.refserver.answers import POLICIES, Answer, answer, filler_reasoning, parse_policy
+from agentbench.refserver.faults import FaultPlan, mutate_answer
 from agentbench.refserver.ollama import ollama_routes
 from agentbench.refserver.schedule import Schedule, SpecCounters, ref_tokenize
 from agentbench.tasks.model import Task
+from agentbench.tasks.scripted import find_task
 
 
 @dataclass
@@ -40,6 +42,7 @@ class RefServerState:
     max_in_flight: int = 0
     authorization_seen: list[str] = field(default_factory=list)
     num_ctx: int | None = None  # Ollama protocol: silently truncating context (refserver.ollama)
+    faults: FaultPlan | None = None
 
 
 def prompt_tokens(messages: list[dict[str, Any]]) -> int:
@@ -145,6 +148,15 @@ def build_app(state: RefServerState) -> Starlette:
             state.authorization_seen.append(request.headers["authorization"])
         ans = answer(state.tasks, model, messages, bool(body.get("tools")),
                      noise=state.noise, seed=state.seed)
+        fault = _fault(state, messages)
+        if fault in ("http_429", "http_500", "http_503"):
+            code = int(fault[-3:])
+            return JSONResponse({"error": {"message": f"injected fault {fault}", "code": code}},
+                                code, headers={"retry-after": "0"} if code == 429 else None)
+        if fault == "ttfb_timeout" and state.faults:
+            await asyncio.sleep(state.faults.stall_s)
+        if fault:
+            ans = mutate_answer(ans, fault, _first_reference_call(state, messages))
         tokens = _tokens(ans, state.schedule)
         limit = body.get("max_completion_tokens") or body.get("max_tokens")
         finish = "tool_calls" if ans.tool_calls else "stop"
@@ -152,7 +164,8 @@ def build_app(state: RefServerState) -> Starlette:
             tokens, finish = tokens[:limit], "length"
         call_ids = [f"call_{state.requests}_{i}" for i in range(len(ans.tool_calls))]
         meta = {"id": f"chatcmpl-ref{state.requests}", "object": "chat.completion.chunk",
-                "created": int(time.time()), "model": model}
+                "created": int(time.time()),
+                "model": "some-other-model" if fault == "wrong_model" else model}
         reasoning = sum(1 for t in tokens if t[0] == "reasoning")
         if state.schedule.reasoning_style == "think":
             reasoning = min(len(tokens), state.schedule.reasoning_tokens + 2)
@@ -172,7 +185,7 @@ def build_app(state: RefServerState) -> Starlette:
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
         return StreamingResponse(
             _stream(state, arrived, tokens, style, call_ids, meta, finish,
-                    usage if include_usage else None),
+                    usage if include_usage else None, fault),
             media_type="text/event-stream",
         )
 
@@ -184,6 +197,22 @@ def build_app(state: RefServerState) -> Starlette:
         Route("/v1/chat/completions", chat, methods=["POST"]),
         *ollama_routes(state),
     ])
+
+
+def _fault(state: RefServerState, messages: list[dict[str, Any]]) -> str | None:
+    if state.faults is None:
+        return None
+    task = find_task(state.tasks, messages)
+    return state.faults.draw(state.requests, task.id if task else "?")
+
+
+def _first_reference_call(state: RefServerState, messages: list[dict[str, Any]]
+                          ) -> tuple[str, str] | None:
+    task = find_task(state.tasks, messages)
+    for step in task.reference if task else []:
+        for call in step.calls:
+            return call.tool, json.dumps(call.args)
+    return None
 
 
 def _sse(payload: dict[str, Any]) -> bytes:
@@ -208,6 +237,7 @@ async def _stream(
     meta: dict[str, Any],
     finish: str,
     usage: dict[str, Any] | None,
+    fault: str | None = None,
 ) -> AsyncIterator[bytes]:
     state.in_flight += 1
     state.max_in_flight = max(state.max_in_flight, state.in_flight)
@@ -220,6 +250,15 @@ async def _stream(
             chunk = tokens[position : position + size]
             position += size
             await _sleep_until(arrived + offset)
+            if fault and position > size:  # transport faults strike after the first chunk
+                if fault == "reset":
+                    raise ConnectionResetError("injected fault: reset")
+                if fault == "cut":
+                    return
+                if fault == "stall" and state.faults:
+                    await asyncio.sleep(state.faults.stall_s)
+                if fault == "malformed":
+                    yield b"data: {this is not json\n\n"
             state.spec.record(size)
             yield _sse({**meta, "choices": [{"index": 0, "delta": _delta(chunk, style, call_ids),
                                               "finish_reason": None}]})
@@ -238,7 +277,9 @@ class RefServer:
         import uvicorn
 
         self.state = state
-        config = uvicorn.Config(build_app(state), host=host, port=port, log_level="warning",
+        # Injected resets make uvicorn log a traceback per fault; they are intended.
+        level = "critical" if state.faults else "warning"
+        config = uvicorn.Config(build_app(state), host=host, port=port, log_level=level,
                                 access_log=False, lifespan="off")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
