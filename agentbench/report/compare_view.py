@@ -191,7 +191,7 @@ def _pair_html(i: int, pair: PairComparison) -> str:
                     f"{esc(', '.join(pair.only_a) or 'none')}; B: "
                     f"{esc(', '.join(pair.only_b) or 'none')}.</p>")
     notes = "".join(f'<p class="note">Note: {esc(n)}.</p>' for n in pair.notes)
-    return (f"<h2 id='pair-{i}'>B = {esc(pair.label_b)} vs A = {esc(pair.label_a)}</h2>"
+    return (f'<h2 id="pair-{i}">B = {esc(pair.label_b)} vs A = {esc(pair.label_a)}</h2>'
             f'<p class="sub">{pair.common_tasks} tasks in common, paired by task id; each '
             f"task's repeats averaged.</p>{metrics}{plot}<h3>Per task</h3>{tasks}{unpaired}"
             f"{notes}")
@@ -200,7 +200,7 @@ def _pair_html(i: int, pair: PairComparison) -> str:
 def render_compare_html(comp: Comparison) -> str:
     parts = ["<h1>agentbench compare</h1>",
              f'<p class="sub">{len(comp.runs)} runs; each run after the first (A) is compared '
-             "with A.</p>", "<h2 id='runs'>Runs</h2>", _runs_html(comp)]
+             "with A.</p>", '<h2 id="runs">Runs</h2>', _runs_html(comp)]
     if len(comp.runs) > 1 and plots.available():
         parts.append(figure(
             plots.cost_accuracy([r.label for r in comp.runs], comp.cost_axis_values,
@@ -210,7 +210,7 @@ def render_compare_html(comp: Comparison) -> str:
             "Each run's success rate against its cost (output tokens per episode when a run "
             "is unpriced); the dotted line joins the Pareto front.", "plot-pareto"))
     parts += [_pair_html(i, p) for i, p in enumerate(comp.pairs, 1)]
-    parts.append("<h2 id='definitions'>How to read this</h2><p class='note'>Verdict: "
+    parts.append('<h2 id="definitions">How to read this</h2><p class="note">Verdict: '
                  "'resolved' only when the 95% paired bootstrap CI (tasks resampled, 2000 draws, "
                  "seeded) of the difference excludes 0, or of the ratio excludes 1; otherwise "
                  "'unresolved at this sample size' — more tasks or repeats are needed to tell. "
