@@ -46,6 +46,8 @@ class Policy(ABC):
     """Routing state for one episode. A fresh instance is built for every episode."""
 
     name: str = "policy"
+    needs_frontier: bool = True  # whether a frontier backend must be configured
+    needs_logprobs: bool = False  # whether the caller must request token logprobs
 
     @abstractmethod
     def choose(self, ctx: StepContext) -> Decision:

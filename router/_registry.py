@@ -41,12 +41,18 @@ def _coerce(text: str) -> Any:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name, _, rest = spec.partition(":")
-    params: dict[str, Any] = {}
+    raw: dict[str, str] = {}
+    last: str | None = None
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq:
-            raise PolicySpecError(f"router parameter '{item}' must be key=value")
-        params[key.strip().replace("-", "_")] = _coerce(value.strip())
+            if last is None:
+                raise PolicySpecError(f"router parameter '{item}' must be key=value")
+            raw[last] += "," + item  # a list value: `frontier_models=a,b`
+            continue
+        last = key.strip().replace("-", "_")
+        raw[last] = value.strip()
+    params = {k: (v if "," in v else _coerce(v)) for k, v in raw.items()}
     return name.strip(), params
 
 
@@ -65,7 +71,10 @@ def build_policy(spec: str) -> PolicyFactory:
             f"router policy '{name}' takes no parameter {', '.join(sorted(unknown))}; "
             f"it takes: {', '.join(sorted(accepted)) or 'none'}"
         )
-    cls(**params)  # fail now, at the CLI, on bad values
+    try:
+        cls(**params)  # fail now, at the CLI, on bad values
+    except (TypeError, ValueError) as exc:
+        raise PolicySpecError(f"router policy '{name}': {exc}") from exc
     return lambda: cls(**params)
 
 
