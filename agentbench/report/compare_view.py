@@ -11,7 +11,13 @@ from rich.console import Console
 from rich.table import Table
 
 from agentbench import __version__
-from agentbench.metrics.compare import Comparison, MetricComparison, PairComparison, RunOverview
+from agentbench.metrics.compare import (
+    NOT_COMPARED,
+    Comparison,
+    MetricComparison,
+    PairComparison,
+    RunOverview,
+)
 from agentbench.report import plots
 from agentbench.report.page import esc, figure, fmt, fmt_ci, num_cell, page, table
 
@@ -128,7 +134,7 @@ def _runs_html(comp: Comparison) -> str:
         name = "A" if i == 0 else (f"B{i}" if len(comp.runs) > 2 else "B")
         pareto = "yes" if comp.pareto and comp.pareto[i] else "no"
         rows.append(
-            f"<tr><th scope='row'>{name}</th><td>{esc(r.label)}</td><td>{esc(r.run_id)}</td>"
+            f'<tr><th scope="row">{name}</th><td>{esc(r.label)}</td><td>{esc(r.run_id)}</td>'
             f"<td>{esc(r.server)}</td><td>{esc(r.router)}</td>" + num_cell(s.episodes, "d")
             + f'<td class="n" data-v="{s.success_rate}">{fmt(s.success_rate, ".0%")} '
               f'<span class="muted">{esc(fmt_ci(s.success_rate_ci))}</span></td>'
@@ -148,11 +154,11 @@ def _runs_html(comp: Comparison) -> str:
 def _pair_html(i: int, pair: PairComparison) -> str:
     rows = []
     for m in pair.metrics:
-        cls = "resolved" if m.verdict == "resolved" else "unresolved"
+        cls = {"resolved": "resolved", NOT_COMPARED: "muted"}.get(m.verdict, "unresolved")
         note = f'<br><span class="note">{esc(m.note)}</span>' if m.note else ""
-        rows.append(f"<tr><td>{esc(m.label)}{note}</td><td class='n'>{esc(side(m, m.a))}</td>"
-                    f"<td class='n'>{esc(side(m, m.b))}</td><td class='n'>{esc(effect(m))}</td>"
-                    f"<td class='n'>{m.n_tasks}</td><td class='{cls}'>{esc(m.verdict)}</td>"
+        rows.append(f'<tr><td>{esc(m.label)}{note}</td><td class="n">{esc(side(m, m.a))}</td>'
+                    f'<td class="n">{esc(side(m, m.b))}</td><td class="n">{esc(effect(m))}</td>'
+                    f'<td class="n">{m.n_tasks}</td><td class="{cls}">{esc(m.verdict)}</td>'
                     f"<td>{better(m, pair)}</td></tr>")
     metrics = table([("metric", False), ("A", True), ("B", True), ("B vs A [95% CI]", True),
                      ("tasks", True), ("verdict", False), ("better", False)], rows,

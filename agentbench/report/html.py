@@ -98,7 +98,7 @@ def _category_table(rows: dict[str, RunSummary], total: RunSummary) -> str:
     body = []
     for name, s in [*rows.items(), ("all", total)]:
         body.append(
-            f"<tr><th scope='row'>{esc(name)}</th>" + num_cell(s.tasks, "d")
+            f'<tr><th scope="row">{esc(name)}</th>' + num_cell(s.tasks, "d")
             + num_cell(s.episodes, "d")
             + f'<td class="n" data-v="{s.success_rate}">{_pct(s.success_rate)} '
               f'<span class="muted">{esc(fmt_ci(s.success_rate_ci))}</span></td>'

@@ -27,7 +27,8 @@ def schedule(reasoning_tokens: int = 24) -> Schedule:
 
 
 def cli(*args: str) -> Any:
-    return CliRunner().invoke(app, list(args))
+    # A wide terminal, so rich does not wrap the words the tests look for.
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
 
 
 # Two categories of the real suite keep each run to a few seconds (the full suite's YAML alone
