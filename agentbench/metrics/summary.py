@@ -48,6 +48,7 @@ class RunSummary(BaseModel):
         default=None, description="Total cost / solved episodes (failed attempts are paid too)."
     )
     unpriced_steps: int = Field(default=0, description="Model calls without a price.")
+    cost_note: str | None = Field(default=None, description="Why cost_usd is None, if it is.")
     truncated_steps: int = 0
 
 
@@ -122,8 +123,22 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         cost_usd_per_episode=_cost_per(costs, len(eps)),
         cost_usd_per_solved_task=_cost_per(costs, sum(1 for e in eps if e.success)),
         unpriced_steps=sum(1 for s in steps if s.cost_usd is None),
+        cost_note=_cost_note(steps),
         truncated_steps=sum(1 for s in steps if s.truncated),
     )
+
+
+def _cost_note(steps: list[StepRecord]) -> str | None:
+    local = sum(1 for s in steps if s.cost_usd is None and s.target == "local")
+    other = sum(1 for s in steps if s.cost_usd is None and s.target != "local")
+    if not local and not other:
+        return None
+    parts = []
+    if local:
+        parts.append(f"{local} local call(s) unpriced (declare --local-usd-per-hour)")
+    if other:
+        parts.append(f"{other} frontier call(s) without a price or token usage (see --prices)")
+    return f"cost unpriced: {'; '.join(parts)} of {len(steps)} calls"
 
 
 def _cost_per(costs: list[float | None], n: int) -> float | None:

@@ -59,7 +59,7 @@ async def test_escalate_on_invalid_records_and_pays_both_calls(router_suite, tmp
     summary = summarize(episodes)
     assert summary.cost_usd == pytest.approx(sum(e.cost_usd for e in episodes))
     assert summary.cost_usd_per_solved_task == pytest.approx(summary.cost_usd / 3)
-    assert summary.unpriced_steps == 0
+    assert summary.unpriced_steps == 0 and summary.cost_note is None
 
 
 async def test_confidence_requests_logprobs_and_escalates_low_ones(router_suite, tmp_path):
@@ -95,6 +95,8 @@ async def test_plan_execute_and_cascade_and_unpriced_local(router_suite, tmp_pat
         assert all(s.cost_usd is not None for s in e.steps if s.target == FRONTIER)
     summary = summarize(episodes)
     assert summary.cost_usd is None and summary.cost_usd_per_solved_task is None
+    assert summary.cost_note.startswith("cost unpriced: ")
+    assert "local call(s) unpriced (declare --local-usd-per-hour)" in summary.cost_note
     assert summary.unpriced_steps == sum(1 for e in episodes for s in e.steps
                                          if s.target == LOCAL)
     stats = escalation_stats(episodes)
