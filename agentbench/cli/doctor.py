@@ -150,7 +150,12 @@ async def _tool_check(report: DoctorReport, backend: Backend,
     except BackendError as exc:
         report.add("tool calling", "fail", f"{how}: {exc}", str(exc))
         return
-    if c.tool_calls and c.tool_calls[0].parsed is not None:
+    if c.tool_calls and c.tool_calls[0].name != TOOL["function"]["name"]:
+        report.add("tool calling", "warn", (
+            f"{how}: a tool call came back under the name {c.tool_calls[0].name[:80]!r}, not "
+            f"'get_pods' (a server that repeats the name in every stream chunk garbles it; "
+            "prefer --tool-mode prompt on this server)"))
+    elif c.tool_calls and c.tool_calls[0].parsed is not None:
         call = c.tool_calls[0]
         report.add("tool calling", "ok", f"{how}: {call.name}({call.arguments})")
     elif c.tool_calls:

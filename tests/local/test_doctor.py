@@ -127,6 +127,9 @@ def test_doctor_on_the_embedded_llama_cpp_server() -> None:
     assert report.server and report.server["kind"] == "llama-cpp-python"
     assert report.server["version"]  # from its /openapi.json
     assert report.server["extra"]["stream_usage"] is False
-    # A forced tool_choice (named function) returns real tool_calls on this server.
-    assert checks["tool calling"].status == "ok", checks["tool calling"].detail
+    # A forced tool_choice (named function) returns real tool_calls on this server; its stream
+    # repeats the function name in every chunk, which doctor must not call "ok" when garbled.
+    tool = checks["tool calling"]
+    assert tool.status in ("ok", "warn"), tool.detail
+    assert "get_pods" in tool.detail
     assert checks["reasoning parsing"].status in ("info", "warn")
