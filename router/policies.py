@@ -187,6 +187,23 @@ class RandomRouter(Policy):
         return Decision(LOCAL, f"random: draw {draw:.3f} >= p={self.p:g}")
 
 
+@register("record-both")
+class RecordBoth(Policy):
+    """Instrumentation, not a router: every step is answered by the local model (with logprobs)
+    AND by the frontier; the frontier's answer is kept. The recorded pairs let reports replay
+    confidence thresholds counterfactually (`agentbench routes --replay-confidence RUN_ID`).
+    """
+
+    name = "record-both"
+    needs_logprobs = True
+
+    def choose(self, ctx: StepContext) -> Decision:
+        return Decision(LOCAL, "record-both: local answer recorded first")
+
+    def review(self, ctx: StepContext, answer: LocalAnswer) -> Decision | None:
+        return Decision(FRONTIER, "record-both: frontier answer kept")
+
+
 @register("external")
 class ExternalRouter(Policy):
     """A router outside agentbench (e.g. NeMo Switchyard) behind the local endpoint.

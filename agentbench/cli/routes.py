@@ -30,12 +30,20 @@ def routes(
     local_usd_per_hour: float = typer.Option(
         None, "--local-usd-per-hour", help="Re-price local model time at this $/h."),
     json_out: str = typer.Option(None, "--json", help="Write the comparison here."),
+    replay_confidence: str = typer.Option(
+        None, "--replay-confidence", help="RUN_ID of a --record-both run: replay confidence "
+        "thresholds on its recorded answer pairs."),
+    thresholds: str = typer.Option("-0.05,-0.1,-0.2,-0.3,-0.5,-0.75,-1,-1.5,-2",
+                                   "--thresholds", help="Mean-logprob thresholds to replay."),
 ) -> None:
     """Cost vs accuracy per run (baselines and routers), Pareto front, APGR, random control."""
     if metric not in ("success", "score"):
         raise ConfigError(f"--metric {metric}: use success or score")
     if not Path(db).exists():
         raise ConfigError(f"{db}: no such database; run `agentbench run` first")
+    if replay_confidence:
+        replay(db, replay_confidence, thresholds, prices, local_usd_per_hour, json_out)
+        return
     with ResultStore(db) as store:
         runs = select_runs(store, run_ids or [])
     if prices is not None or local_usd_per_hour is not None:
@@ -47,6 +55,51 @@ def routes(
     print_routes(report)
     if json_out:
         Path(json_out).write_text(json.dumps(report.model_dump(), indent=2))
+        typer.echo(f"json: {json_out}")
+
+
+def replay(db: str, run_id: str, thresholds: str, prices: str | None,
+           local_usd_per_hour: float | None, json_out: str | None) -> None:
+    from agentbench.metrics.routing import replay_confidence
+
+    try:
+        values = sorted({float(t) for t in thresholds.split(",") if t.strip()}, reverse=True)
+    except ValueError as exc:
+        raise ConfigError(f"--thresholds {thresholds}: give numbers like -0.1,-0.5") from exc
+    with ResultStore(db) as store:
+        run = store.run(store.resolve(run_id))
+        episodes = store.episodes(run.run_id)
+    if prices is not None or local_usd_per_hour is not None:
+        from agentbench.cost import Pricing, price_episode
+
+        pricing = Pricing.build(prices, local_usd_per_hour)
+        episodes = [price_episode(e, pricing) for e in episodes]
+    points = replay_confidence(episodes, values)
+    if not points or not points[0].decisions:
+        raise ConfigError(f"run {run.run_id} has no recorded (local, frontier) answer pairs: "
+                          "make it with `agentbench run --record-both`")
+    with_lp = sum(1 for e in episodes for s in e.steps if s.discarded and
+                  s.mean_logprob is not None)
+    console = Console()
+    table = Table(title=f"Confidence thresholds replayed on {run.run_id} "
+                  f"({len(episodes)} episodes, {points[0].decisions} decisions)",
+                  title_justify="left")
+    for column in ("threshold", "steps escalated", "kept local = frontier", "exact episodes",
+                   "success (bounds)", "cost (recorded steps)"):
+        table.add_column(column, justify="right")
+    for p in points:
+        low, high = p.accuracy_low, p.accuracy_high
+        bounds = "n/a" if low is None or high is None else (
+            f"{low:.0%}" if abs(high - low) < 1e-9 else f"{low:.0%} – {high:.0%}")
+        table.add_row(f"{p.threshold:g}", _pct(p.rate_steps), _pct(p.kept_agree),
+                      f"{p.exact_episodes}/{len(episodes)}", bounds, _money(p.cost_usd))
+    console.print(table)
+    console.print("A kept local answer that differs from the frontier's leaves the recorded "
+                  "trajectory: that episode's outcome is unknown, hence the bounds (low: it "
+                  "failed, high: it succeeded). Local answers without logprobs are kept "
+                  f"({with_lp} of {points[0].decisions} had logprobs).")
+    if json_out:
+        Path(json_out).write_text(json.dumps([p.model_dump() for p in points], indent=2))
         typer.echo(f"json: {json_out}")
 
 

@@ -55,10 +55,17 @@ def run(
         None, "--local-usd-per-hour", help="Price of local model time ($/h); else unpriced."
     ),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    record_both: bool = typer.Option(
+        False, "--record-both", help="Answer every step locally and on the frontier (kept); "
+        "`routes --replay-confidence` replays thresholds on it."),
 ) -> None:
     """Run every task (x repeats) against the model and print a summary per category."""
     if tool_mode not in (None, "native", "prompt"):
         raise ConfigError(f"--tool-mode {tool_mode}: use native or prompt")
+    if record_both:
+        if router not in ("always-local", "record-both"):
+            raise ConfigError(f"--record-both replaces the router; drop --router {router}")
+        router = "record-both"
     try:
         policy_factory = build_policy(router)
     except PolicySpecError as exc:
