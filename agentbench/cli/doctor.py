@@ -5,6 +5,9 @@ reasoning come back the way agentbench reads them — with known failures explai
     agentbench doctor --local nemotron         that profile's candidates, then checks on the first
                                                one serving it (exit 1 when none does)
     agentbench doctor --base-url URL --model NAME     one server (ollama/NAME for Ollama's API)
+    agentbench doctor --log vllm.log           also read a server's log (`docker logs … 2>&1 |
+                                               agentbench doctor --log -`): the failures that stop
+                                               a server from starting are only in its log
 
 The checks on a served model are two tiny requests: a tool call forced by naming the function
 (`tool_choice`; Ollama has none, so its tools capability is read and the call just offered), and
@@ -27,7 +30,7 @@ import typer
 from rich.console import Console
 
 from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
-from agentbench.errors import AgentbenchError, BackendError, ConfigError
+from agentbench.errors import BackendError, ConfigError
 from agentbench.local.diagnose import Diagnosis, diagnose
 from agentbench.local.profiles import Profile, expand, load_profiles
 
@@ -260,11 +263,26 @@ async def _checks_on(report: DoctorReport, server: str, base_url: str, model: st
 # ------------------------------------------------------------------------------- the flows
 
 
+def check_logs(report: DoctorReport, logs: dict[str, str]) -> None:
+    """Known signatures in server logs (the tail of each: the last start is what matters)."""
+    for name, text in logs.items():
+        tail = text[-200_000:]
+        found = diagnose(tail)
+        if found:
+            check = report.add(f"log {name}", "fail", f"{len(found)} known failure signature(s)")
+            check.diagnoses = found
+        else:
+            report.add(f"log {name}", "info", "no known failure signature")
+
+
 def run_doctor(*, local: str | None = None, base_url: str | None = None,
                model: str | None = None, profiles_file: Path | None = None,
-               env: dict[str, str] | None = None, timeout_s: float = 120.0) -> DoctorReport:
+               env: dict[str, str] | None = None, timeout_s: float = 120.0,
+               logs: dict[str, str] | None = None) -> DoctorReport:
     env = dict(os.environ if env is None else env)
     report = DoctorReport()
+    if logs:
+        check_logs(report, logs)
     has_embedded = check_embedded(report)
     if base_url:
         if not model:
@@ -373,16 +391,23 @@ def doctor(
     profiles: Path = typer.Option(None, "--profiles", help="Extra model profiles (YAML)."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds per test request."),
     json_out: Path = typer.Option(None, "--json", help="Write the findings here."),
+    log: list[str] = typer.Option(None, "--log", help="A server log to read (- for stdin)."),
 ) -> None:
     """Which servers answer, what they serve, whether tool calls and reasoning work."""
     if local and (base_url or model):
         raise ConfigError("give either --local ALIAS or --base-url URL --model NAME, not both")
     console = Console(soft_wrap=True)
-    try:
-        report = run_doctor(local=local, base_url=base_url, model=model,
-                            profiles_file=profiles, timeout_s=timeout)
-    except AgentbenchError:
-        raise
+    logs: dict[str, str] = {}
+    for item in log or []:
+        if item == "-":
+            logs["stdin"] = typer.get_text_stream("stdin").read()
+            continue
+        try:
+            logs[item] = Path(item).read_text(errors="replace")
+        except OSError as exc:
+            raise ConfigError(f"--log {item}: cannot read it: {exc}") from exc
+    report = run_doctor(local=local, base_url=base_url, model=model, profiles_file=profiles,
+                        timeout_s=timeout, logs=logs)
     render(report, console)
     if json_out:
         json_out.write_text(json.dumps(asdict(report), indent=2, default=str))

@@ -133,3 +133,19 @@ def test_doctor_on_the_embedded_llama_cpp_server() -> None:
     assert tool.status in ("ok", "warn"), tool.detail
     assert "get_pods" in tool.detail
     assert checks["reasoning parsing"].status in ("info", "warn")
+
+
+def test_doctor_reads_a_server_log(tmp_path: Path) -> None:
+    """Start-up failures live in the server's log, not in any HTTP answer."""
+    log = tmp_path / "vllm.log"
+    log.write_text(
+        "INFO 08-11 12:00:01 [api_server.py:1] vLLM API server version 0.19.0\n"
+        "ERROR Value error, The checkpoint you are trying to load has model type `nemotron_h` "
+        "but Transformers does not recognize this architecture.\n")
+    result = CliRunner().invoke(app, ["doctor", "--log", str(log), "--log", "-"],
+                                input="ValueError: Free memory on device (98.7/121.7 GiB) on "
+                                      "startup is less than desired GPU memory utilization "
+                                      "(0.92, 111.95 GiB).\n", env=no_server_env())
+    assert result.exit_code == 0, result.output
+    assert "stale container" in result.output and "v0.27.1" in result.output
+    assert "--gpu-memory-utilization too high" in result.output
