@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agentbench.errors import ConfigError
-from agentbench.metrics.routing import RoutesReport, compare_runs, signed
+from agentbench.metrics.routing import RoutesReport, compare_runs, pct_change, signed
 from agentbench.records import EpisodeResult, RunRecord
 from agentbench.store import ResultStore
 
@@ -157,9 +157,8 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
                     f"[{signed(d['low'] * 100, '.1f')}, {signed(d['high'] * 100, '.1f')}]")
         if p.vs_strong and p.vs_strong.get("cost_ratio"):
             r = p.vs_strong["cost_ratio"]
-            cost_delta = (f"{signed((r['value'] - 1) * 100, '.0f')}% "
-                          f"[{signed((r['low'] - 1) * 100, '.0f')}, "
-                          f"{signed((r['high'] - 1) * 100, '.0f')}]")
+            cost_delta = (f"{pct_change(r['value'])} "
+                          f"[{pct_change(r['low'])}, {pct_change(r['high'])}]")
         elif p.vs_strong:
             cost_delta = "unpriced"
         esc = p.escalation

@@ -454,14 +454,20 @@ def signed(value: float, spec: str) -> str:
     return text.replace("-", "\u2212")
 
 
+def pct_change(ratio: float) -> str:
+    """A cost ratio as a signed percent change; a tenth of a percent near -100% (a −99.7% cut
+    is not free)."""
+    change = (ratio - 1) * 100
+    return signed(change, ".1f" if change < -99 and ratio > 0 else ".0f") + "%"
+
+
 def _sentence(p: RunPoint, strong: RunPoint) -> str:
     vs = p.vs_strong or {}
     parts = []
     ratio = vs.get("cost_ratio")
     if ratio:
-        parts.append(f"{signed((ratio['value'] - 1) * 100, '.0f')}% cost (CI "
-                     f"{signed((ratio['low'] - 1) * 100, '.0f')}% to "
-                     f"{signed((ratio['high'] - 1) * 100, '.0f')}%; {vs.get('cost_verdict')})")
+        parts.append(f"{pct_change(ratio['value'])} cost (CI {pct_change(ratio['low'])} to "
+                     f"{pct_change(ratio['high'])}; {vs.get('cost_verdict')})")
     else:
         parts.append("cost unpriced")
     parts.append(f"{_pct(p.escalation.rate_calls)} of calls escalated")
