@@ -115,5 +115,5 @@ def serving_notes(
         console.print(
             f"{kind} sent no token usage in its stream; output tokens of "
             f"{total.tokens_method['server_tokenizer']} steps were counted with the "
-            "server's own tokenizer (/tokenize)."
+            "server's own tokenizer endpoint (/tokenize or /extras/tokenize)."
         )
