@@ -163,7 +163,8 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
             cost_delta = "unpriced"
         esc = p.escalation
         table.add_row(
-            p.run_id + role.get(p.run_id, ""), p.router, acc, diff, _money(p.cost_usd),
+            p.run_id + role.get(p.run_id, ""), p.router + (f" ({p.note})" if p.note else ""),
+            acc, diff, _money(p.cost_usd),
             _money(p.cost_usd_per_solved) if p.cost_usd is not None else "unpriced",
             cost_delta, _pct(esc.rate_calls), _pct(esc.rate_steps), _pct(esc.rate_episodes),
             _pct(esc.share_dollars) if esc.cost_usd is not None else "unpriced",
@@ -179,7 +180,8 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
                       "random routing ≈ 0.50)")
     for p in report.runs:
         if p.sentence:
-            console.print(f"[bold]{p.router}[/bold] ({p.run_id}): {p.sentence}")
+            label = p.router + (f", {p.note}" if p.note else "")
+            console.print(f"[bold]{label}[/bold] ({p.run_id}): {p.sentence}")
         vr = p.vs_random
         if vr:
             expected = vr.get("expected_random_accuracy")

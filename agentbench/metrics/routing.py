@@ -219,6 +219,7 @@ class RunPoint(BaseModel):
     family: str
     model: str | None = None
     frontier_model: str | None = None
+    note: str | None = None
     episodes: int
     accuracy: float | None
     accuracy_ci: list[float] | None = None
@@ -340,6 +341,7 @@ def compare_runs(
         points.append(RunPoint(
             run_id=record.run_id, router=router, family=family_of(router),
             model=record.config.get("model"), frontier_model=record.config.get("frontier_model"),
+            note=record.config.get("note"),
             episodes=len(chosen), accuracy=acc.value if acc else None,
             accuracy_ci=[acc.low, acc.high] if acc else None,
             cost_usd=sum(c) if c is not None else None,
