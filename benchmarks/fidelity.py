@@ -7,7 +7,7 @@ stream. Each configuration is measured through agentbench's own path (bench prom
 OpenAI-compatible streaming adapter, forced output length) at concurrency 1 and 64, and the
 signed relative error of every stream is summarised.
 
-    python benchmarks/fidelity.py [--quick] [--subprocess-server] [--benchy PATH]
+    python benchmarks/fidelity.py [--quick] [--subprocess-server] [--benchy-home DIR]
 
 Prints a table and a JSON summary line; it is a measurement, not a test.
 """
@@ -22,12 +22,14 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from agentbench.backends.openai_compat import OpenAICompatBackend
-from agentbench.bench.measure import ForceOutput, complete_one
+from agentbench.bench.measure import ForceOutput, LoopLag, complete_one
 from agentbench.bench.prompts import PromptBuilder
 from agentbench.bench.scenarios import custom
 from agentbench.refserver.app import RefServer, RefServerState
@@ -37,11 +39,11 @@ TTFTS = (0.05, 0.5)
 RATES = (20.0, 100.0, 400.0)
 CHUNKS = ((1,), (1, 3, 2, 4))
 REASONING = (False, True)
-DECODE_WINDOW_S = 0.6  # output length per rate: about this long a decode per stream
+DECODE_WINDOW_S = 0.3  # output length per rate: about this long a decode per stream
 
 
 def output_tokens(rate: float) -> int:
-    return max(16, int(rate * DECODE_WINDOW_S))
+    return max(12, int(rate * DECODE_WINDOW_S))
 
 
 def pct(values: list[float], q: float) -> float:
@@ -52,11 +54,13 @@ def pct(values: list[float], q: float) -> float:
 async def measure(
     base_url: str, levels: list[int], tg: int, runs: int
 ) -> dict[int, dict[str, list[float]]]:
-    """Per-stream ttft_s and decode_tok_s at each concurrency, `runs` repetitions each, after
-    one uncounted warm-up repetition at the same concurrency (connections open, as in bench)."""
+    """Per-stream ttft_s and decode_tok_s at each concurrency, after one short uncounted warm-up
+    repetition at the same concurrency (connections open, as in bench): `runs` repetitions at
+    concurrency 1, half as many (at least one) above."""
     backend = OpenAICompatBackend(base_url, "echo")
     builder = PromptBuilder(backend.count_tokens)
     scenario = custom(tg, tg)  # echo: the answer is the prompt, tg tokens long
+    warmup = custom(16, 4)  # opens the connections, not counted
     force = ForceOutput()
     results: dict[int, dict[str, list[float]]] = {}
     try:
@@ -66,14 +70,20 @@ async def measure(
                 "decode_tok_s": [],
                 "output_tokens": [],
                 "ttft_after_byte_s": [],
+                "client_lag_max_s": [],
             }
-            for index in range(runs + 1):
-                prompts = [await builder.build(scenario) for _ in range(concurrency)]
-                done = await asyncio.gather(
-                    *(complete_one(backend, p, scenario, force) for p in prompts)
-                )
+            # Concurrency 64 gives 64 streams per repetition: fewer repetitions are needed.
+            repetitions = runs if concurrency == 1 else max(1, runs // 2)
+            for index in range(repetitions + 1):
+                shape = warmup if index == 0 else scenario
+                prompts = [await builder.build(shape) for _ in range(concurrency)]
+                async with LoopLag() as lag:
+                    done = await asyncio.gather(
+                        *(complete_one(backend, p, shape, force) for p in prompts)
+                    )
                 if index == 0:
                     continue
+                out["client_lag_max_s"].append(lag.max_s or 0.0)
                 for completion, _, _ in done:
                     out["ttft_s"].append(completion.ttft_s)
                     # The server sends its role chunk on arrival: the rest is its own TTFT.
@@ -96,15 +106,25 @@ def errors(values: list[float], truth: float) -> dict[str, float]:
     }
 
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 class SubprocessServer:
     """The reference server in a child process (loopback), to keep its work off our GIL."""
 
-    def __init__(self, port: int = 18911) -> None:
-        self.port = port
+    def __init__(self) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, schedule: Schedule) -> str:
+        import httpx
+
         self.stop()
+        port = free_port()
         chunks = ",".join(str(c) for c in schedule.chunks)
         cmd = [
             sys.executable,
@@ -112,9 +132,9 @@ class SubprocessServer:
             "agentbench.cli.main",
             "refserver",
             "--port",
-            str(self.port),
+            str(port),
             "--tasks",
-            "tasks",
+            str(Path(__file__).resolve().parent.parent / "tasks"),
             "--ttft",
             str(schedule.ttft_s),
             "--rate",
@@ -125,15 +145,14 @@ class SubprocessServer:
             str(schedule.reasoning_tokens),
         ]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        import httpx
-
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and self.proc.poll() is None:
             try:
-                httpx.get(f"http://127.0.0.1:{self.port}/version", timeout=0.5)
-                return f"http://127.0.0.1:{self.port}/v1"
+                httpx.get(f"http://127.0.0.1:{port}/version", timeout=0.5)
+                return f"http://127.0.0.1:{port}/v1"
             except httpx.HTTPError:
                 time.sleep(0.1)
+        self.stop()
         raise RuntimeError("reference server subprocess did not start")
 
     def stop(self) -> None:
@@ -163,47 +182,109 @@ def schedules(quick: bool) -> list[Schedule]:
     return out
 
 
-def run_benchy(benchy: str, base_url: str) -> dict[str, Any]:
-    """llama-benchy (separate venv) against the same server; see benchmarks/README.md."""
-    cmd = [
-        benchy,
-        "--base-url",
-        base_url,
-        "--model",
-        "echo",
-        "--pp",
-        "64",
-        "--tg",
-        "64",
-        "--runs",
-        "3",
-    ]
-    started = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+BENCHY_BOOK = "http://offline.invalid/agentbench-corpus"  # served from the seeded cache
+
+
+def run_benchy(home: str, base_url: str, tg: int, runs: int) -> dict[str, list[float]] | None:
+    """llama-benchy from its own venv (see benchmarks/benchy_setup.sh) on the same server.
+
+    Offline: its book comes from the cache file benchy_setup.sh seeded under HOME, its tokenizer
+    is a local tokenizer.json that splits like the reference server. Returns per-run
+    tg_throughput (tok/s), e2e_ttft (s) and ttfr (s, first response byte), or None on failure.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "benchy.json"
+        cmd = [
+            str(Path(home) / "venv/bin/llama-benchy"),
+            "--base-url",
+            base_url,
+            "--model",
+            "echo",
+            "--tokenizer",
+            str(Path(home) / "tokenizer.json"),
+            "--book-url",
+            BENCHY_BOOK,
+            "--pp",
+            str(tg),
+            "--tg",
+            str(tg),
+            "--runs",
+            str(runs),
+            "--exact-tg",
+            "--skip-coherence",
+            "--latency-mode",
+            "none",
+            "--no-cache",
+            "--format",
+            "json",
+            "--save-result",
+            str(out),
+        ]
+        env = {**os.environ, "HOME": home, "HF_HUB_OFFLINE": "1"}
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+        if proc.returncode != 0 or not out.exists():
+            print(
+                f"llama-benchy failed (rc {proc.returncode}): {proc.stdout[-500:]}"
+                f"{proc.stderr[-500:]}",
+                file=sys.stderr,
+            )
+            return None
+        bench = json.loads(out.read_text())["benchmarks"][0]
     return {
-        "cmd": " ".join(cmd),
-        "rc": proc.returncode,
-        "wall_s": time.perf_counter() - started,
-        "stdout_tail": proc.stdout[-2000:],
-        "stderr_tail": proc.stderr[-2000:],
+        "decode_tok_s": bench["tg_throughput"]["values"],
+        "ttft_s": [v / 1000 for v in bench["e2e_ttft"]["values"]],
+        "ttfr_s": list(bench["ttfr"]["values"]),
     }
+
+
+def row_line(r: dict[str, Any]) -> str:
+    lag = r.get("client_lag_max_s")
+    return (
+        f"ttft {r['ttft_truth_s'] * 1000:4.0f} ms  rate {r['rate_truth_tok_s']:5.0f}  "
+        f"chunks {r['chunks']:8s} reasoning {r['reasoning']:3d}  {r['tool']:11s} "
+        f"c={r['concurrency']:<3d} TTFT err median {r['ttft']['median']:+7.2%} "
+        f"p95|.| {r['ttft']['p95_abs']:6.2%}   decode err median "
+        f"{r['decode']['median']:+7.2%} p95|.| {r['decode']['p95_abs']:6.2%}"
+        + (f"   client loop lag max {lag * 1000:4.0f} ms" if lag is not None else "")
+    )
+
+
+def summarize(rows: list[dict[str, Any]], tool: str, concurrency: int) -> dict[str, Any] | None:
+    sel = [r for r in rows if r["concurrency"] == concurrency and r["tool"] == tool]
+    if not sel:
+        return None
+    out = {
+        "schedules": len(sel),
+        "ttft_median_abs_err": statistics.median(abs(r["ttft"]["median"]) for r in sel),
+        "ttft_worst_p95_abs_err": max(r["ttft"]["p95_abs"] for r in sel),
+        "decode_median_abs_err": statistics.median(abs(r["decode"]["median"]) for r in sel),
+        "decode_worst_p95_abs_err": max(r["decode"]["p95_abs"] for r in sel),
+    }
+    after = [abs(r["ttft_after_byte"]["median"]) for r in sel if "ttft_after_byte" in r]
+    if after:
+        out["ttft_after_first_byte_median_abs_err"] = statistics.median(after)
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="TTFT 50 ms, no reasoning only.")
-    parser.add_argument("--runs", type=int, default=2, help="Repetitions per concurrency.")
+    parser.add_argument("--runs", type=int, default=3, help="Repetitions at concurrency 1.")
     parser.add_argument("--concurrency", default="1,64")
     parser.add_argument(
         "--subprocess-server",
         action="store_true",
         help="Serve from a child process instead of a thread of this one.",
     )
-    parser.add_argument("--benchy", help="Path to a llama-benchy executable (separate venv).")
+    parser.add_argument(
+        "--benchy-home",
+        help="Folder made by benchmarks/benchy_setup.sh: "
+        "adds llama-benchy side by side (concurrency 1, reasoning off).",
+    )
     args = parser.parse_args()
     levels = [int(c) for c in args.concurrency.split(",")]
     started = time.perf_counter()
-    rows = []
+    rows: list[dict[str, Any]] = []
     state = RefServerState(tasks=[])
     child = SubprocessServer() if args.subprocess_server else None
     server = None if child else RefServer(state).start()
@@ -216,68 +297,79 @@ def main() -> None:
                 state.schedule = schedule
                 base_url = server.base_url
             tg = output_tokens(schedule.rate_tok_s)
+            base = {
+                "ttft_truth_s": schedule.ttft_s,
+                "rate_truth_tok_s": schedule.rate_tok_s,
+                "chunks": ",".join(map(str, schedule.chunks)),
+                "reasoning": schedule.reasoning_tokens,
+            }
             measured = asyncio.run(measure(base_url, levels, tg, args.runs))
             for concurrency, got in measured.items():
                 rows.append(
                     {
-                        "ttft_truth_s": schedule.ttft_s,
-                        "rate_truth_tok_s": schedule.rate_tok_s,
-                        "chunks": ",".join(map(str, schedule.chunks)),
-                        "reasoning": schedule.reasoning_tokens,
+                        **base,
+                        "tool": "agentbench",
                         "concurrency": concurrency,
                         "output_tokens": statistics.median(got["output_tokens"]),
                         "ttft": errors(got["ttft_s"], schedule.ttft_s),
                         "ttft_after_byte": errors(got["ttft_after_byte_s"], schedule.ttft_s),
                         "decode": errors(got["decode_tok_s"], schedule.rate_tok_s),
+                        "client_lag_max_s": max(got["client_lag_max_s"]),
                     }
                 )
-                r = rows[-1]
-                print(
-                    f"ttft {schedule.ttft_s * 1000:4.0f} ms  rate {schedule.rate_tok_s:5.0f}  "
-                    f"chunks {r['chunks']:8s} reasoning {r['reasoning']:4d}  c={concurrency:<3d} "
-                    f"out {r['output_tokens']:5.0f}  TTFT err median {r['ttft']['median']:+7.2%}"
-                    f" p95|.| {r['ttft']['p95_abs']:6.2%} "
-                    f"(after 1st byte {r['ttft_after_byte']['median']:+6.2%})"
-                    f"   decode err median "
-                    f"{r['decode']['median']:+7.2%} p95|.| {r['decode']['p95_abs']:6.2%}",
-                    flush=True,
-                )
-        benchy = run_benchy(args.benchy, base_url) if args.benchy else None
+                print(row_line(rows[-1]), flush=True)
+            if args.benchy_home and schedule.reasoning_tokens == 0:
+                got = run_benchy(args.benchy_home, base_url, tg, max(args.runs, 2))
+                if got:
+                    rows.append(
+                        {
+                            **base,
+                            "tool": "llama-benchy",
+                            "concurrency": 1,
+                            "ttft": errors(got["ttft_s"], schedule.ttft_s),
+                            "decode": errors(got["decode_tok_s"], schedule.rate_tok_s),
+                            "ttfr_s_median": statistics.median(got["ttfr_s"]),
+                        }
+                    )
+                    print(row_line(rows[-1]), flush=True)
     finally:
         if child:
             child.stop()
         if server:
             server.stop()
-    by_c = {}
-    for c in levels:
-        sel = [r for r in rows if r["concurrency"] == c]
-        by_c[c] = {
-            "ttft_median_abs_err": statistics.median(abs(r["ttft"]["median"]) for r in sel),
-            "ttft_worst_p95_abs_err": max(r["ttft"]["p95_abs"] for r in sel),
-            "ttft_after_byte_median_abs_err": statistics.median(
-                abs(r["ttft_after_byte"]["median"]) for r in sel
-            ),
-            "decode_median_abs_err": statistics.median(abs(r["decode"]["median"]) for r in sel),
-            "decode_worst_p95_abs_err": max(r["decode"]["p95_abs"] for r in sel),
-        }
-        print(
-            f"concurrency {c}: over {len(sel)} schedules, TTFT |median err| median "
-            f"{by_c[c]['ttft_median_abs_err']:.2%} (worst stream p95 "
-            f"{by_c[c]['ttft_worst_p95_abs_err']:.2%}; after the first byte "
-            f"{by_c[c]['ttft_after_byte_median_abs_err']:.2%}); decode |median err| median "
-            f"{by_c[c]['decode_median_abs_err']:.2%} (worst stream p95 "
-            f"{by_c[c]['decode_worst_p95_abs_err']:.2%})"
+    summary: dict[str, Any] = {}
+    for tool in ("agentbench", "llama-benchy"):
+        for c in levels:
+            figures = summarize(rows, tool, c)
+            if figures:
+                summary[f"{tool} c={c}"] = figures
+                print(
+                    f"{tool} concurrency {c}: over {figures['schedules']} schedules, TTFT "
+                    f"|median err| median {figures['ttft_median_abs_err']:.2%} (worst "
+                    f"stream p95 {figures['ttft_worst_p95_abs_err']:.2%}); decode |median "
+                    f"err| median {figures['decode_median_abs_err']:.2%} (worst stream p95 "
+                    f"{figures['decode_worst_p95_abs_err']:.2%})"
+                    + (
+                        f"; TTFT after the first byte "
+                        f"{figures['ttft_after_first_byte_median_abs_err']:.2%}"
+                        if "ttft_after_first_byte_median_abs_err" in figures
+                        else ""
+                    )
+                )
+    print(
+        json.dumps(
+            {
+                "date": datetime.now(UTC).isoformat(timespec="seconds"),
+                "machine": f"{platform.machine()} {os.cpu_count()} CPUs, Python "
+                f"{platform.python_version()}",
+                "server": "subprocess" if child else "in-process thread",
+                "load_average_1m_at_end": round(os.getloadavg()[0], 2),
+                "wall_s": round(time.perf_counter() - started, 1),
+                "summary": summary,
+                "rows": rows,
+            }
         )
-    summary = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": f"{platform.machine()} {os.cpu_count()} CPUs, {platform.python_version()}",
-        "server": "subprocess" if child else "in-process thread",
-        "wall_s": round(time.perf_counter() - started, 1),
-        "summary": by_c,
-    }
-    if benchy:
-        summary["llama_benchy"] = benchy
-    print(json.dumps(summary))
+    )
 
 
 if __name__ == "__main__":

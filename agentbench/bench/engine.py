@@ -126,6 +126,28 @@ async def run_cell(
     cell["prompt_tokens_counted"] = sorted(set(counted))
 
 
+def flag_client_lag(cell: dict[str, Any], share: float = 0.05) -> None:
+    """Mark a row whose client event loop lagged by more than `share` of the decode window:
+    its chunks may have been read late and bunched, so TTFT and decode figures are limited by
+    this machine, not the server's."""
+    lags = [r["client_loop_lag_max_s"] for r in cell["runs"] if r.get("client_loop_lag_max_s")]
+    cell["client_loop_lag_max_s"] = max(lags) if lags else None
+    windows = [
+        r["duration_s"] - r["ttft_s"]
+        for r in cell["runs"]
+        if r.get("duration_s") is not None and r.get("ttft_s") is not None
+    ]
+    window = min(windows) if windows else None
+    cell["client_limited"] = bool(lags and window and max(lags) > share * window)
+    if cell["client_limited"]:
+        cell["message"] = (
+            f"{cell['scenario']} (concurrency {cell['concurrency']}): this client's event loop "
+            f"lagged up to {max(lags) * 1000:.0f} ms during a {window * 1000:.0f} ms decode: "
+            "chunks may have been read late and bunched, so TTFT and decode figures here are "
+            "limited by the client machine (see benchmarks/README.md)"
+        )
+
+
 async def run_bench(
     backend: Backend, config: BenchConfig, progress: Progress = _quiet
 ) -> BenchOutcome:
@@ -164,6 +186,7 @@ async def run_bench(
                     n=summary["n"],
                     n_runs=len(cell["runs"]),
                 )
+                flag_client_lag(cell)
                 if cell["status"] == "ok" and not cell["runs"]:
                     cell["status"] = "no_runs"
                 progress("done", cell)

@@ -13,6 +13,7 @@ output tokens of the repetition / (last stream end − first send): the server's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import statistics
 import time
 from dataclasses import dataclass
@@ -36,6 +37,40 @@ _REJECTS_FORCE = (
     "not permitted",
     "unknown parameter",
 )
+
+
+class LoopLag:
+    """Event-loop lag of this client while a repetition runs (asyncio.sleep overshoot).
+
+    A client that cannot keep up reads chunks late and in bunches: TTFT grows and the decode
+    window shrinks, inflating per-stream rates (benchmarks/fidelity.py shows it at concurrency
+    64 on 2 cores). The lag is recorded with every repetition so such figures can be flagged.
+    """
+
+    def __init__(self, interval_s: float = 0.005) -> None:
+        self.interval_s = interval_s
+        self.samples: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _watch(self) -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(self.interval_s)
+            self.samples.append(max(time.perf_counter() - start - self.interval_s, 0.0))
+
+    async def __aenter__(self) -> LoopLag:
+        self._task = asyncio.create_task(self._watch())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    @property
+    def max_s(self) -> float | None:
+        return max(self.samples) if self.samples else None
 
 
 class ContextTooSmall(Exception):
@@ -126,9 +161,10 @@ async def measure_run(
     """Send every prompt at once (len(prompts) = concurrency) and summarise the repetition."""
     concurrency = len(prompts)
     before = await read_counters(backend) if concurrency == 1 else None
-    outcomes = await asyncio.gather(
-        *(complete_one(backend, p, scenario, force) for p in prompts), return_exceptions=True
-    )
+    async with LoopLag() as lag:
+        outcomes = await asyncio.gather(
+            *(complete_one(backend, p, scenario, force) for p in prompts), return_exceptions=True
+        )
     after = await read_counters(backend) if before else None
     for outcome in outcomes:
         if isinstance(outcome, ContextTooSmall):
@@ -172,6 +208,7 @@ async def measure_run(
     run["output_forced"] = force.enabled
     run["spec_decode"] = acceptance(before, after) if concurrency == 1 else None
     run["nonces"] = [p.nonce for p in prompts]
+    run["client_loop_lag_max_s"] = lag.max_s
     if not done:
         for key in FIGURES:
             run[key] = None
