@@ -97,6 +97,16 @@ def task_figures(episodes: Sequence[EpisodeResult]) -> dict[str, TaskFigures]:
     return {t: _task(v) for t, v in sorted(groups.items())}
 
 
+def category_figures(episodes: Sequence[EpisodeResult]) -> dict[str, TaskFigures]:
+    """Per category (sorted): the same figures averaged over the category's episodes; the
+    record's task_id holds the category name."""
+    groups: dict[str, list[EpisodeResult]] = defaultdict(list)
+    for e in episodes:
+        groups[e.category].append(e)
+    return {c: _task(v).model_copy(update={"task_id": c, "difficulty": ""})
+            for c, v in sorted(groups.items())}
+
+
 def paired_ratio_ci(a: Sequence[float], b: Sequence[float], *, resamples: int = 2000,
                     seed: int = 0) -> Interval | None:
     """Bootstrap CI of mean(b) / mean(a) over paired tasks (tasks resampled together).

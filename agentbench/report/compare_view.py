@@ -5,6 +5,7 @@ Renders `metrics.compare.Comparison` records; every number and verdict comes fro
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from rich.console import Console
@@ -20,6 +21,8 @@ from agentbench.metrics.compare import (
 )
 from agentbench.report import plots
 from agentbench.report.page import esc, figure, fmt, fmt_ci, num_cell, page, table
+
+TERMINAL_TASKS = 12
 
 
 def effect(m: MetricComparison) -> str:
@@ -104,12 +107,18 @@ def print_comparison(comp: Comparison, console: Console | None = None) -> None:
             for col in ("task", "thinking A", "thinking B", "B/A", "output A", "output B",
                         "fewer output tokens"):
                 tt.add_column(col, justify="left" if col == "task" else "right")
-            for x in sorted(solved, key=lambda x: -(x.thinking_ratio or 0)):
+            # Largest thinking differences first, either way; the full list is in --html/--json.
+            ranked = sorted(solved, key=lambda x: -abs(math.log(x.thinking_ratio))
+                            if x.thinking_ratio else 0.0)
+            for x in ranked[:TERMINAL_TASKS]:
                 tt.add_row(x.task_id, fmt(x.reasoning_tokens_a, ".0f"),
                            fmt(x.reasoning_tokens_b, ".0f"), _ratio(x.thinking_ratio),
                            fmt(x.output_tokens_a, ".0f"), fmt(x.output_tokens_b, ".0f"),
                            {"a": "A", "b": "B", "same": "same", None: "—"}[x.fewer_tokens])
             console.print(tt)
+            if len(ranked) > TERMINAL_TASKS:
+                console.print(f"… {len(ranked) - TERMINAL_TASKS} more tasks both solved: see "
+                              "--html or --json")
         split = [x for x in pair.tasks if x.outcome in ("only A solved", "only B solved")]
         if split:
             console.print("Solved by one run only: " + "; ".join(
@@ -134,7 +143,8 @@ def _runs_html(comp: Comparison) -> str:
         name = "A" if i == 0 else (f"B{i}" if len(comp.runs) > 2 else "B")
         pareto = "yes" if comp.pareto and comp.pareto[i] else "no"
         rows.append(
-            f'<tr><th scope="row">{name}</th><td>{esc(r.label)}</td><td>{esc(r.run_id)}</td>'
+            f'<tr><th scope="row">{name}</th><td>{esc(r.label)}</td>'
+            f'<td class="nowrap">{esc(r.run_id)}</td>'
             f"<td>{esc(r.server)}</td><td>{esc(r.router)}</td>" + num_cell(s.episodes, "d")
             + f'<td class="n" data-v="{s.success_rate}">{fmt(s.success_rate, ".0%")} '
               f'<span class="muted">{esc(fmt_ci(s.success_rate_ci))}</span></td>'

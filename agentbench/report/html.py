@@ -10,7 +10,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agentbench import __version__
-from agentbench.metrics.compare import RunEpisodes, TaskFigures, compare_runs, task_figures
+from agentbench.metrics.compare import (
+    RunEpisodes,
+    TaskFigures,
+    category_figures,
+    compare_runs,
+    task_figures,
+)
 from agentbench.metrics.summary import RunSummary, by_category, summarize
 from agentbench.records import EpisodeResult, RunRecord
 from agentbench.report import plots
@@ -62,9 +68,9 @@ def _cards(s: RunSummary) -> str:
         card("cost", cost, f"{unpriced} unpriced calls" if unpriced else ""),
         card("escalation rate (calls)", _pct(s.escalation_rate_calls),
              f"{_pct(s.escalation_rate_episodes)} of episodes escalated at least once"),
-        card("statuses", esc(", ".join(f"{k} {v}" for k, v in sorted(s.statuses.items()))),
-             f"{s.truncated_steps} truncated steps" + (" (counted apart from wrong)"
-                                                      if s.truncated_steps else "")),
+        card("episodes ok", f"{s.statuses.get('ok', 0)} / {s.episodes}",
+             esc(", ".join(f"{k} {v}" for k, v in sorted(s.statuses.items())))
+             + f" · {s.truncated_steps} truncated steps"),
     ]
     return '<div class="cards">' + "".join(cards) + "</div>"
 
@@ -153,9 +159,7 @@ def _plots(episodes: list[EpisodeResult], total: RunSummary, cats: dict[str, Run
         figure(plots.thinking_distribution(reasoning, total.thinking_tokens_method),
                "Distribution of thinking tokens per model call; dashed line: median.",
                "plot-thinking"),
-        figure(plots.time_split(list(tasks.values())),
-               "Where the time to done goes, per task: model calls, simulated tool latency and "
-               "router decisions (mean over repeats).", "plot-time"),
+        _time_figure(episodes, tasks),
         figure(plots.decode_by_category(dict(sorted(decode.items()))),
                "Client-side decode speed of each step, by category.", "plot-decode"),
     ]
@@ -170,6 +174,20 @@ def _plots(episodes: list[EpisodeResult], total: RunSummary, cats: dict[str, Run
             "plot-pareto"))
     drawn = "".join(parts)
     return drawn or '<p class="note">Nothing to plot: the run holds no finished episode.</p>'
+
+
+MAX_TASK_BARS = 24
+
+
+def _time_figure(episodes: list[EpisodeResult], tasks: dict[str, TaskFigures]) -> str:
+    if len(tasks) <= MAX_TASK_BARS:
+        return figure(plots.time_split(list(tasks.values())),
+                      "Where the time to done goes, per task: model calls, simulated tool latency "
+                      "and router decisions (mean over repeats).", "plot-time")
+    return figure(plots.time_split(list(category_figures(episodes).values()), what="category"),
+                  f"Where the time to done goes, per category (the {len(tasks)} tasks are in the "
+                  "per-task table): model calls, simulated tool latency and router decisions.",
+                  "plot-time")
 
 
 def render_html(run: RunRecord, episodes: list[EpisodeResult],

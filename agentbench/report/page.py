@@ -21,13 +21,15 @@ h1 { font-size: 1.5rem; margin: 8px 0 2px; }
 h2 { font-size: 1.2rem; margin: 28px 0 8px; border-bottom: 1px solid var(--line);
      padding-bottom: 4px; }
 h3 { font-size: 1rem; margin: 16px 0 6px; }
+h4 { font-size: .88rem; margin: 10px 0 2px; }
+.nowrap { white-space: nowrap; }
 .sub { color: var(--muted); margin: 0 0 12px; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 10px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 6px;
         padding: 8px 12px; }
 .card .k { color: var(--muted); font-size: .82rem; }
 .card .v { font-size: 1.3rem; font-weight: 600; font-variant-numeric: tabular-nums; }
-.card .d { color: var(--muted); font-size: .8rem; }
+.card .d { color: var(--muted); font-size: .8rem; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; font-size: .88rem; margin: 6px 0 12px; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left;
          vertical-align: top; }
@@ -35,6 +37,7 @@ thead th { font-size: .8rem; }
 tbody td:first-child { white-space: nowrap; }
 caption { text-align: left; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.n { white-space: nowrap; }
 thead th { background: var(--card); position: sticky; top: 0; }
 th.sortable { cursor: pointer; user-select: none; }
 th.sortable::after { content: " \\2195"; color: var(--muted); font-size: .8em; }

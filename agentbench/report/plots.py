@@ -81,14 +81,14 @@ def _short(name: str, width: int = 22) -> str:
 
 
 def score_by_category(rows: dict[str, RunSummary]) -> str | None:
-    """Grouped bars: success rate and mean score per category, each with its 95% CI."""
+    """Horizontal grouped bars: success rate and mean score per category, with 95% CIs."""
     names = [c for c, s in rows.items() if s.success_rate is not None or s.mean_score is not None]
     if not names:
         return None
-    fig = _figure(7.0, 3.4)
+    fig = _figure(7.0, max(2.4, 0.55 * len(names) + 1.2))
     ax = fig.add_subplot()
-    width = 0.38
-    xs = list(range(len(names)))
+    height = 0.38
+    ys = list(range(len(names)))
     for k, (field, ci_field, label, hatch) in enumerate([
         ("success_rate", "success_rate_ci", "success rate", ""),
         ("mean_score", "mean_score_ci", "mean score", "//"),
@@ -97,15 +97,17 @@ def score_by_category(rows: dict[str, RunSummary]) -> str | None:
         cis = [getattr(rows[c], ci_field) for c in names]
         err = [[max(v - (ci[0] if ci else v), 0) for v, ci in zip(vals, cis, strict=True)],
                [max((ci[1] if ci else v) - v, 0) for v, ci in zip(vals, cis, strict=True)]]
-        pos = [x + (k - 0.5) * width for x in xs]
-        bars = ax.bar(pos, vals, width, label=label, color=OKABE_ITO[k], hatch=hatch,
-                      edgecolor="white", yerr=err, capsize=3, error_kw={"elinewidth": 1})
-        ax.bar_label(bars, labels=[f"{v:.2f}" for v in vals], padding=2, fontsize=8)
-    ax.set_xticks(xs, [_short(n) for n in names], rotation=20 if len(names) > 4 else 0,
-                  ha="right" if len(names) > 4 else "center")
-    ax.set_ylim(0, 1.12)
-    _style(ax, "Score by category (error bars: 95% bootstrap CI)", "category",
-           "share of episodes / score (0-1)")
+        pos = [y + (k - 0.5) * height for y in ys]
+        bars = ax.barh(pos, vals, height, label=label, color=OKABE_ITO[k], hatch=hatch,
+                       edgecolor="white", xerr=err, capsize=3, error_kw={"elinewidth": 1})
+        ax.bar_label(bars, labels=[f"{v:.2f}" for v in vals], padding=4, fontsize=7)
+    ax.set_yticks(ys, [_short(n, 26) for n in names], fontsize=9)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1.15)
+    _style(ax, "Score by category (error bars: 95% bootstrap CI)",
+           "share of episodes solved / mean score (0-1)", "")
+    ax.grid(axis="x", color="#dddddd", linewidth=0.8)
+    ax.grid(axis="y", visible=False)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=9)
     return to_svg(fig, "Bar chart of success rate and mean score per category with 95% CIs.")
 
@@ -135,8 +137,9 @@ def thinking_distribution(reasoning_per_step: Sequence[int], method: str | None)
     return to_svg(fig, "Histogram of thinking tokens per step.")
 
 
-def time_split(tasks: Sequence[TaskFigures]) -> str | None:
-    """Horizontal stacked bars per task: mean time-to-done split into model, tool, router time."""
+def time_split(tasks: Sequence[TaskFigures], what: str = "task") -> str | None:
+    """Horizontal stacked bars per task (or category): mean time-to-done split into model,
+    tool and router time, and whatever is left (client overhead)."""
     rows = [t for t in tasks if t.time_to_done_s is not None]
     if not rows:
         return None
@@ -157,7 +160,9 @@ def time_split(tasks: Sequence[TaskFigures]) -> str | None:
         ax.barh(ys, other, left=left, label="other (client overhead)", color="#bbbbbb",
                 edgecolor="white")
     ax.set_yticks(ys, [_short(t.task_id, 30) for t in rows], fontsize=8)
-    _style(ax, "Time-to-done per task, mean over repeats", "seconds (s)", "")
+    title = ("Time-to-done per task, mean over repeats" if what == "task"
+             else "Time-to-done per category, mean per episode")
+    _style(ax, title, "seconds (s)", "")
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
     ax.grid(axis="y", visible=False)
     ax.legend(loc="lower right", frameon=True, fontsize=8)
@@ -169,17 +174,25 @@ def decode_by_category(steps_by_category: dict[str, list[float]]) -> str | None:
     names = [c for c, v in steps_by_category.items() if v]
     if not names:
         return None
-    fig = _figure(7.0, 3.2)
+    fig = _figure(7.0, max(2.4, 0.42 * len(names) + 1.2))
     ax = fig.add_subplot()
     data = [steps_by_category[c] for c in names]
-    box = ax.boxplot(data, patch_artist=True, widths=0.5,
-                     medianprops={"color": "#000000", "linewidth": 1.5})
+    style = {"patch_artist": True, "widths": 0.55,
+             "medianprops": {"color": "#000000", "linewidth": 1.5}}
+    try:
+        box = ax.boxplot(data, orientation="horizontal", **style)
+    except TypeError:  # matplotlib < 3.10
+        box = ax.boxplot(data, vert=False, **style)
     for patch in box["boxes"]:
         patch.set_facecolor(OKABE_ITO[5])
-    ax.set_xticks(range(1, len(names) + 1), [f"{_short(n)}\n(n={len(d)})"
-                                              for n, d in zip(names, data, strict=True)])
+    ax.set_yticks(range(1, len(names) + 1), [f"{_short(n)} (n={len(d)})"
+                                              for n, d in zip(names, data, strict=True)],
+                  fontsize=9)
+    ax.invert_yaxis()
     _style(ax, "Decode speed by category (per step; box = quartiles, line = median)",
-           "category", "decode speed (tokens/s)")
+           "decode speed (tokens/s)", "")
+    ax.grid(axis="x", color="#dddddd", linewidth=0.8)
+    ax.grid(axis="y", visible=False)
     return to_svg(fig, "Box plot of decode tokens per second per category.")
 
 
