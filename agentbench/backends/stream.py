@@ -124,7 +124,9 @@ class StreamAccumulator:
         frag = self._tools.setdefault(index, _ToolFragment())
         if id:
             frag.id = id
-        if name:
+        if name and name != frag.name:
+            # Most servers send the name once (or in fragments); llama-cpp-python repeats the
+            # whole name in every chunk of the call.
             frag.name += name
         if arguments:
             frag.arguments += arguments

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from agentbench.backends.base import RetryPolicy
-from agentbench.cli.targets import open_target
+from agentbench.cli.targets import OllamaOptions, open_target
 from agentbench.errors import ConfigError
 from agentbench.records import EpisodeResult
 from agentbench.runner import RunConfig, Runner, results_json
@@ -50,14 +50,19 @@ def run(
     resume: str = typer.Option(None, "--resume", help="RUN_ID or latest: finish that run."),
     profiles: Path = typer.Option(None, "--profiles", help="Extra model profiles (YAML)."),
     note: str = typer.Option(None, "--note", help="Free text stored with the run."),
+    num_ctx: int = typer.Option(None, "--num-ctx", help="Ollama: context size to request."),
+    think: bool = typer.Option(None, "--think/--no-think", help="Ollama: thinking on or off."),
     prices: str = typer.Option(None, "--prices", help="Price table (YAML) over the shipped one."),
     local_usd_per_hour: float = typer.Option(
         None, "--local-usd-per-hour", help="Price of local model time ($/h); else unpriced."
     ),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
     record_both: bool = typer.Option(
-        False, "--record-both", help="Answer every step locally and on the frontier (kept); "
-        "`routes --replay-confidence` replays thresholds on it."),
+        False,
+        "--record-both",
+        help="Answer every step locally and on the frontier (kept); "
+        "`routes --replay-confidence` replays thresholds on it.",
+    ),
 ) -> None:
     """Run every task (x repeats) against the model and print a summary per category."""
     if tool_mode not in (None, "native", "prompt"):
@@ -93,6 +98,7 @@ def run(
             api_key_env=api_key_env,
             profiles_file=profiles,
             retry=retry,
+            ollama=OllamaOptions(num_ctx, think),
         ) as target,
     ):
         frontier_ctx = (

@@ -26,7 +26,16 @@ def refserver(
     ),
     noise: float = typer.Option(0.2, "--noise", help="Default share of corrupted steps (noisy)."),
     seed: int = typer.Option(0, "--seed"),
-    max_context: int = typer.Option(32768, "--max-context"),
+    max_context: int = typer.Option(
+        262144,
+        "--max-context",
+        help="OpenAI protocol: longer prompts get vLLM's context-length error.",
+    ),
+    num_ctx: int = typer.Option(
+        None,
+        "--num-ctx",
+        help="Ollama protocol: silently keep only the last N prompt tokens, like Ollama.",
+    ),
 ) -> None:
     """Serve the reference server; the model name picks the policy (oracle, wrong, noisy, echo)."""
     import uvicorn
@@ -53,6 +62,8 @@ def refserver(
         reasoning_style=reasoning_style,
         max_context=max_context,
     )
-    state = RefServerState(load_suite(tasks_dir).tasks, schedule, noise=noise, seed=seed)
+    state = RefServerState(
+        load_suite(tasks_dir).tasks, schedule, noise=noise, seed=seed, num_ctx=num_ctx
+    )
     typer.echo(f"reference server on http://{host}:{port}/v1 (models: oracle, wrong, noisy, echo)")
     uvicorn.run(build_app(state), host=host, port=port, log_level="warning")

@@ -34,13 +34,28 @@ class Target:
     max_tokens: int | None = None
 
 
+@dataclass(frozen=True)
+class OllamaOptions:
+    """Ollama-only request options (`--num-ctx`, `--think`)."""
+
+    num_ctx: int | None = None
+    think: bool | None = None
+
+
 def _backend(
-    server: str, base_url: str, model: str, api_key: str | None, field: str, retry: RetryPolicy
+    server: str,
+    base_url: str,
+    model: str,
+    api_key: str | None,
+    field: str,
+    retry: RetryPolicy,
+    ollama: OllamaOptions | None = None,
 ) -> Backend:
     if server == "ollama":
         from agentbench.backends.ollama import OllamaBackend
 
-        return OllamaBackend(base_url, model, retry=retry)
+        opts = ollama or OllamaOptions()
+        return OllamaBackend(base_url, model, retry=retry, num_ctx=opts.num_ctx, think=opts.think)
     return OpenAICompatBackend(
         base_url, model, api_key=api_key, retry=retry, max_tokens_field=field
     )
@@ -55,6 +70,7 @@ def open_target(
     api_key_env: str | None = None,
     profiles_file: Path | None = None,
     retry: RetryPolicy | None = None,
+    ollama: OllamaOptions | None = None,
 ) -> Iterator[Target]:
     """Resolve the flags to a backend; an embedded server is started here and always stopped.
 
@@ -90,7 +106,9 @@ def open_target(
                 )
             return
         found = find_served(local, profile, env)
-        backend = _backend(found.server, found.base_url, found.model, api_key, "max_tokens", retry)
+        backend = _backend(
+            found.server, found.base_url, found.model, api_key, "max_tokens", retry, ollama
+        )
         yield Target(backend, f"local:{local}", found.server, profile.tool_mode, profile.max_tokens)
         return
     if model is None:
@@ -98,7 +116,7 @@ def open_target(
     if base_url:
         server = "ollama" if model.startswith("ollama/") else "openai-compatible"
         name = model.split("/", 1)[1] if model.startswith("ollama/") else model
-        backend = _backend(server, base_url, name, api_key, "max_tokens", retry)
+        backend = _backend(server, base_url, name, api_key, "max_tokens", retry, ollama)
         label = f"{strip_credentials(base_url)} {model}"
     else:
         provider, sep, name = model.partition("/")
@@ -113,6 +131,6 @@ def open_target(
             if not api_key:
                 raise ConfigError(f"--model {model} needs an API key in ${key_var}")
         server = "ollama" if provider == "ollama" else provider
-        backend = _backend(server, expand(url_template, env), name, api_key, field, retry)
+        backend = _backend(server, expand(url_template, env), name, api_key, field, retry, ollama)
         label = model
     yield Target(backend, label, server)

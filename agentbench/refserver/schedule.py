@@ -29,7 +29,7 @@ class Schedule:
     chunks: tuple[int, ...] = (1,)
     reasoning_tokens: int = 0
     reasoning_style: str = "reasoning"  # reasoning | reasoning_content | think
-    max_context: int = 32768
+    max_context: int = 262144  # Nemotron's context in Ollama's default load
 
     def send_offsets(self, n_tokens: int) -> Iterator[tuple[int, float]]:
         """(tokens in chunk, seconds after arrival) for each chunk of an n-token answer."""
