@@ -143,8 +143,7 @@ def _runs_html(comp: Comparison) -> str:
         name = "A" if i == 0 else (f"B{i}" if len(comp.runs) > 2 else "B")
         pareto = "yes" if comp.pareto and comp.pareto[i] else "no"
         rows.append(
-            f'<tr><th scope="row">{name}</th><td>{esc(r.label)}</td>'
-            f'<td class="nowrap">{esc(r.run_id)}</td>'
+            f'<tr><th scope="row">{name}</th><td title="{esc(r.run_id)}">{esc(r.label)}</td>'
             f"<td>{esc(r.server)}</td><td>{esc(r.router)}</td>" + num_cell(s.episodes, "d")
             + f'<td class="n" data-v="{s.success_rate}">{fmt(s.success_rate, ".0%")} '
               f'<span class="muted">{esc(fmt_ci(s.success_rate_ci))}</span></td>'
@@ -154,7 +153,7 @@ def _runs_html(comp: Comparison) -> str:
             + (num_cell(s.cost_usd, ".4f") if s.cost_usd is not None
                else '<td class="n muted">unpriced</td>')
             + f"<td>{pareto}</td></tr>")
-    return table([("", False), ("run", False), ("id", False), ("server", False),
+    return table([("", False), ("run (hover for its id)", False), ("server", False),
                   ("router", False), ("episodes", True), ("success (95% CI)", True),
                   ("thinking tok/step", True), ("output tok/solved task", True),
                   ("time-to-done median (s)", True), ("decode median (tok/s)", True),
