@@ -214,12 +214,12 @@ class Agent:
         completion = await backend.complete(request)
         step = StepRecord(**completion.model_dump(), index=index, target=target, t_start_s=t_start)
         if not native:
-            self._read_prompt_mode(step)
+            self._read_prompt_mode(step, tools)
         return step
 
     @staticmethod
-    def _read_prompt_mode(step: StepRecord) -> None:
-        reply = parse_reply(step.content)
+    def _read_prompt_mode(step: StepRecord, tools: list[dict[str, Any]]) -> None:
+        reply = parse_reply(step.content, frozenset(t["function"]["name"] for t in tools))
         if reply.problem:
             step.invalid_tool_call = reply.problem
         step.tool_calls = [

@@ -74,26 +74,35 @@ def _json_candidates(text: str) -> list[Any]:
     return found
 
 
-def _as_call(obj: Any) -> ParsedCall | None:
+_ARG_KEYS = ("parameters", "arguments", "args")
+
+
+def _as_call(obj: Any, tools: frozenset[str]) -> ParsedCall | None:
+    """A tool call: a name key plus an arguments key, or a bare name of an offered tool.
+
+    A JSON final answer that merely has a `name` or `tool` field is not a call.
+    """
     if not isinstance(obj, dict):
         return None
     name = obj.get("tool") or obj.get("name") or obj.get("function")
     if not isinstance(name, str):
         return None
-    args = obj.get("parameters", obj.get("arguments", obj.get("args", {})))
+    if not any(k in obj for k in _ARG_KEYS) and name not in tools:
+        return None
+    args = next((obj[k] for k in _ARG_KEYS if k in obj), {})
     if isinstance(args, str):
         return ParsedCall(name, args)
     return ParsedCall(name, json.dumps(args))
 
 
-def parse_reply(text: str) -> ParsedReply:
-    """Read a prompt-mode reply."""
+def parse_reply(text: str, tools: frozenset[str] = frozenset()) -> ParsedReply:
+    """Read a prompt-mode reply; `tools` are the names offered."""
     for value in _json_candidates(text):
         if isinstance(value, dict) and "final_answer" in value:
             answer = value["final_answer"]
             return ParsedReply([], answer if isinstance(answer, str) else json.dumps(answer))
         items = value if isinstance(value, list) else [value]
-        calls = [c for c in (_as_call(item) for item in items) if c]
+        calls = [c for c in (_as_call(item, tools) for item in items) if c]
         if calls:
             return ParsedReply(calls, None)
     if re.search(r'"tool"\s*:', text):

@@ -173,7 +173,7 @@ def _json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
     for key, expected in exp.json_fields.items():
         if key not in obj:
             problems.append(f"JSON key {key!r} missing")
-        elif not value_matches(expected, obj[key], ArgKind.text, {}):
+        elif not value_matches(expected, obj[key], ArgKind.text, {}, ignore_case=True):
             problems.append(f"JSON key {key!r} is {obj[key]!r}")
     return problems
 

@@ -51,7 +51,12 @@ def equal_by_kind(
 
 
 def value_matches(
-    expected: Any, actual: Any, kind: ArgKind, grammar: dict[str, ProgramFlags]
+    expected: Any,
+    actual: Any,
+    kind: ArgKind,
+    grammar: dict[str, ProgramFlags],
+    *,
+    ignore_case: bool = False,
 ) -> bool:
     """`expected` is a literal (compared by kind) or a matcher object."""
     if is_matcher(expected):
@@ -59,7 +64,8 @@ def value_matches(
         if key == "$any":
             return True
         if key == "$regex":
-            return re.search(operand, _as_text(actual)) is not None
+            flags = re.IGNORECASE if ignore_case else 0
+            return re.search(operand, _as_text(actual), flags) is not None
         if key == "$contains":
             return str(operand).casefold() in _as_text(actual).casefold()
         return any(equal_by_kind(option, actual, kind, grammar) for option in operand)

@@ -91,3 +91,18 @@ def test_bad_task_files_name_path_field_and_line(tmp_path, mutation, field, line
     if line is not None:
         assert err.line == line
     assert "\n" not in str(err)
+
+
+def test_a_task_too_long_for_a_32k_context_is_refused(tmp_path: Path) -> None:
+    root = copy_suite(tmp_path, SEED_TASK)
+    path = root / "ops-diagnosis" / SEED_TASK.name
+    huge = "\n".join(f"        line {i}: worker heartbeat ok, queue depth {i % 7}"
+                     for i in range(4000))
+    text = path.read_text().replace(
+        "        redis-0                  1/1     Running            0               3d\n",
+        "        redis-0                  1/1     Running            0               3d\n"
+        + huge + "\n", 1)
+    path.write_text(text)
+    problems = validate_suite(load_suite(root))
+    assert [p.field for p in problems] == ["environment"]
+    assert "32K context" in problems[0].message
