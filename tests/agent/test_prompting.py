@@ -15,7 +15,9 @@ def test_seed_json_tool_call_is_read() -> None:
 
 
 def test_fenced_list_of_calls_and_final_answer() -> None:
-    reply = parse_reply('Sure:\n```json\n[{"tool": "a", "parameters": {}}, {"tool": "b", "arguments": {}}]\n```')
+    reply = parse_reply(
+        'Sure:\n```json\n[{"tool": "a", "parameters": {}}, {"tool": "b", "arguments": {}}]\n```'
+    )
     assert [c.name for c in reply.calls] == ["a", "b"]
     assert parse_reply('{"final_answer": "OOMKilled"}').final_answer == "OOMKilled"
 
