@@ -177,8 +177,8 @@ def decode_by_category(steps_by_category: dict[str, list[float]]) -> str | None:
     fig = _figure(7.0, max(2.4, 0.42 * len(names) + 1.2))
     ax = fig.add_subplot()
     data = [steps_by_category[c] for c in names]
-    style = {"patch_artist": True, "widths": 0.55,
-             "medianprops": {"color": "#000000", "linewidth": 1.5}}
+    style: dict[str, Any] = {"patch_artist": True, "widths": 0.55,
+                             "medianprops": {"color": "#000000", "linewidth": 1.5}}
     try:
         box = ax.boxplot(data, orientation="horizontal", **style)
     except TypeError:  # matplotlib < 3.10
@@ -238,7 +238,7 @@ def paired_bars(metric_labels: Sequence[str], values: Sequence[float | None],
     lo, hi = 1.0, 1.0
     for y, (_, v, ci) in zip(ys, rows, strict=True):
         err = [[v - ci[0]], [ci[1] - v]] if ci else None
-        resolved = bool(ci) and (ci[0] > 1 or ci[1] < 1)
+        resolved = ci is not None and (ci[0] > 1 or ci[1] < 1)
         ax.errorbar([v], [y], xerr=err, fmt="o" if resolved else "s", capsize=4,
                     color=OKABE_ITO[3] if resolved else OKABE_ITO[0], markersize=7)
         lo, hi = min(lo, v, *(ci or [])), max(hi, v, *(ci or []))
