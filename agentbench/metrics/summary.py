@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from agentbench.metrics.routing import escalation_stats
 from agentbench.metrics.stats import bootstrap_ci, median, pass_hat_k, percentile, spread
 from agentbench.records import EpisodeResult, StepRecord
 
@@ -42,6 +43,10 @@ class RunSummary(BaseModel):
     prefill_tok_s_median: float | None = None
     escalation_rate_calls: float | None = None
     escalation_rate_episodes: float | None = None
+    escalation_share_tokens: float | None = Field(
+        default=None, description="Frontier calls' prompt+output tokens / all calls'.")
+    escalation_share_dollars: float | None = Field(
+        default=None, description="Frontier dollars / all dollars; None when unpriced.")
     cost_usd: float | None = Field(default=None, description="None when any call is unpriced.")
     cost_usd_per_episode: float | None = None
     cost_usd_per_solved_task: float | None = Field(
@@ -87,6 +92,7 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
     frontier_calls = sum(1 for s in steps if s.target != "local")
     episodes_escalated = sum(1 for e in eps if any(s.target != "local" for s in e.steps))
     costs = [e.cost_usd for e in eps]
+    escalation = escalation_stats(eps)
     return RunSummary(
         tasks=len({e.task_id for e in eps}),
         episodes=len(eps),
@@ -117,6 +123,8 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         prefill_tok_s_median=median([s.prefill_tok_s for s in steps if s.prefill_tok_s]),
         escalation_rate_calls=frontier_calls / len(steps) if steps else None,
         escalation_rate_episodes=episodes_escalated / len(eps) if eps else None,
+        escalation_share_tokens=escalation.share_tokens,
+        escalation_share_dollars=escalation.share_dollars,
         cost_usd=None
         if not costs or any(c is None for c in costs)
         else sum(c for c in costs if c is not None),

@@ -60,6 +60,9 @@ async def test_escalate_on_invalid_records_and_pays_both_calls(router_suite, tmp
     assert summary.cost_usd == pytest.approx(sum(e.cost_usd for e in episodes))
     assert summary.cost_usd_per_solved_task == pytest.approx(summary.cost_usd / 3)
     assert summary.unpriced_steps == 0 and summary.cost_note is None
+    assert summary.escalation_share_dollars == pytest.approx(stats.share_dollars)
+    assert summary.escalation_share_tokens == pytest.approx(stats.share_tokens)
+    assert 0 < summary.escalation_share_tokens < 1
 
 
 async def test_confidence_requests_logprobs_and_escalates_low_ones(router_suite, tmp_path):
