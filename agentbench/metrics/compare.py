@@ -213,9 +213,13 @@ class Comparison(BaseModel):
 
 
 def run_label(run: RunRecord) -> str:
+    """Model, router when not always-local, the user's note, and the id's last 6 characters."""
     model = run.server.model if run.server else str(run.config.get("model", "?"))
     router = run.config.get("router")
     extra = f" [{router}]" if router and router != "always-local" else ""
+    note = run.config.get("note") or (run.server.note if run.server else None)
+    if note:
+        extra += f" · {note if len(note) <= 32 else note[:31] + '…'}"
     return f"{model}{extra} ({run.run_id[-6:]})"
 
 
@@ -283,8 +287,8 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 
 def _task_row(a: TaskFigures, b: TaskFigures) -> TaskComparison:
-    solved_a = bool(a.success_rate) and a.success_rate is not None and a.success_rate > 0
-    solved_b = bool(b.success_rate) and b.success_rate is not None and b.success_rate > 0
+    solved_a = (a.success_rate or 0.0) > 0
+    solved_b = (b.success_rate or 0.0) > 0
     outcome = {(True, True): "both solved", (True, False): "only A solved",
                (False, True): "only B solved", (False, False): "neither"}[(solved_a, solved_b)]
     fewer: Literal["a", "b", "same"] | None = None

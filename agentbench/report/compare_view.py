@@ -57,7 +57,7 @@ def side(m: MetricComparison, value: float | None) -> str:
     return f"{value:.1f}"
 
 
-def better(m: MetricComparison, pair: PairComparison) -> str:
+def better(m: MetricComparison) -> str:
     if m.better is None:
         return "—"
     return "A" if m.better == "a" else "B"
@@ -98,7 +98,7 @@ def print_comparison(comp: Comparison, console: Console | None = None) -> None:
         for m in pair.metrics:
             style = "green" if m.verdict == "resolved" else "dim"
             t.add_row(m.label, side(m, m.a), side(m, m.b), effect(m), str(m.n_tasks),
-                      f"[{style}]{m.verdict}[/{style}]", better(m, pair))
+                      f"[{style}]{m.verdict}[/{style}]", better(m))
         console.print(t)
         solved = [x for x in pair.tasks if x.outcome == "both solved"]
         if solved:
@@ -168,7 +168,7 @@ def _pair_html(i: int, pair: PairComparison) -> str:
         rows.append(f'<tr><td>{esc(m.label)}{note}</td><td class="n">{esc(side(m, m.a))}</td>'
                     f'<td class="n">{esc(side(m, m.b))}</td><td class="n">{esc(effect(m))}</td>'
                     f'<td class="n">{m.n_tasks}</td><td class="{cls}">{esc(m.verdict)}</td>'
-                    f"<td>{better(m, pair)}</td></tr>")
+                    f"<td>{better(m)}</td></tr>")
     metrics = table([("metric", False), ("A", True), ("B", True), ("B vs A [95% CI]", True),
                      ("tasks", True), ("verdict", False), ("better", False)], rows,
                     table_id=f"metrics-{i}")

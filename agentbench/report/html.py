@@ -43,9 +43,11 @@ def _pct(v: float | None) -> str:
 
 
 def _cards(s: RunSummary) -> str:
-    unpriced = getattr(s, "unpriced_steps", 0)
     cost = (fmt(s.cost_usd, ".4f", " USD") if s.cost_usd is not None
             else '<span class="muted">unpriced</span>')
+    cost_detail = (f"{s.unpriced_steps} of {s.steps} calls have no price" if s.unpriced_steps
+                   else f"{fmt(s.cost_usd_per_episode, '.5f')} USD / episode, "
+                        f"{fmt(s.cost_usd_per_solved_task, '.5f')} USD / solved task")
     pass_k = ", ".join(f"k={k}: {v:.2f}" for k, v in s.pass_k.items())
     cards = [
         card("success rate (95% CI)", _pct(s.success_rate),
@@ -65,7 +67,7 @@ def _cards(s: RunSummary) -> str:
              f"{fmt(s.server_decode_tok_s_median, '.1f')}"),
         card("TTFT median / prefill", fmt(s.ttft_s_median, ".3f", " s"),
              f"prefill {fmt(s.prefill_tok_s_median, '.0f', ' tok/s')} (client view)"),
-        card("cost", cost, f"{unpriced} unpriced calls" if unpriced else ""),
+        card("cost", cost, cost_detail),
         card("escalation rate (calls)", _pct(s.escalation_rate_calls),
              f"{_pct(s.escalation_rate_episodes)} of episodes escalated at least once"),
         card("episodes ok", f"{s.statuses.get('ok', 0)} / {s.episodes}",

@@ -96,13 +96,14 @@ def step(index: int, reasoning: int | None, output: int | None = 10) -> StepReco
                       reasoning_tokens=reasoning, output_tokens=output, decode_tok_s=100.0)
 
 
-def episode(task: str, repeat: int, ok: bool, reasoning: int, run: str = "r") -> EpisodeResult:
-    steps = [step(0, reasoning)]
+def episode(task: str, repeat: int, ok: bool, reasoning: int, run: str = "r",
+            cost: float | None = None) -> EpisodeResult:
+    steps = [step(0, reasoning).model_copy(update={"cost_usd": cost})]
     return EpisodeResult(run_id=run, task_id=task, category="c", difficulty="easy",
                          step_kind="execute", repeat=repeat, status="ok" if ok else "wrong",
                          score=1.0 if ok else 0.0, steps=steps, time_to_done_s=1.0,
                          output_tokens=10, reasoning_tokens=reasoning,
-                         thinking_tokens_per_step=float(reasoning))
+                         thinking_tokens_per_step=float(reasoning), cost_usd=cost)
 
 
 def record(run_id: str) -> RunRecord:
@@ -152,3 +153,15 @@ def test_compare_runs_pairs_every_run_with_the_first() -> None:
     assert [p.run_b for p in comp.pairs] == ["B", "C"]
     assert comp.pareto_axis == "output_tokens_per_episode"  # unpriced
     assert len(comp.pareto) == 3 and comp.pareto[0]
+
+
+def test_priced_runs_compare_cost_in_dollars() -> None:
+    a = [episode(f"t{i}", 0, True, 10, run="A", cost=0.010) for i in range(6)]
+    b = [episode(f"t{i}", 0, i < 5, 10, run="B", cost=0.002) for i in range(6)]
+    comp = compare_runs([(record("A"), a), (record("B"), b)])
+    cost = by_key(comp.pairs[0])["cost_usd"]
+    assert cost.value == pytest.approx(-0.008) and cost.verdict == RESOLVED
+    assert cost.better == "b"
+    assert comp.pareto_axis == "cost_usd_per_episode"
+    assert comp.cost_axis_values == pytest.approx([0.010, 0.002])
+    assert comp.pareto == [True, True]  # A more accurate, B cheaper

@@ -148,3 +148,11 @@ def test_cost_accuracy_plot_with_several_runs(stored_runs) -> None:  # type: ign
     text = render_html(*runs[0], others=runs)
     assert 'id="plot-pareto"' in text and "Pareto" in text
     assert "output tokens per episode" in text  # unpriced runs: the stand-in axis, labelled
+
+
+def test_priced_run_shows_dollars() -> None:
+    run, episodes = hostile_episode()
+    episodes[0].cost_usd = 0.0125
+    episodes[0].steps[0].cost_usd = 0.0125
+    text = render_html(run, episodes)
+    assert "0.0125 USD" in text and "USD / solved task" in text
