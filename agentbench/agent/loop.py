@@ -208,7 +208,8 @@ class Agent:
             tool_choice="auto" if native and tools else None,
             max_tokens=self.config.max_tokens,
             temperature=self.config.temperature,
-            logprobs=self.config.logprobs,
+            # only the local model's confidence is read; some frontier APIs reject logprobs
+            logprobs=self.config.logprobs and target == LOCAL,
         )
         t_start = time.perf_counter() - t0
         completion = await backend.complete(request)
