@@ -148,7 +148,7 @@ def table(headers: Sequence[tuple[str, bool]], rows: Iterable[str], *, sortable:
     ident = f' id="{esc(table_id)}"' if table_id else ""
     head = "".join(f'<th scope="col"{" class=n" if num else ""}>{esc(h)}</th>'
                    for h, num in headers)
-    cap = f"<caption class='note'>{esc(caption)}</caption>" if caption else ""
+    cap = f'<caption class="note">{esc(caption)}</caption>' if caption else ""
     return (f'<div class="wrap"><table{cls}{ident}>{cap}<thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 

@@ -157,7 +157,7 @@ def time_split(tasks: Sequence[TaskFigures], what: str = "task") -> str | None:
         left = [a + b for a, b in zip(left, vals, strict=True)]
     other = [max((t.time_to_done_s or 0.0) - x, 0.0) for t, x in zip(rows, left, strict=True)]
     if any(o > 1e-3 for o in other):
-        ax.barh(ys, other, left=left, label="other (client overhead)", color="#bbbbbb",
+        ax.barh(ys, other, left=left, label="other (not model, tool or router)", color="#bbbbbb",
                 edgecolor="white")
     ax.set_yticks(ys, [_short(t.task_id, 30) for t in rows], fontsize=8)
     title = ("Time-to-done per task, mean over repeats" if what == "task"
