@@ -69,7 +69,9 @@ def _cards(s: RunSummary) -> str:
              f"prefill {fmt(s.prefill_tok_s_median, '.0f', ' tok/s')} (client view)"),
         card("cost", cost, cost_detail),
         card("escalation rate (calls)", _pct(s.escalation_rate_calls),
-             f"{_pct(s.escalation_rate_episodes)} of episodes escalated at least once"),
+             f"{_pct(s.escalation_rate_episodes)} of episodes escalated at least once · "
+             f"{_pct(s.escalation_share_tokens)} of tokens, "
+             f"{_pct(s.escalation_share_dollars)} of dollars"),
         card("episodes ok", f"{s.statuses.get('ok', 0)} / {s.episodes}",
              esc(", ".join(f"{k} {v}" for k, v in sorted(s.statuses.items())))
              + f" · {s.truncated_steps} truncated steps"),
