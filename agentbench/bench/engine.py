@@ -141,7 +141,8 @@ def flag_client_lag(cell: dict[str, Any], share: float = 0.05) -> None:
     cell["client_limited"] = bool(lags and window and max(lags) > share * window)
     if cell["client_limited"]:
         cell["message"] = (
-            f"{cell['scenario']} (concurrency {cell['concurrency']}): this client's event loop "
+            f"{cell['scenario']} (depth {cell['depth']}, concurrency {cell['concurrency']}): "
+            "this client's event loop "
             f"lagged up to {max(lags) * 1000:.0f} ms during a {window * 1000:.0f} ms decode: "
             "chunks may have been read late and bunched, so TTFT and decode figures here are "
             "limited by the client machine (see benchmarks/README.md)"

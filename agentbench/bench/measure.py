@@ -22,7 +22,7 @@ from typing import Any
 from agentbench.backends.base import Backend, ChatRequest
 from agentbench.bench.prompts import Prompt
 from agentbench.bench.scenarios import Scenario
-from agentbench.bench.specdecode import acceptance, read_counters
+from agentbench.bench.specdecode import read_counters, repetition_acceptance
 from agentbench.errors import BackendError
 from agentbench.records import Completion
 
@@ -206,7 +206,7 @@ async def measure_run(
     else:
         run["aggregate_output_tok_s"] = None
     run["output_forced"] = force.enabled
-    run["spec_decode"] = acceptance(before, after) if concurrency == 1 else None
+    run["spec_decode"] = repetition_acceptance(before, after, [o[0] for o, _ in done])
     run["nonces"] = [p.nonce for p in prompts]
     run["client_loop_lag_max_s"] = lag.max_s
     if not done:

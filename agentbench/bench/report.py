@@ -106,8 +106,8 @@ LEGEND = (
     "decode over runs. prefill = uncached prompt tokens (server usage: context + template "
     "included) / TTFT, client view. out tok = server usage. aggregate = all output tokens / "
     "wall time of a repetition, at the row's concurrency (conc); per-stream figures are "
-    "medians over streams. spec accept = Δaccepted / Δdrafted from vLLM /metrics, concurrency "
-    "1 only. n/a = not measured (never 0)."
+    "medians over streams. spec accept = Δaccepted / Δdrafted tokens (vLLM /metrics at "
+    "concurrency 1 only, or llama.cpp per-request timings). n/a = not measured (never 0)."
 )
 
 

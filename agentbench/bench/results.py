@@ -61,8 +61,8 @@ FIGURES: dict[str, dict[str, str]] = {
     },
     "spec_decode_acceptance": {
         "unit": "fraction",
-        "method": "Δaccepted / Δdrafted tokens from "
-        "vLLM /metrics around each repetition, concurrency 1 only",
+        "method": "Δaccepted / Δdrafted tokens: vLLM /metrics diffed around each repetition at "
+        "concurrency 1 only (server-wide counters), or llama.cpp per-request timings",
     },
     "spread": {"unit": "fraction", "method": "(max − min) / median over the measured repetitions"},
 }

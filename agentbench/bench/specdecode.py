@@ -1,80 +1,62 @@
-"""Speculative-decoding acceptance from vLLM's Prometheus counters (`/metrics`).
+"""Speculative-decoding acceptance for one bench repetition.
 
-The counters are server-wide. We diff them around one measured repetition and attribute the
-delta to it only at concurrency 1 (nothing else of ours in flight; the user is told that other
-clients of the same server would pollute it). Acceptance rate = Δaccepted / Δdrafted tokens;
-mean accepted per verification step = Δaccepted / Δdrafts.
+vLLM: the drafter counters of `/metrics` (read and parsed by agentbench.backends.vllm, shared with
+the runner) are server-wide, so we diff them around a repetition only at concurrency 1 and say
+that another client of the same server would pollute them. llama.cpp: per-request
+`timings.draft_n` / `draft_n_accepted`, exact at any concurrency, pooled over the repetition's
+requests. Acceptance rate = Δaccepted / Δdrafted tokens.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable
 from typing import Any
 
 import httpx
 
 from agentbench.backends.base import Backend
-
-DRAFT_TOKENS = "vllm:spec_decode_num_draft_tokens_total"
-ACCEPTED = "vllm:spec_decode_num_accepted_tokens_total"
-DRAFTS = "vllm:spec_decode_num_drafts_total"
-_LINE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+([0-9.eE+-]+|NaN|\+Inf|-Inf)")
+from agentbench.backends.vllm import (
+    SpecSnapshot,
+    acceptance,
+    combine,
+    llamacpp_acceptance,
+    metrics_url_for,
+    read_spec_metrics,
+)
+from agentbench.records import Completion
 
 METHOD = (
-    "server /metrics counters diffed around one repetition at concurrency 1 "
-    "(server-wide: valid only if no other client used the server meanwhile)"
+    "vLLM /metrics counters diffed around one repetition at concurrency 1 (server-wide: valid "
+    "only if no other client used the server meanwhile)"
 )
 
 
-def parse_counters(
-    text: str, names: tuple[str, ...] = (DRAFT_TOKENS, ACCEPTED, DRAFTS)
-) -> dict[str, float]:
-    """Sum of each named counter over its label sets (all models, all engines)."""
-    totals: dict[str, float] = {}
-    for line in text.splitlines():
-        match = _LINE.match(line)
-        if match and match.group(1) in names:
-            try:
-                totals[match.group(1)] = totals.get(match.group(1), 0.0) + float(match.group(3))
-            except ValueError:
-                continue
-    return totals
-
-
-def metrics_url(backend: Backend) -> str:
-    base = backend.base_url
-    return (base[:-3] if base.endswith("/v1") else base) + "/metrics"
-
-
-async def read_counters(backend: Backend) -> dict[str, float] | None:
-    """The counters now, or None when the server has no /metrics or no drafter counters."""
+async def read_counters(backend: Backend) -> SpecSnapshot | None:
+    """The drafter counters now, or None when the server has no /metrics or no drafter."""
     client = getattr(backend, "client", None)
     if not isinstance(client, httpx.AsyncClient):
         return None
-    try:
-        response = await client.get(metrics_url(backend), timeout=5.0)
-    except httpx.HTTPError:
-        return None
-    if response.status_code != 200:
-        return None
-    counters = parse_counters(response.text)
-    return counters if DRAFT_TOKENS in counters and ACCEPTED in counters else None
+    header_fn = getattr(backend, "_headers", None)
+    headers = {}
+    if callable(header_fn):
+        headers = {k: v for k, v in header_fn().items() if k.lower() == "authorization"}
+    return await read_spec_metrics(client, metrics_url_for(backend), headers)
 
 
-def acceptance(
-    before: dict[str, float] | None, after: dict[str, float] | None
+def repetition_acceptance(
+    before: SpecSnapshot | None, after: SpecSnapshot | None, completions: Iterable[Completion]
 ) -> dict[str, Any] | None:
-    if not before or not after:
+    """vLLM counters when read (concurrency 1), else llama.cpp's per-request drafting figures."""
+    figures = acceptance(before, after, "repetition", METHOD)
+    if figures is not None:
+        return figures
+    pooled = combine(llamacpp_acceptance([c]) for c in completions)
+    if pooled is None:
         return None
-    drafted = after[DRAFT_TOKENS] - before[DRAFT_TOKENS]
-    accepted = after[ACCEPTED] - before[ACCEPTED]
-    if drafted <= 0:
-        return None
-    steps = after.get(DRAFTS, 0.0) - before.get(DRAFTS, 0.0)
     return {
-        "acceptance_rate": accepted / drafted,
-        "draft_tokens": drafted,
-        "accepted_tokens": accepted,
-        "mean_accepted_per_step": accepted / steps if steps > 0 else None,
-        "method": METHOD,
+        **pooled,
+        "source": "llamacpp_timings",
+        "scope": "repetition",
+        "description": "llama.cpp per-request timings (draft_n, draft_n_accepted), pooled "
+        "over the repetition's requests",
     }

@@ -172,3 +172,26 @@ def test_usage_errors(tmp_path) -> None:
         ],
     )
     assert result.exit_code != 0 and "unknown" in str(result.exception)
+
+
+def test_depth_and_prefix_cache_mode_through_the_cli(refserver, tmp_path) -> None:
+    result = _bench(
+        refserver.base_url,
+        tmp_path,
+        "d",
+        "--depth",
+        "0",
+        "--depth",
+        "30",
+        "--measure-prefix-cache",
+        "--runs",
+        "2",
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "d.json").read_text())
+    assert [c["depth"] for c in data["results"]] == [0, 30]
+    assert data["config"]["measure_prefix_cache"] is True
+    shallow, deep = data["results"]
+    assert all(n is None for r in shallow["runs"] for n in r["nonces"])
+    # depth adds the earlier turn's tokens (30 + reply + template) to what the server processed
+    assert deep["runs"][0]["prompt_tokens"] > shallow["runs"][0]["prompt_tokens"] + 30

@@ -91,3 +91,16 @@ async def test_context_too_small_from_http_400(refserver_factory) -> None:
     assert "context is too small" in too_big["message"]
     assert "maximum context length is 1000" in too_big["message"]
     assert fits["status"] == "ok"
+
+
+def test_client_lag_beyond_five_percent_of_the_decode_window_flags_the_row() -> None:
+    from agentbench.bench.engine import flag_client_lag, new_cell
+
+    cell = new_cell(custom(10, 10), 0, 64)
+    cell["runs"] = [{"client_loop_lag_max_s": 0.002, "duration_s": 1.1, "ttft_s": 0.1}]
+    flag_client_lag(cell)
+    assert cell["client_limited"] is False and cell["message"] is None
+    cell["runs"].append({"client_loop_lag_max_s": 0.08, "duration_s": 1.1, "ttft_s": 0.1})
+    flag_client_lag(cell)
+    assert cell["client_limited"] is True
+    assert "lagged up to 80 ms during a 1000 ms decode" in cell["message"]
