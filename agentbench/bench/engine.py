@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentbench.backends.base import Backend
-from agentbench.bench.gate import GateResult, run_gate
+from agentbench.bench.gate import FATAL, GateResult, run_gate
 from agentbench.bench.measure import ContextTooSmall, ForceOutput, measure_run
 from agentbench.bench.prompts import PromptBuilder
 from agentbench.bench.results import summarize_runs
@@ -176,6 +176,8 @@ async def run_bench(
                         cell["status"] = "context_too_small"
                         cell["message"] = too_small_message(scenario, depth, need, None, str(exc))
                     except BackendError as exc:
+                        if exc.kind in FATAL:
+                            raise  # no server to measure: the bench cannot be done
                         cell["status"] = f"error:{exc.kind}"
                         cell["message"] = f"{scenario.name}: {exc}"
                 summary = summarize_runs(cell["runs"])

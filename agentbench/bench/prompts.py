@@ -142,7 +142,7 @@ class PromptBuilder:
         head = f"{nonce} " if nonce else ""
         head += f"{instruction}\n\n" if instruction else ""
         body = self._body(start, tokens)
-        if await self.cutter.count(head) > tokens and instruction:
+        if tokens < 100 and instruction and await self.cutter.count(head) > tokens:
             head = f"{nonce} " if nonce else ""  # too short for the instruction: text only
         while True:
             cut = await self.cutter.cut(head, body, tokens, self._hints.get(key))

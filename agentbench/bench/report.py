@@ -137,6 +137,15 @@ def print_results(data: dict[str, Any], console: Console | None = None) -> None:
         if cell.get("message") and cell["message"] not in shown:
             shown.add(cell["message"])
             console.print(f"[yellow]{cell['message']}[/yellow]")
+        failed = sum(len(r.get("errors") or []) for r in cell.get("runs") or [])
+        if failed:
+            sent = sum(r.get("requests", 1) for r in cell["runs"])
+            first = next(e for r in cell["runs"] for e in r.get("errors") or [])
+            console.print(
+                f"[yellow]{cell['scenario']} (depth {cell['depth']}, concurrency "
+                f"{cell['concurrency']}): {failed} of {sent} requests failed and are not in "
+                f"the figures; first: {first[:160]}[/yellow]"
+            )
         short = [
             r
             for r in cell.get("runs") or []

@@ -195,3 +195,28 @@ def test_depth_and_prefix_cache_mode_through_the_cli(refserver, tmp_path) -> Non
     assert all(n is None for r in shallow["runs"] for n in r["nonces"])
     # depth adds the earlier turn's tokens (30 + reply + template) to what the server processed
     assert deep["runs"][0]["prompt_tokens"] > shallow["runs"][0]["prompt_tokens"] + 30
+
+
+def test_no_server_means_the_bench_cannot_be_done(tmp_path) -> None:
+    from agentbench.errors import BackendError
+
+    args = [
+        "bench",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--model",
+        "x",
+        "--skip-gate",
+        "--pp",
+        "20",
+        "--tg",
+        "5",
+        "--db",
+        str(tmp_path / "n.db"),
+        "--request-timeout",
+        "5",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    assert isinstance(result.exception, BackendError)  # main() prints it as one line
+    assert result.exception.kind == "connection_refused"
