@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agentbench.metrics.stats import Interval, paired_diff_ci, verdict
+from agentbench.metrics.stats import Interval, paired_diff_ci, pareto_front, verdict
 from agentbench.metrics.summary import RunSummary, summarize
 from agentbench.records import EpisodeResult, RunRecord
 
@@ -322,22 +322,6 @@ def compare_pair(a: RunEpisodes, b: RunEpisodes, *, seed: int = 0) -> PairCompar
         only_b=sorted(set(tb) - set(ta)), metrics=metrics,
         tasks=[_task_row(ta[t], tb[t]) for t in common], notes=notes,
     )
-
-
-def pareto_front(points: Sequence[tuple[float | None, float | None]]) -> list[bool]:
-    """For (cost, accuracy) points: True where no other point is at most as costly and at least
-    as accurate while strictly better in one. Points missing either figure are never on it."""
-    out = []
-    for i, (c, acc) in enumerate(points):
-        if c is None or acc is None:
-            out.append(False)
-            continue
-        dominated = any(
-            c2 is not None and a2 is not None and c2 <= c and a2 >= acc and (c2 < c or a2 > acc)
-            for j, (c2, a2) in enumerate(points) if j != i
-        )
-        out.append(not dominated)
-    return out
 
 
 def cost_axis(runs: Sequence[RunOverview]) -> tuple[str, list[float | None]]:

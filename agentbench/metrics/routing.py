@@ -29,7 +29,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from agentbench.metrics.stats import Interval, bootstrap_ci, paired_diff_ci, verdict
+from agentbench.metrics.stats import (
+    Interval,
+    bootstrap_ci,
+    paired_diff_ci,
+    pareto_front,
+    verdict,
+)
 from agentbench.records import EpisodeResult, RunRecord, StepRecord
 
 LOCAL = "local"
@@ -264,19 +270,6 @@ def apgr(points: Sequence[tuple[float, float]]) -> float | None:
     xs = sorted(curve)
     ys = [sum(curve[x]) / len(curve[x]) for x in xs]
     return sum((xs[i + 1] - xs[i]) * (ys[i] + ys[i + 1]) / 2 for i in range(len(xs) - 1))
-
-
-def pareto_front(points: Sequence[tuple[float, float]]) -> list[bool]:
-    """For (cost, accuracy) points: True where no other point is at most as costly and at
-    least as accurate, and strictly better in one of the two."""
-    out = []
-    for i, (c, a) in enumerate(points):
-        dominated = any(
-            (c2 <= c and a2 >= a and (c2 < c or a2 > a))
-            for j, (c2, a2) in enumerate(points) if j != i
-        )
-        out.append(not dominated)
-    return out
 
 
 def _pick(candidates: list[tuple[RunRecord, dict[Key, EpisodeResult]]], field: str,

@@ -116,3 +116,19 @@ def pass_hat_k(successes_per_task: Sequence[tuple[int, int]], k: int) -> float |
     """pass^k: mean over tasks of C(c, k) / C(n, k) (k-of-k successes); tasks with n < k skipped."""
     terms = [math.comb(c, k) / math.comb(n, k) for c, n in successes_per_task if n >= k]
     return mean(terms) if terms else None
+
+
+def pareto_front(points: Sequence[tuple[float | None, float | None]]) -> list[bool]:
+    """For (cost, accuracy) points: True where no other point is at most as costly and at least
+    as accurate while strictly better in one. Points missing either figure are never on it."""
+    out = []
+    for i, (c, acc) in enumerate(points):
+        if c is None or acc is None:
+            out.append(False)
+            continue
+        dominated = any(
+            c2 is not None and a2 is not None and c2 <= c and a2 >= acc and (c2 < c or a2 > acc)
+            for j, (c2, a2) in enumerate(points) if j != i
+        )
+        out.append(not dominated)
+    return out

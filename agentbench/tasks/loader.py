@@ -54,13 +54,18 @@ class TaskSuite:
         return task.system_prompt or self.system_prompt
 
 
-def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
+# libyaml when present: the long-context tasks are megabytes of YAML. Nodes (for error line
+# numbers) are composed only when a file fails validation.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _read_yaml(path: Path) -> tuple[Any, str]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise TaskFileError(str(path), "-", f"cannot read file: {exc.strerror}") from exc
     try:
-        return yaml.safe_load(text), yaml.compose(text)
+        return yaml.load(text, Loader=_LOADER), text
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
@@ -68,8 +73,9 @@ def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
         raise TaskFileError(str(path), "-", f"YAML syntax error: {problem}", line) from exc
 
 
-def _node_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
+def _node_line(text: str, loc: tuple[Any, ...]) -> int | None:
     """Line (1-based) of the YAML node at pydantic location `loc`, or of its nearest parent."""
+    node: yaml.Node | None = yaml.compose(text, Loader=_LOADER)
     line = node.start_mark.line + 1 if node else None
     for part in loc:
         if isinstance(node, yaml.MappingNode):
@@ -85,7 +91,7 @@ def _node_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
     return line
 
 
-def _validate(model: type[BaseModel], data: Any, path: Path, node: yaml.Node | None) -> Any:
+def _validate(model: type[BaseModel], data: Any, path: Path, node: str) -> Any:
     if not isinstance(data, dict):
         raise TaskFileError(str(path), "-", "the file must hold a YAML mapping", 1)
     try:
