@@ -28,7 +28,7 @@ def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -
         table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
     for name, s in [*rows.items(), ("all", total)]:
         ci = s.success_rate_ci
-        interval = f" [{ci[0] * 100:.0f}–{ci[1]:.0%}]" if ci else ""
+        interval = f" [{ci[0] * 100:.0f}–{ci[1] * 100:.0f}]" if ci else ""
         table.add_row(
             f"[bold]{name}[/bold]" if name == "all" else name,
             str(s.tasks), str(s.episodes),
