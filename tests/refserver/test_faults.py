@@ -39,7 +39,7 @@ async def test_transport_fault_once_is_retried_and_the_episode_is_clean(
 
 async def test_transport_fault_every_time_is_classified_not_crashed(refserver_factory, suite):
     server = refserver_factory(FAST, faults=FaultPlan(script=["http_503"] * 3))
-    trace, scored = await run_once(server, suite)
+    _, scored = await run_once(server, suite)
     assert scored.status == "backend_error:http_503" and scored.score is None
 
 
