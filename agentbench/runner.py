@@ -49,6 +49,7 @@ class RunConfig(BaseModel):
     logprobs: bool = False
     local_usd_per_hour: float | None = None
     prices_file: str | None = None
+    agent: str = "native"  # native | langchain (agentbench.agent.langchain_agent)
 
 
 def new_run_id() -> str:
@@ -81,18 +82,21 @@ class Runner:
         self.pricing = pricing or Pricing.build(config.prices_file, config.local_usd_per_hour)
         # Server-side figures diffed around episodes / the run (speculative decoding).
         self.hook = hook or SpecDecodeMonitor(targets.get(LOCAL), config.concurrency)
-        self.agent = Agent(
-            suite,
-            targets,
-            AgentConfig(
-                tool_mode="prompt" if config.tool_mode == "prompt" else "native",
-                max_tokens=config.max_tokens,
-                temperature=config.temperature,
-                max_steps=config.max_steps,
-                episode_timeout_s=config.episode_timeout_s,
-                logprobs=config.logprobs,
-            ),
+        agent_config = AgentConfig(
+            tool_mode="prompt" if config.tool_mode == "prompt" else "native",
+            max_tokens=config.max_tokens,
+            temperature=config.temperature,
+            max_steps=config.max_steps,
+            episode_timeout_s=config.episode_timeout_s,
+            logprobs=config.logprobs,
         )
+        self.agent: Agent | Any
+        if config.agent == "langchain":
+            from agentbench.agent.langchain_agent import LangChainAgent
+
+            self.agent = LangChainAgent(suite, targets, agent_config, router_spec=config.router)
+        else:
+            self.agent = Agent(suite, targets, agent_config)
 
     def start(self, server: ServerInfo, resume: RunRecord | None = None) -> RunRecord:
         if resume is not None:

@@ -57,6 +57,9 @@ def run(
         None, "--local-usd-per-hour", help="Price of local model time ($/h); else unpriced."
     ),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    agent: str = typer.Option(
+        "native", "--agent", help="native (agentbench's loop) | langchain (RoutedChatModel)."
+    ),
     record_both: bool = typer.Option(
         False,
         "--record-both",
@@ -67,6 +70,15 @@ def run(
     """Run every task (x repeats) against the model and print a summary per category."""
     if tool_mode not in (None, "native", "prompt"):
         raise ConfigError(f"--tool-mode {tool_mode}: use native or prompt")
+    if agent not in ("native", "langchain"):
+        raise ConfigError(f"--agent {agent}: use native or langchain")
+    if agent == "langchain":
+        from agentbench.agent.langchain_agent import langchain_missing
+
+        if langchain_missing():
+            raise ConfigError(langchain_missing() or "")
+        if tool_mode == "prompt":
+            raise ConfigError("--agent langchain binds tools natively; drop --tool-mode prompt")
     if record_both:
         if router not in ("always-local", "record-both"):
             raise ConfigError(f"--record-both replaces the router; drop --router {router}")
@@ -120,7 +132,9 @@ def run(
                 router=router,
                 frontier_model=frontier_target.backend.model if frontier_target else None,
                 frontier_base_url=frontier_target.backend.base_url if frontier_target else None,
-                tool_mode=tool_mode or target.tool_mode or "native",
+                tool_mode="native"
+                if agent == "langchain"
+                else (tool_mode or target.tool_mode or "native"),
                 repeats=repeats,
                 concurrency=concurrency,
                 max_tokens=max_tokens or target.max_tokens or 1024,
@@ -132,6 +146,7 @@ def run(
                 logprobs=probe.needs_logprobs,
                 local_usd_per_hour=local_usd_per_hour,
                 prices_file=str(prices) if prices else None,
+                agent=agent,
             )
             targets = {LOCAL: target.backend}
             if frontier_target:
