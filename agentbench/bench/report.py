@@ -104,7 +104,8 @@ LEGEND = (
     "each row and is not counted). TTFT = first token-bearing delta − send, client clock. decode "
     "= (output tokens − 1) / (last − first token) per stream. spread = (max − min) / median of "
     "decode over runs. prefill = uncached prompt tokens (server usage: context + template "
-    "included) / TTFT, client view. out tok = server usage. aggregate = all output tokens / "
+    "included) / TTFT, client view. out tok = output tokens (counting method below). "
+    "aggregate = all output tokens / "
     "wall time of a repetition, at the row's concurrency (conc); per-stream figures are "
     "medians over streams. spec accept = Δaccepted / Δdrafted tokens (vLLM /metrics at "
     "concurrency 1 only, or llama.cpp per-request timings). n/a = not measured (never 0)."
@@ -132,6 +133,11 @@ def print_results(data: dict[str, Any], console: Console | None = None) -> None:
         )
         return
     console.print(results_table(data["results"]))
+    methods = sorted({r.get("tokens_method") or "none" for c in data["results"]
+                      for r in c.get("runs") or []})
+    if methods:
+        console.print(f"output tokens counted by: {', '.join(methods)} (usage = the server's own "
+                      "count; server_tokenizer = its /tokenize; estimated = tiktoken)")
     shown: set[str] = set()
     for cell in data["results"]:
         if cell.get("message") and cell["message"] not in shown:

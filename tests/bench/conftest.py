@@ -15,7 +15,9 @@ from agentbench.records import Completion, ServerInfo
 class CoherentBackend(Backend):
     """Answers the gate's questions correctly (no timing: it only stands for a sane model)."""
 
-    answers: ClassVar[dict[str, str]] = {"17+25": "42", "France": "Paris.", "spider": "8"}
+    answers: ClassVar[dict[str, str]] = {
+        "France": "Paris.", "sky": "Blue.", "2, 4, 6, 8": "10", "2+2": "4"
+    }
 
     def __init__(self) -> None:
         super().__init__("coherent://local", "coherent")
