@@ -112,6 +112,13 @@ LEGEND = (
 )
 
 
+def _as_list(value: Any) -> list[str]:
+    """A run's counting method: one name, or one per stream at concurrency > 1."""
+    if isinstance(value, list):
+        return [str(v) for v in value if v]
+    return [str(value)] if value else []
+
+
 def print_results(data: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console()
     server = ServerInfo.model_validate(data["server"]) if data.get("server") else None
@@ -133,8 +140,8 @@ def print_results(data: dict[str, Any], console: Console | None = None) -> None:
         )
         return
     console.print(results_table(data["results"]))
-    methods = sorted({r.get("tokens_method") or "none" for c in data["results"]
-                      for r in c.get("runs") or []})
+    methods = sorted({m for c in data["results"] for r in c.get("runs") or []
+                      for m in _as_list(r.get("tokens_method"))})
     if methods:
         console.print(f"output tokens counted by: {', '.join(methods)} (usage = the server's own "
                       "count; server_tokenizer = its /tokenize; estimated = tiktoken)")
