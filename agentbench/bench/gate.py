@@ -37,7 +37,7 @@ QUESTIONS: tuple[GateQuestion, ...] = (
                  "blue"),
     GateQuestion("Complete the sequence with the next number only: 2, 4, 6, 8,", r"\b10\b",
                  "10"),
-    GateQuestion("What is 2+2? Answer with the number only.", r"(?<![\d.])4(?![\d.])", "4"),
+    GateQuestion("What is 2+2? Answer with the number only.", r"(?<![\d.])4(?!\d|\.\d)", "4"),
 )
 
 
