@@ -31,6 +31,9 @@ DRAFTS = "vllm:spec_decode_num_drafts_total"
 DRAFT_TOKENS = "vllm:spec_decode_num_draft_tokens_total"
 ACCEPTED = "vllm:spec_decode_num_accepted_tokens_total"
 PER_POS = "vllm:spec_decode_num_accepted_tokens_per_pos_total"
+DECODE_SUM = "vllm:request_decode_time_seconds_sum"
+DECODE_COUNT = "vllm:request_decode_time_seconds_count"
+GENERATED = "vllm:generation_tokens_total"
 _SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)")
 _POSITION = re.compile(r'position="(\d+)"')
 
@@ -49,6 +52,9 @@ class SpecSnapshot:
     draft_tokens: float = 0.0
     accepted: float = 0.0
     per_position: dict[int, float] = field(default_factory=dict)
+    decode_time_s: float = 0.0  # vLLM's per-request decode-phase histogram: sum and count
+    decode_requests: float = 0.0
+    generated_tokens: float = 0.0
 
 
 def parse_spec_metrics(text: str) -> SpecSnapshot | None:
@@ -59,11 +65,20 @@ def parse_spec_metrics(text: str) -> SpecSnapshot | None:
         if not match:
             continue
         name, labels, raw = match.groups()
-        if name not in (DRAFTS, DRAFT_TOKENS, ACCEPTED, PER_POS):
+        if name not in (DRAFTS, DRAFT_TOKENS, ACCEPTED, PER_POS, DECODE_SUM, DECODE_COUNT,
+                        GENERATED):
             continue
         try:
             value = float(raw)
         except ValueError:
+            continue
+        if name in (DECODE_SUM, DECODE_COUNT, GENERATED):
+            if name == DECODE_SUM:
+                snap.decode_time_s += value
+            elif name == DECODE_COUNT:
+                snap.decode_requests += value
+            else:
+                snap.generated_tokens += value
             continue
         seen = True
         if name == DRAFTS:
@@ -105,6 +120,20 @@ def acceptance(before: SpecSnapshot | None, after: SpecSnapshot | None, scope: s
         "mean_accepted_per_draft": accepted / drafts if drafts > 0 else None,
         "per_position_acceptance": per_pos or None,
     }
+
+
+def server_decode_rate(before: SpecSnapshot | None, after: SpecSnapshot | None
+                       ) -> float | None:
+    """vLLM's own decode rate for exactly one request finished between two snapshots:
+    (generated tokens - 1) / decode-phase time, the same definition as the client's."""
+    if before is None or after is None:
+        return None
+    requests = after.decode_requests - before.decode_requests
+    seconds = after.decode_time_s - before.decode_time_s
+    tokens = after.generated_tokens - before.generated_tokens
+    if requests != 1 or seconds <= 0 or tokens < 2:
+        return None
+    return (tokens - 1) / seconds
 
 
 def llamacpp_acceptance(steps: Iterable[Any]) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentbench.backends.base import Backend, ChatRequest
+from agentbench.backends.vllm import server_decode_rate
 from agentbench.bench.prompts import Prompt
 from agentbench.bench.scenarios import Scenario
 from agentbench.bench.specdecode import read_counters, repetition_acceptance
@@ -207,6 +208,14 @@ async def measure_run(
         run["aggregate_output_tok_s"] = None
     run["output_forced"] = force.enabled
     run["spec_decode"] = repetition_acceptance(before, after, [o[0] for o, _ in done])
+    if run.get("server_decode_tok_s") is None and concurrency == 1:
+        rate = server_decode_rate(before, after)
+        if rate is not None:
+            run["server_decode_tok_s"] = rate
+            run["server_decode_method"] = (
+                "vLLM /metrics: Δ(generation_tokens_total − 1) / Δrequest_decode_time_seconds_sum "
+                "around this one request"
+            )
     run["nonces"] = [p.nonce for p in prompts]
     run["client_loop_lag_max_s"] = lag.max_s
     return run
