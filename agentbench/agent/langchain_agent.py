@@ -25,6 +25,7 @@ the policy and LangChain's own overhead together. Only OpenAI-compatible targets
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import time
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from uuid import UUID
 
 from agentbench.agent.loop import AgentConfig, EpisodeTrace
 from agentbench.backends.base import Backend
-from agentbench.backends.stream import decode_rate
+from agentbench.backends.stream import StreamAccumulator, decode_rate
 from agentbench.backends.tokens import estimate_tokens
 from agentbench.errors import BackendError, ConfigError
 from agentbench.records import (
@@ -43,7 +44,7 @@ from agentbench.records import (
     ToolCallRecord,
     ToolResultRecord,
 )
-from agentbench.tasks.env import SimulatedEnvironment, parse_arguments
+from agentbench.tasks.env import SimulatedEnvironment
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Task
 from router import FRONTIER, LOCAL, Policy
@@ -84,24 +85,12 @@ def langchain_missing() -> str | None:
 
 @dataclass
 class _CallTiming:
-    """What one inner ChatOpenAI call streamed, timestamped on arrival (perf_counter_ns)."""
+    """One inner ChatOpenAI call: its stream, timed on arrival as the native backend times SSE."""
 
-    t_send_ns: int
-    t_first_event_ns: int | None = None
-    t_first_token_ns: int | None = None
-    t_first_answer_ns: int | None = None
-    t_last_token_ns: int | None = None
-    t_end_ns: int | None = None
-    token_events: int = 0
-    content: str = ""
-    reasoning: str = ""
-    calls: dict[int, dict[str, str]] = field(default_factory=dict)  # index -> id, name, args
+    acc: StreamAccumulator
     logprobs: list[float] = field(default_factory=list)
     message: Any = None  # the aggregated AIMessage (on_llm_end)
     error: BaseException | None = None
-
-    def seconds(self, t_ns: int | None) -> float | None:
-        return None if t_ns is None else (t_ns - self.t_send_ns) / 1e9
 
 
 def _reasoning_text(message: Any) -> str:
@@ -142,7 +131,7 @@ class StreamTimer(AsyncCallbackHandler):  # type: ignore[misc,valid-type]
     async def on_chat_model_start(
         self, serialized: Any, messages: Any, *, run_id: UUID, **kwargs: Any
     ) -> None:
-        timing = _CallTiming(t_send_ns=time.perf_counter_ns())
+        timing = _CallTiming(StreamAccumulator(t_send_ns=time.perf_counter_ns()))
         self._open[run_id] = timing
         self.calls.append(timing)
 
@@ -153,39 +142,32 @@ class StreamTimer(AsyncCallbackHandler):  # type: ignore[misc,valid-type]
         timing = self._open.get(run_id)
         if timing is None:
             return
-        if timing.t_first_event_ns is None:
-            timing.t_first_event_ns = now
+        acc = timing.acc
+        acc.event(now)
+        message = getattr(chunk, "message", None)
+        if message is None:
+            acc.add_content(str(token or ""), now)
+            return
+        acc.add_reasoning(_reasoning_text(message), now)
+        acc.add_content(_answer_text(message), now)
+        for frag in getattr(message, "tool_call_chunks", None) or []:
+            acc.add_tool_fragment(
+                int(frag.get("index") or 0),
+                now,
+                id=frag.get("id"),
+                name=frag.get("name"),
+                arguments=frag.get("args"),
+            )
         for item in (kwargs.get("logprobs") or {}).get("content") or []:
             if isinstance(item, dict) and isinstance(item.get("logprob"), int | float):
                 timing.logprobs.append(float(item["logprob"]))
-        message = getattr(chunk, "message", None)
-        text = _answer_text(message) if message is not None else str(token or "")
-        reasoning = _reasoning_text(message) if message is not None else ""
-        fragments = list(getattr(message, "tool_call_chunks", None) or [])
-        for frag in fragments:
-            slot = timing.calls.setdefault(
-                int(frag.get("index") or 0), {"id": "", "name": "", "args": ""}
-            )
-            slot["id"] = slot["id"] or (frag.get("id") or "")
-            slot["name"] += frag.get("name") or ""
-            slot["args"] += frag.get("args") or ""
-        timing.content += text
-        timing.reasoning += reasoning
-        if not (text or reasoning or fragments):
-            return
-        timing.token_events += 1
-        if timing.t_first_token_ns is None:
-            timing.t_first_token_ns = now
-        if (text or fragments) and timing.t_first_answer_ns is None:
-            timing.t_first_answer_ns = now
-        timing.t_last_token_ns = now
 
     async def on_llm_end(self, response: Any, *, run_id: UUID, **kwargs: Any) -> None:
         now = time.perf_counter_ns()
         timing = self._open.pop(run_id, None)
         if timing is None:
             return
-        timing.t_end_ns = now
+        timing.acc.finish(now)
         generations = getattr(response, "generations", None) or [[]]
         if generations and generations[0]:
             timing.message = getattr(generations[0][0], "message", None)
@@ -193,8 +175,33 @@ class StreamTimer(AsyncCallbackHandler):  # type: ignore[misc,valid-type]
     async def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
         timing = self._open.pop(run_id, None)
         if timing is not None:
-            timing.t_end_ns = time.perf_counter_ns()
+            timing.acc.finish(time.perf_counter_ns())
             timing.error = error
+
+
+@functools.cache
+def _chat_openai_class() -> type:
+    """`ChatOpenAI`, reading the reasoning deltas it drops (`reasoning_content`, `reasoning`:
+    vLLM, llama.cpp, SGLang) into `additional_kwargs["reasoning_content"]`, so that ttft_s and
+    reasoning text are measured as in the native loop. Requests are unchanged: ChatOpenAI does
+    not send that key back in the history."""
+    from langchain_openai import ChatOpenAI
+
+    class ReasoningChatOpenAI(ChatOpenAI):
+        def _convert_chunk_to_generation_chunk(
+            self, chunk: dict, default_chunk_class: type, base_generation_info: dict | None
+        ) -> Any:
+            out = super()._convert_chunk_to_generation_chunk(
+                chunk, default_chunk_class, base_generation_info
+            )
+            choices = chunk.get("choices") or []
+            delta = (choices[0].get("delta") or {}) if choices else {}
+            text = delta.get("reasoning_content") or delta.get("reasoning")
+            if out is not None and isinstance(text, str) and text:
+                out.message.additional_kwargs["reasoning_content"] = text
+            return out
+
+    return ReasoningChatOpenAI
 
 
 class _NoFrontier(BaseChatModel):  # type: ignore[misc,valid-type]
@@ -276,8 +283,9 @@ class LangChainAgent:
     # the chat models ---------------------------------------------------------------------------
 
     def _chat_model(self, backend: Backend, timer: StreamTimer, target: str) -> Any:
-        from langchain_openai import ChatOpenAI
         from pydantic import SecretStr
+
+        chat_openai = _chat_openai_class()
 
         base_url = backend.base_url
         if backend.provider == "ollama":  # Ollama's OpenAI-compatible endpoint
@@ -293,7 +301,7 @@ class LangChainAgent:
         if extra_body:
             kwargs["extra_body"] = dict(extra_body)
         retry = backend.retry
-        return ChatOpenAI(
+        return chat_openai(
             model=backend.model,
             base_url=base_url,
             # never fall back to OPENAI_API_KEY: a local server gets a placeholder
@@ -384,7 +392,7 @@ class LangChainAgent:
             raise _backend_error(exc) from exc
         wall_ns = time.perf_counter_ns() - started
         calls = timer.calls[first:]
-        inner_ns = sum((c.t_end_ns or c.t_send_ns) - c.t_send_ns for c in calls)
+        inner_ns = sum((c.acc.t_end_ns or c.acc.t_send_ns) - c.acc.t_send_ns for c in calls)
         overhead_s = max(0.0, (wall_ns - inner_ns) / 1e9)
         trace.router_time_s += overhead_s
         record = (message.response_metadata or {}).get("router") or {}
@@ -410,9 +418,10 @@ class LangChainAgent:
             trace.steps.append(step)
             steps.append(step)
         if not steps:  # no stream seen (should not happen with streaming=True)
+            acc = StreamAccumulator(t_send_ns=started)
+            acc.finish(started + wall_ns)
             step = await self._record(
-                _CallTiming(t_send_ns=started, t_end_ns=started + wall_ns),
-                message, targets[-1], t0, len(trace.steps),
+                _CallTiming(acc), message, targets[-1], t0, len(trace.steps)
             )
             trace.steps.append(step)
             steps.append(step)
@@ -424,8 +433,9 @@ class LangChainAgent:
         backend = self.targets.get(target) or self.targets[LOCAL]
         meta = getattr(message, "response_metadata", None) or {}
         usage = getattr(message, "usage_metadata", None) or {}
-        content = timing.content or _answer_text(message)
-        reasoning = timing.reasoning or _reasoning_text(message)
+        acc = timing.acc
+        content = acc.content if acc.token_events else _answer_text(message)
+        reasoning = acc.reasoning or _reasoning_text(message)
         tool_calls = self._tool_calls(timing, message)
         produced = reasoning + content + "".join(c.name + c.arguments for c in tool_calls)
         output_tokens: int | None
@@ -447,7 +457,7 @@ class LangChainAgent:
             reasoning_tokens, reasoning_method = 0, "none"
         prompt_tokens = usage.get("input_tokens")
         cached = (usage.get("input_token_details") or {}).get("cache_read")
-        ttft = timing.seconds(timing.t_first_token_ns)
+        ttft = acc.seconds(acc.t_first_token_ns)
         finish = meta.get("finish_reason")
         step = StepRecord(
             model=meta.get("model_name") or meta.get("model") or backend.model,
@@ -459,18 +469,18 @@ class LangChainAgent:
             reasoning_tokens=reasoning_tokens,
             tokens_method=method,
             reasoning_method=reasoning_method,
-            ttft_byte_s=timing.seconds(timing.t_first_event_ns),
+            ttft_byte_s=acc.seconds(acc.t_first_event_ns),
             ttft_s=ttft,
-            ttfa_s=timing.seconds(timing.t_first_answer_ns),
-            t_last_s=timing.seconds(timing.t_last_token_ns),
-            duration_s=timing.seconds(timing.t_end_ns),
+            ttfa_s=acc.seconds(acc.t_first_answer_ns),
+            t_last_s=acc.seconds(acc.t_last_token_ns),
+            duration_s=acc.seconds(acc.t_end_ns),
             decode_tok_s=decode_rate(
-                output_tokens, timing.t_first_token_ns, timing.t_last_token_ns
+                output_tokens, acc.t_first_token_ns, acc.t_last_token_ns
             ),
             prefill_tok_s=(prompt_tokens - (cached or 0)) / ttft
             if prompt_tokens is not None and ttft
             else None,
-            token_events=timing.token_events,
+            token_events=acc.token_events,
             finish_reason=finish,
             truncated=finish == "length",
             truncation_reason="finish_reason=length" if finish == "length" else None,
@@ -479,7 +489,7 @@ class LangChainAgent:
             tool_calls=tool_calls,
             index=index,
             target=target,
-            t_start_s=(timing.t_send_ns - t0) / 1e9,
+            t_start_s=(acc.t_send_ns - t0) / 1e9,
         )
         if timing.logprobs:
             step.mean_logprob = sum(timing.logprobs) / len(timing.logprobs)
@@ -490,17 +500,8 @@ class LangChainAgent:
     @staticmethod
     def _tool_calls(timing: _CallTiming, message: Any) -> list[ToolCallRecord]:
         """The calls as streamed (raw argument text), else as LangChain parsed them."""
-        out: list[ToolCallRecord] = []
-        if timing.calls:
-            for _, slot in sorted(timing.calls.items()):
-                out.append(
-                    ToolCallRecord(
-                        id=slot["id"] or None,
-                        name=slot["name"],
-                        arguments=slot["args"],
-                        parsed=parse_arguments(slot["args"])[0],
-                    )
-                )
+        out = timing.acc.tool_calls()
+        if out:
             return out
         for call in getattr(message, "tool_calls", None) or []:
             text = json.dumps(call.get("args") or {})

@@ -119,3 +119,20 @@ def test_prompt_tool_mode_is_refused(refserver, tmp_path):
     )
     assert result.exit_code != 0
     assert "prompt" in (result.output + str(result.exception))
+
+
+@pytest.mark.parametrize("style", ["reasoning", "reasoning_content", "think"])
+def test_reasoning_deltas_start_the_clock_as_in_the_native_loop(refserver_factory, tmp_path, style):
+    from agentbench.refserver.schedule import Schedule
+
+    server = refserver_factory(
+        Schedule(ttft_s=0.01, rate_tok_s=400.0, reasoning_tokens=16, reasoning_style=style)
+    )
+    task = ("--task", "ops-missing-configmap")
+    data = run_langchain(tmp_path, "--base-url", server.base_url, "--model", "oracle", *task)
+    assert all(e["score"] == 1.0 for e in data["episodes"])
+    for s in kept_steps(data):
+        assert s["reasoning"] and "<think>" not in s["content"]
+        assert s["reasoning_tokens"] >= 16  # inline style: the server counts the tags too
+        # 16 thinking tokens at 400 tok/s come before the first answer or tool fragment
+        assert s["ttft_s"] + 0.02 < s["ttfa_s"] <= s["t_last_s"] <= s["duration_s"]
