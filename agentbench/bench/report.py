@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -48,7 +49,7 @@ def results_table(results: list[dict[str, Any]], title: str = "bench results") -
     optional = [
         (key, head, spec)
         for key, head, spec in (
-            ("server_decode_tok_s", "server decode tok/s", ".1f"),
+            ("server_decode_tok_s", "server decode tok/s", ".2f"),
             ("aggregate_output_tok_s", "aggr. tok/s", ".1f"),
             ("spec_decode_acceptance", "spec accept", "%"),
         )
@@ -56,7 +57,7 @@ def results_table(results: list[dict[str, Any]], title: str = "bench results") -
     ]
     if not any(c["concurrency"] > 1 for c in ok):
         optional = [o for o in optional if o[0] != "aggregate_output_tok_s"]
-    table = Table(title=title, title_justify="left")
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     for column in (
         "scenario",
         "pp/tg",
