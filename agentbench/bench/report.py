@@ -71,7 +71,9 @@ def results_table(results: list[dict[str, Any]], title: str = "bench results") -
         "out tok",
         *(o[1] for o in optional),
     ):
-        table.add_column(column, justify="left" if column == "scenario" else "right")
+        table.add_column(column, justify="left" if column == "scenario" else "right",
+                         no_wrap=column in ("scenario", "pp/tg", "spread"),
+                         min_width=max(len(word) for word in column.split()))
     for cell in results:
         med, spr = cell.get("median") or {}, cell.get("spread") or {}
         head = [
