@@ -10,8 +10,6 @@ Reports render these records; they never recompute them.
 
 from __future__ import annotations
 
-import math
-import random
 import statistics
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -19,7 +17,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agentbench.metrics.stats import Interval, paired_diff_ci, pareto_front, verdict
+from agentbench.metrics.stats import (
+    Interval,
+    paired_diff_ci,
+    paired_ratio_ci,
+    pareto_front,
+    verdict,
+)
 from agentbench.metrics.summary import RunSummary, summarize
 from agentbench.records import EpisodeResult, RunRecord
 
@@ -105,32 +109,6 @@ def category_figures(episodes: Sequence[EpisodeResult]) -> dict[str, TaskFigures
         groups[e.category].append(e)
     return {c: _task(v).model_copy(update={"task_id": c, "difficulty": ""})
             for c, v in sorted(groups.items())}
-
-
-def paired_ratio_ci(a: Sequence[float], b: Sequence[float], *, resamples: int = 2000,
-                    seed: int = 0) -> Interval | None:
-    """Bootstrap CI of mean(b) / mean(a) over paired tasks (tasks resampled together).
-
-    None when a sums to zero (no ratio exists); resamples whose a-sum is zero are dropped.
-    """
-    n = len(a)
-    if n == 0 or len(b) != n or sum(a) <= 0:
-        return None
-    point = sum(b) / sum(a)
-    if n == 1:
-        return Interval(point, point, point, 1)
-    rng = random.Random(seed)
-    draws = []
-    for _ in range(resamples):
-        idx = [rng.randrange(n) for _ in range(n)]
-        sa = sum(a[i] for i in idx)
-        if sa > 0:
-            draws.append(sum(b[i] for i in idx) / sa)
-    draws.sort()
-    m = len(draws)
-    low = draws[math.floor(0.025 * (m - 1))]
-    high = draws[math.ceil(0.975 * (m - 1))]
-    return Interval(point, low, high, n)
 
 
 class MetricComparison(BaseModel):

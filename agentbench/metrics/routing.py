@@ -22,7 +22,6 @@ the same repeats compare one to one; CIs are seeded bootstraps (metrics.stats).
 
 from __future__ import annotations
 
-import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -30,9 +29,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from agentbench.metrics.stats import (
-    Interval,
     bootstrap_ci,
     paired_diff_ci,
+    paired_ratio_ci,
     pareto_front,
     verdict,
 )
@@ -193,28 +192,6 @@ def _outcome(e: EpisodeResult, metric: str) -> float:
     if metric == "score":
         return float(e.score or 0.0)
     return 1.0 if e.success else 0.0
-
-
-def paired_ratio_ci(
-    a: Sequence[float], b: Sequence[float], *, resamples: int = 2000, seed: int = 0
-) -> Interval | None:
-    """Bootstrap CI of sum(b) / sum(a) over paired observations (resampling the pairs)."""
-    if not a or len(a) != len(b) or sum(a) <= 0:
-        return None
-    point = sum(b) / sum(a)
-    n = len(a)
-    if n == 1:
-        return Interval(point, point, point, 1)
-    rng = random.Random(seed)
-    draws = []
-    for _ in range(resamples):
-        idx = [rng.randrange(n) for _ in range(n)]
-        sa = sum(a[i] for i in idx)
-        if sa > 0:
-            draws.append(sum(b[i] for i in idx) / sa)
-    draws.sort()
-    m = len(draws)
-    return Interval(point, draws[int(0.025 * (m - 1))], draws[int(0.975 * (m - 1) + 0.999)], n)
 
 
 class RunPoint(BaseModel):

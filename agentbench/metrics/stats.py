@@ -132,3 +132,29 @@ def pareto_front(points: Sequence[tuple[float | None, float | None]]) -> list[bo
         )
         out.append(not dominated)
     return out
+
+
+def paired_ratio_ci(a: Sequence[float], b: Sequence[float], *, resamples: int = 2000,
+                    seed: int = 0) -> Interval | None:
+    """Bootstrap CI of mean(b) / mean(a) over paired tasks (tasks resampled together).
+
+    None when a sums to zero (no ratio exists); resamples whose a-sum is zero are dropped.
+    """
+    n = len(a)
+    if n == 0 or len(b) != n or sum(a) <= 0:
+        return None
+    point = sum(b) / sum(a)
+    if n == 1:
+        return Interval(point, point, point, 1)
+    rng = random.Random(seed)
+    draws = []
+    for _ in range(resamples):
+        idx = [rng.randrange(n) for _ in range(n)]
+        sa = sum(a[i] for i in idx)
+        if sa > 0:
+            draws.append(sum(b[i] for i in idx) / sa)
+    draws.sort()
+    m = len(draws)
+    low = draws[math.floor(0.025 * (m - 1))]
+    high = draws[math.ceil(0.975 * (m - 1))]
+    return Interval(point, low, high, n)
