@@ -27,7 +27,8 @@ class TaskFileError(AgentbenchError):
         self.field = field
         self.line = line
         where = f"{path}:{line}" if line else path
-        super().__init__(f"{where}: field '{field}': {message}")
+        what = f"field '{field}': " if field != "-" else ""
+        super().__init__(f"{where}: {what}{message}")
 
 
 class ConfigError(AgentbenchError):
