@@ -72,22 +72,26 @@ class EpisodeTrace:
 
 def assess(completion: Completion, tools: list[dict[str, Any]]) -> LocalAnswer:
     """Whether an answer is a valid call to an offered tool with schema-valid arguments."""
-    lp = {"mean_logprob": completion.mean_logprob, "min_logprob": completion.min_logprob}
+
+    def verdict(valid: bool, problem: str | None = None, is_final: bool = False) -> LocalAnswer:
+        return LocalAnswer(valid, problem, is_final, completion.mean_logprob,
+                           completion.min_logprob)
+
     if not completion.tool_calls:
         if completion.content.strip():
-            return LocalAnswer(True, is_final=True, **lp)
-        return LocalAnswer(False, "empty answer", **lp)
+            return verdict(True, is_final=True)
+        return verdict(False, "empty answer")
     schemas = {t["function"]["name"]: t["function"]["parameters"] for t in tools}
     for call in completion.tool_calls:
         if call.name not in schemas:
-            return LocalAnswer(False, f"unknown tool '{call.name}'", **lp)
+            return verdict(False, f"unknown tool '{call.name}'")
         if call.parsed is None:
-            return LocalAnswer(False, f"arguments of {call.name} are not a JSON object", **lp)
+            return verdict(False, f"arguments of {call.name} are not a JSON object")
         try:
             jsonschema.validate(call.parsed, schemas[call.name])
         except jsonschema.ValidationError as exc:
-            return LocalAnswer(False, f"{call.name}: {exc.message}", **lp)
-    return LocalAnswer(True, **lp)
+            return verdict(False, f"{call.name}: {exc.message}")
+    return verdict(True)
 
 
 class Agent:

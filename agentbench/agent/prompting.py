@@ -89,7 +89,7 @@ def _as_call(obj: Any, tools: frozenset[str]) -> ParsedCall | None:
         return None
     if not any(k in obj for k in _ARG_KEYS) and name not in tools:
         return None
-    args = next((obj[k] for k in _ARG_KEYS if k in obj), {})
+    args: Any = next((obj[k] for k in _ARG_KEYS if k in obj), {})
     if isinstance(args, str):
         return ParsedCall(name, args)
     return ParsedCall(name, json.dumps(args))

@@ -96,9 +96,9 @@ def open_target(
         if profile is None:
             raise ConfigError(f"unknown --local alias '{local}'; known: {', '.join(profiles)}")
         if profile.embedded:
-            with EmbeddedServer() as server:
+            with EmbeddedServer() as embedded:
                 yield Target(
-                    OpenAICompatBackend(server.base_url, EMBEDDED_ALIAS, retry=retry),
+                    OpenAICompatBackend(embedded.base_url, EMBEDDED_ALIAS, retry=retry),
                     f"local:{local}",
                     "llama-cpp-python",
                     profile.tool_mode,

@@ -61,7 +61,7 @@ def _kept(episode: EpisodeResult) -> list[StepRecord]:
     return list(episode.steps)
 
 
-def _method(methods: Counter[str]) -> str | None:
+def _method(methods: Counter[Any]) -> str | None:
     if not methods:
         return None
     if len(methods) == 1:

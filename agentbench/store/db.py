@@ -133,7 +133,7 @@ class ResultStore:
         raise ConfigError(f"run id prefix '{run_id}' is ambiguous in {self.path}")
 
     def runs(self, kind: str | None = None) -> list[RunRecord]:
-        sql, params = "SELECT record FROM runs", ()
+        sql, params = "SELECT record FROM runs", tuple[str, ...]()
         if kind:
             sql, params = sql + " WHERE kind=?", (kind,)
         rows = self.conn.execute(sql + " ORDER BY created_at, rowid", params)

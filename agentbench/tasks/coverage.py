@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 
 from agentbench.tasks.loader import TaskSuite
+from agentbench.tasks.model import Task
 
 LEVELS = ("easy", "medium", "hard")
 
 
 def coverage_markdown(suite: TaskSuite) -> str:
-    rows: dict[str, list] = defaultdict(list)
+    rows: defaultdict[str, list[Task]] = defaultdict(list)
     for task in suite.tasks:
         rows[task.category].append(task)
     lines = [
@@ -18,7 +19,7 @@ def coverage_markdown(suite: TaskSuite) -> str:
         "| tool calls in reference | planted mistakes |",
         "|---|---:|---:|---:|---:|---:|---|---:|---:|",
     ]
-    totals = defaultdict(int)
+    totals: defaultdict[str, int] = defaultdict(int)
     for category, tasks in sorted(rows.items()):
         steps = [len(t.reference) for t in tasks]
         counts = {level: sum(t.difficulty == level for t in tasks) for level in LEVELS}
