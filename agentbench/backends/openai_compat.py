@@ -163,15 +163,15 @@ class OpenAICompatBackend(Backend):
             selected = response.headers.get(ROUTER_HEADER)
             async for line in response.aiter_lines():
                 now = time.perf_counter_ns()
-                if not line or line.startswith(":"):
-                    continue
+                if done or not line or line.startswith(":"):
+                    continue  # after [DONE]: drain, so the connection can be kept alive
                 acc.event(now)
                 if not line.startswith("data:"):
                     continue
                 data = line[5:].strip()
                 if data == "[DONE]":
                     done = True
-                    break
+                    continue
                 try:
                     chunk = json.loads(data)
                 except json.JSONDecodeError as exc:
