@@ -125,12 +125,29 @@ class Agent:
 
     async def _run(self, task: Task, policy: Policy, trace: EpisodeTrace) -> None:
         env = SimulatedEnvironment(task, self.suite.tools, self.suite.grammar)
-        native = self.config.tool_mode == "native"
         tools = [self.suite.tools[n].openai_schema() for n in task.tools]
         messages = self._initial_messages(task)
+        ctx = StepContext(0, task.step_kind, messages, tools)
+        await self._loop(task, policy, trace, env, ctx)
+
+    async def resume(self, task: Task, policy: Policy, trace: EpisodeTrace,
+                     env: SimulatedEnvironment, ctx: StepContext) -> EpisodeTrace:
+        """Go on with an episode whose first steps are already in `trace`, `env` and
+        `ctx.messages` (agent.replay forks a recorded episode this way)."""
+        timeout = self.config.episode_timeout_s
+        try:
+            await asyncio.wait_for(self._loop(task, policy, trace, env, ctx), timeout)
+        except TimeoutError:
+            trace.status = "timeout"
+            trace.error = f"episode exceeded its time limit of {timeout:g} s"
+        return trace
+
+    async def _loop(self, task: Task, policy: Policy, trace: EpisodeTrace,
+                    env: SimulatedEnvironment, ctx: StepContext) -> None:
+        native = self.config.tool_mode == "native"
+        tools, messages = ctx.tools, ctx.messages
         budget = self.config.max_steps or task.max_steps
         t0 = time.perf_counter()
-        ctx = StepContext(0, task.step_kind, messages, tools)
         try:
             while sum(1 for s in trace.steps if not s.discarded) < budget:
                 ctx.step_index = sum(1 for s in trace.steps if not s.discarded)

@@ -35,12 +35,35 @@ def routes(
         "thresholds on its recorded answer pairs."),
     thresholds: str = typer.Option("-0.05,-0.1,-0.2,-0.3,-0.5,-0.75,-1,-1.5,-2",
                                    "--thresholds", help="Mean-logprob thresholds to replay."),
+    fork: bool = typer.Option(
+        False, "--fork", help="With --replay-confidence: where a threshold leaves the recorded "
+        "trajectory, continue the episode live (needs the local and frontier targets)."),
+    base_url: str = typer.Option(None, "--base-url", help="--fork: the local model's URL."),
+    model: str = typer.Option(None, "--model", help="--fork: the local model."),
+    api_key_env: str = typer.Option(None, "--api-key-env"),
+    frontier: str = typer.Option(None, "--frontier", help="--fork: frontier PROVIDER/MODEL."),
+    frontier_base_url: str = typer.Option(None, "--frontier-base-url"),
+    frontier_model: str = typer.Option(None, "--frontier-model"),
+    frontier_api_key_env: str = typer.Option(None, "--frontier-api-key-env"),
+    concurrency: int = typer.Option(1, "--concurrency", min=1,
+                                    help="--fork: episodes in flight."),
 ) -> None:
     """Cost vs accuracy per run (baselines and routers), Pareto front, APGR, random control."""
     if metric not in ("success", "score"):
         raise ConfigError(f"--metric {metric}: use success or score")
     if not Path(db).exists():
         raise ConfigError(f"{db}: no such database; run `agentbench run` first")
+    if fork and not replay_confidence:
+        raise ConfigError("--fork goes with --replay-confidence RUN_ID")
+    if replay_confidence and fork:
+        from agentbench.cli.replay_fork import replay_fork
+
+        replay_fork(db, replay_confidence, parse_thresholds(thresholds), json_out,
+                    local=(model, base_url, api_key_env),
+                    frontier=(frontier or frontier_model, frontier_base_url,
+                              frontier_api_key_env),
+                    concurrency=concurrency)
+        return
     if replay_confidence:
         replay(db, replay_confidence, thresholds, prices, local_usd_per_hour, json_out)
         return
@@ -62,10 +85,7 @@ def replay(db: str, run_id: str, thresholds: str, prices: str | None,
            local_usd_per_hour: float | None, json_out: str | None) -> None:
     from agentbench.metrics.routing import replay_confidence
 
-    try:
-        values = sorted({float(t) for t in thresholds.split(",") if t.strip()}, reverse=True)
-    except ValueError as exc:
-        raise ConfigError(f"--thresholds {thresholds}: give numbers like -0.1,-0.5") from exc
+    values = parse_thresholds(thresholds)
     with ResultStore(db) as store:
         run = store.run(store.resolve(run_id))
         episodes = store.episodes(run.run_id)
@@ -101,6 +121,13 @@ def replay(db: str, run_id: str, thresholds: str, prices: str | None,
     if json_out:
         Path(json_out).write_text(json.dumps([p.model_dump() for p in points], indent=2))
         typer.echo(f"json: {json_out}")
+
+
+def parse_thresholds(thresholds: str) -> list[float]:
+    try:
+        return sorted({float(t) for t in thresholds.split(",") if t.strip()}, reverse=True)
+    except ValueError as exc:
+        raise ConfigError(f"--thresholds {thresholds}: give numbers like -0.1,-0.5") from exc
 
 
 def select_runs(store: ResultStore, run_ids: list[str]

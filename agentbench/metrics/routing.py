@@ -56,7 +56,7 @@ def _tokens(step: StepRecord) -> int | None:
     return (step.prompt_tokens or 0) + (step.output_tokens or 0)
 
 
-def _same_answer(a: StepRecord, b: StepRecord) -> bool:
+def same_answer(a: StepRecord, b: StepRecord) -> bool:
     calls_a = [(c.name, c.parsed if c.parsed is not None else c.arguments) for c in a.tool_calls]
     calls_b = [(c.name, c.parsed if c.parsed is not None else c.arguments) for c in b.tool_calls]
     if calls_a or calls_b:
@@ -148,7 +148,7 @@ def escalation_stats(episodes: Iterable[EpisodeResult]) -> EscalationStats:
             out.frontier_steps += frontier
             if pending_local is not None and frontier:
                 out.review_escalations += 1
-                if _same_answer(pending_local, step):
+                if same_answer(pending_local, step):
                     out.unchanged += 1
                 elif _good_outcome(step):
                     out.rescued += 1
@@ -473,7 +473,7 @@ class ReplayPoint(BaseModel):
         "makes, over the recorded steps (an estimate once an episode diverges).")
 
 
-def _pairs(episode: EpisodeResult) -> list[tuple[StepRecord, StepRecord]]:
+def answer_pairs(episode: EpisodeResult) -> list[tuple[StepRecord, StepRecord]]:
     """(local answer, frontier answer) per decision of a --record-both episode."""
     out = []
     steps = episode.steps
@@ -492,14 +492,14 @@ def replay_confidence(episodes: Iterable[EpisodeResult], thresholds: Sequence[fl
     a kept local answer differs from the frontier's, the real trajectory would have left the
     recorded one: from there the episode's outcome is unknown, hence the accuracy bounds.
     """
-    eps = [e for e in episodes if _pairs(e)]
+    eps = [e for e in episodes if answer_pairs(e)]
     out = []
     for t in thresholds:
         decisions = escalated = kept = agree = exact = solved_exact = 0
         cost: float | None = 0.0
         for e in eps:
             diverged = False
-            for local, frontier in _pairs(e):
+            for local, frontier in answer_pairs(e):
                 decisions += 1
                 lp = local.mean_logprob
                 up = (missing == "escalate") if lp is None else lp < t
@@ -511,7 +511,7 @@ def replay_confidence(episodes: Iterable[EpisodeResult], thresholds: Sequence[fl
                     escalated += 1
                     continue
                 kept += 1
-                if _same_answer(local, frontier):
+                if same_answer(local, frontier):
                     agree += 1
                 else:
                     diverged = True

@@ -7,11 +7,21 @@
 - `echo`: repeats the last user message as the answer.
 
 Requests with `tools` get native `tool_calls`; requests without get prompt-mode JSON text.
+
+Token logprobs (returned when the request asks for `logprobs`): every token of one answer
+carries the same deterministic value (`Answer.logprob`, see `step_logprob`). For `noisy`, a step
+replaced by a planted mistake is unsure (uniform in [-2.2, -0.6], around -1.4) and a reference
+step is confident (uniform in [-0.9, -0.05], around -0.5); the value is seeded by (seed, task,
+step index), so the same step always gets the same value, and a threshold between -0.9 and -0.6
+separates mistakes from reference steps imperfectly. `oracle` and `echo` answer at -0.1, `wrong`
+at -1.5, whatever the step.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +47,7 @@ class Answer:
     reasoning: str = ""
     content: str = ""
     tool_calls: list[tuple[str, str]] = field(default_factory=list)  # (name, arguments JSON)
+    logprob: float = -0.1  # of every token of this answer (module docstring)
 
 
 def parse_policy(model: str, default_noise: float) -> tuple[str, float]:
@@ -72,6 +83,18 @@ def choose_step(task: Task, policy: str, noise: float, seed: int, index: int) ->
     return step_at(task.reference, index)
 
 
+def step_logprob(task: Task, policy: str, noise: float, seed: int, index: int) -> float:
+    """The token logprob of the answer at step `index` (module docstring)."""
+    if policy == "wrong":
+        return -1.5
+    if policy != "noisy":
+        return -0.1
+    digest = hashlib.sha256(f"logprob:{seed}:{task.id}:{index}".encode()).digest()
+    u = random.Random(int.from_bytes(digest[:8], "big")).random()
+    mistake = noisy_step(task, index, noise, seed) is not step_at(task.reference, index)
+    return round(-0.6 - 1.6 * u if mistake else -0.05 - 0.85 * u, 4)
+
+
 def answer(
     tasks: list[Task],
     model: str,
@@ -89,8 +112,9 @@ def answer(
         return Answer(content="This reference server has no task with that prompt.")
     index = assistant_turns(messages)
     step = choose_step(task, policy, noise, seed, index)
+    logprob = step_logprob(task, policy, noise, seed, index)
     if not native_tools:
-        return Answer(content=prompt_mode_text(step))
+        return Answer(content=prompt_mode_text(step), logprob=logprob)
     if step.answer is not None:
-        return Answer(content=step.answer)
-    return Answer(tool_calls=[(c.tool, json.dumps(c.args)) for c in step.calls])
+        return Answer(content=step.answer, logprob=logprob)
+    return Answer(tool_calls=[(c.tool, json.dumps(c.args)) for c in step.calls], logprob=logprob)

@@ -1,7 +1,8 @@
 """The reference server: a real HTTP server on loopback with a scripted, known behaviour.
 
 It speaks the OpenAI chat-completions protocol (streaming with usage, /v1/models, /tokenize,
-/version, /metrics with vLLM's speculative-decoding counter names). Its answers come from the
+/version, /metrics with vLLM's speculative-decoding counter names, token logprobs on request).
+Its answers come from the
 task files (refserver.answers) and its timing from a Schedule (refserver.schedule), so tests and
 benchmarks know the truth they measure against. It is never presented as a model's result.
 """
@@ -96,6 +97,12 @@ def _delta(tokens: list[tuple[str, str, int]], style: str, call_ids: list[str]) 
     return delta
 
 
+def _logprobs(tokens: list[tuple[str, str, int]], value: float) -> dict[str, Any]:
+    """OpenAI's `choices[].logprobs` for these tokens, each at `value` (refserver.answers)."""
+    return {"content": [{"token": text, "logprob": value, "bytes": None, "top_logprobs": []}
+                        for _, text, _ in tokens]}
+
+
 def _error(status: int, message: str, kind: str = "BadRequestError") -> JSONResponse:
     return JSONResponse({"error": {"message": message, "type": kind, "code": status}}, status)
 
@@ -158,6 +165,7 @@ def build_app(state: RefServerState) -> Starlette:
         if fault:
             ans = mutate_answer(ans, fault, _first_reference_call(state, messages))
         tokens = _tokens(ans, state.schedule)
+        logprob = ans.logprob if body.get("logprobs") else None
         limit = body.get("max_completion_tokens") or body.get("max_tokens")
         finish = "tool_calls" if ans.tool_calls else "stop"
         if isinstance(limit, int) and 0 < limit < len(tokens):
@@ -179,13 +187,15 @@ def build_app(state: RefServerState) -> Starlette:
             await _sleep_until(arrived + delay)
             message = {"role": "assistant", **_delta(tokens, style, call_ids)}
             message.setdefault("content", None)
+            choice = {"index": 0, "message": message, "finish_reason": finish}
+            if logprob is not None:
+                choice["logprobs"] = _logprobs(tokens, logprob)
             return JSONResponse({**meta, "object": "chat.completion", "usage": usage,
-                                 "choices": [{"index": 0, "message": message,
-                                              "finish_reason": finish}]})
+                                 "choices": [choice]})
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
         return StreamingResponse(
             _stream(state, arrived, tokens, style, call_ids, meta, finish,
-                    usage if include_usage else None, fault),
+                    usage if include_usage else None, fault, logprob),
             media_type="text/event-stream",
         )
 
@@ -238,6 +248,7 @@ async def _stream(
     finish: str,
     usage: dict[str, Any] | None,
     fault: str | None = None,
+    logprob: float | None = None,
 ) -> AsyncIterator[bytes]:
     state.in_flight += 1
     state.max_in_flight = max(state.max_in_flight, state.in_flight)
@@ -260,8 +271,10 @@ async def _stream(
                 if fault == "malformed":
                     yield b"data: {this is not json\n\n"
             state.spec.record(size)
-            yield _sse({**meta, "choices": [{"index": 0, "delta": _delta(chunk, style, call_ids),
-                                              "finish_reason": None}]})
+            choice = {"index": 0, "delta": _delta(chunk, style, call_ids), "finish_reason": None}
+            if logprob is not None:
+                choice["logprobs"] = _logprobs(chunk, logprob)
+            yield _sse({**meta, "choices": [choice]})
         yield _sse({**meta, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
         if usage is not None:
             yield _sse({**meta, "choices": [], "usage": usage})
