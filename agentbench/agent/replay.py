@@ -68,7 +68,7 @@ def _from_recording(step: StepRecord, target: str, policy: str, reason: str,
                     discarded: bool) -> StepRecord:
     out = copy.deepcopy(step)
     out.tool_results = []
-    out.tool_time_s = None
+    out.tool_time_s = 0.0
     out.discarded = discarded
     out.target = target
     out.router = RouterDecisionRecord(target=target, policy=policy, reason=reason,

@@ -9,6 +9,7 @@ import json
 from typer.testing import CliRunner
 
 from agentbench.cli.main import app
+from agentbench.metrics.routing import answer_pairs, same_answer
 from agentbench.refserver.schedule import Schedule
 from agentbench.store import ResultStore
 from router import FRONTIER, LOCAL
@@ -43,6 +44,10 @@ def test_fork_replay_matches_live_confidence_runs(refserver_factory, tmp_path):
         rec_eps = store.episodes(recorded)
     assert rec_eps and all(s.mean_logprob is not None for e in rec_eps for s in e.steps
                            if s.target == LOCAL)
+    # a local answer that differs from the oracle's is a planted mistake: unsure
+    pairs = [(a, b) for e in rec_eps for a, b in answer_pairs(e)]
+    assert any(not same_answer(a, b) for a, b in pairs)
+    assert all(a.mean_logprob < -0.6 for a, b in pairs if not same_answer(a, b))
     live = {}
     for t in (EVERYTHING, MIDDLE, NOTHING):
         invoke("run", *common, "--router", f"confidence:threshold={t}")
@@ -82,3 +87,20 @@ def test_fork_replay_matches_live_confidence_runs(refserver_factory, tmp_path):
     assert points[NOTHING]["diverged_episodes"] > 0 and points[NOTHING]["live_steps"] > 0
     assert all(r["targets"] and set(r["targets"]) <= {LOCAL, FRONTIER}
                for p in points.values() for r in p["per_episode"])
+
+
+def test_fork_needs_a_recorded_run_and_targets(tmp_path):
+    db = tmp_path / "r.db"
+    with ResultStore(db):
+        pass
+    result = CliRunner().invoke(app, ["routes", "--db", str(db), "--fork"])
+    assert result.exit_code != 0
+    assert "--fork goes with --replay-confidence" in str(result.exception) + result.output
+    result = CliRunner().invoke(app, ["routes", "--db", str(db), "--replay-confidence", "x",
+                                      "--fork", "--thresholds", "-0.5"])
+    assert result.exit_code != 0
+    assert "name the local model" in str(result.exception) + result.output
+    result = CliRunner().invoke(app, ["routes", "--db", str(db), "--replay-confidence", "x",
+                                      "--fork", "--thresholds", "0.5"])
+    assert result.exit_code != 0
+    assert "log-probability <= 0" in str(result.exception) + result.output
