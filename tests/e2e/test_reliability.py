@@ -167,3 +167,20 @@ def test_api_key_never_reaches_results(refserver_factory, tmp_path, monkeypatch)
 def test_base_urls_are_stored_without_credentials() -> None:
     url = "https://user:pa55@api.example.com:8443/v1/?api_key=sk-123"
     assert strip_credentials(url) == "https://api.example.com:8443/v1"
+
+
+def test_two_runs_writing_one_database_at_once(refserver_factory, tmp_path, suite):
+    server = refserver_factory(Schedule(ttft_s=0.01, rate_tok_s=2000.0))
+    db = tmp_path / "shared.db"
+    procs = [start_run(server.base_url, db, "--concurrency", "4") for _ in range(2)]
+    for proc in procs:
+        output, _ = proc.communicate(timeout=300)
+        assert proc.returncode == 0, output
+    n_tasks = len([t for t in suite.tasks if t.category == CATEGORY])
+    with ResultStore(db) as store:
+        runs = store.runs()
+        assert len(runs) == 2 and all(r.status == "complete" for r in runs)
+        for run in runs:
+            episodes = store.episodes(run.run_id)
+            assert len(episodes) == n_tasks and all(e.score == 1.0 for e in episodes)
+        assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
