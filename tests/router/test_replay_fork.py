@@ -27,9 +27,17 @@ def invoke(*args: str) -> str:
     return result.output
 
 
-def latest_run(db) -> str:
+def run_ids(db) -> set[str]:
     with ResultStore(db) as store:
-        return max(store.runs(kind="run"), key=lambda r: r.created_at).run_id
+        return {r.run_id for r in store.runs(kind="run")}
+
+
+def new_run(db, *args: str) -> str:
+    """Run `agentbench run ARGS`; its run id (created_at has whole seconds: runs may tie)."""
+    before = run_ids(db)
+    invoke("run", *args)
+    (made,) = run_ids(db) - before
+    return made
 
 
 def test_fork_replay_matches_live_confidence_runs(refserver_factory, tmp_path):
@@ -38,8 +46,7 @@ def test_fork_replay_matches_live_confidence_runs(refserver_factory, tmp_path):
     targets = ["--base-url", server.base_url, "--model", "noisy-0.5",
                "--frontier-base-url", server.base_url, "--frontier-model", "oracle"]
     common = [str(TASKS_DIR), *targets, *CATEGORIES, "--db", db, "--quiet", "--concurrency", "8"]
-    invoke("run", *common, "--record-both")
-    recorded = latest_run(db)
+    recorded = new_run(db, *common, "--record-both")
     with ResultStore(db) as store:
         rec_eps = store.episodes(recorded)
     assert rec_eps and all(s.mean_logprob is not None for e in rec_eps for s in e.steps
@@ -50,9 +57,9 @@ def test_fork_replay_matches_live_confidence_runs(refserver_factory, tmp_path):
     assert all(a.mean_logprob < -0.6 for a, b in pairs if not same_answer(a, b))
     live = {}
     for t in (EVERYTHING, MIDDLE, NOTHING):
-        invoke("run", *common, "--router", f"confidence:threshold={t}")
+        run_id = new_run(db, *common, "--router", f"confidence:threshold={t}")
         with ResultStore(db) as store:
-            live[t] = {(e.task_id, e.repeat): e for e in store.episodes(latest_run(db))}
+            live[t] = {(e.task_id, e.repeat): e for e in store.episodes(run_id)}
     out = tmp_path / "fork.json"
     printed = invoke("routes", "--db", db, "--replay-confidence", recorded, "--fork",
                      "--thresholds", f"{EVERYTHING},{MIDDLE},{NOTHING}", *targets,
