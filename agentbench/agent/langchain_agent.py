@@ -34,7 +34,7 @@ from uuid import UUID
 
 from agentbench.agent.loop import AgentConfig, EpisodeTrace
 from agentbench.backends.base import Backend
-from agentbench.backends.stream import StreamAccumulator, decode_rate
+from agentbench.backends.stream import StreamAccumulator
 from agentbench.backends.tokens import estimate_tokens
 from agentbench.errors import BackendError, ConfigError
 from agentbench.records import (
@@ -457,7 +457,6 @@ class LangChainAgent:
             reasoning_tokens, reasoning_method = 0, "none"
         prompt_tokens = usage.get("input_tokens")
         cached = (usage.get("input_token_details") or {}).get("cache_read")
-        ttft = acc.seconds(acc.t_first_token_ns)
         finish = meta.get("finish_reason")
         step = StepRecord(
             model=meta.get("model_name") or meta.get("model") or backend.model,
@@ -469,18 +468,7 @@ class LangChainAgent:
             reasoning_tokens=reasoning_tokens,
             tokens_method=method,
             reasoning_method=reasoning_method,
-            ttft_byte_s=acc.seconds(acc.t_first_event_ns),
-            ttft_s=ttft,
-            ttfa_s=acc.seconds(acc.t_first_answer_ns),
-            t_last_s=acc.seconds(acc.t_last_token_ns),
-            duration_s=acc.seconds(acc.t_end_ns),
-            decode_tok_s=decode_rate(
-                output_tokens, acc.t_first_token_ns, acc.t_last_token_ns
-            ),
-            prefill_tok_s=(prompt_tokens - (cached or 0)) / ttft
-            if prompt_tokens is not None and ttft
-            else None,
-            token_events=acc.token_events,
+            **acc.timing(output_tokens, prompt_tokens, cached),
             finish_reason=finish,
             truncated=finish == "length",
             truncation_reason="finish_reason=length" if finish == "length" else None,

@@ -28,7 +28,7 @@ import httpx
 
 from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.openai_compat import classify_http_error
-from agentbench.backends.stream import StreamAccumulator, decode_rate
+from agentbench.backends.stream import StreamAccumulator
 from agentbench.backends.tokens import estimate_tokens
 from agentbench.errors import BackendError, NotAnLLMServer, RetryableBackendError
 from agentbench.records import Completion, ServerInfo
@@ -304,7 +304,6 @@ class OllamaBackend(Backend):
         finish = done_reason
         if done_reason in (None, "stop") and tool_calls:
             finish = "tool_calls"
-        ttft = acc.seconds(acc.t_first_token_ns)
         completion = Completion(
             model=acc.model or self.model,
             requested_model=self.model,
@@ -314,17 +313,10 @@ class OllamaBackend(Backend):
             reasoning_tokens=reasoning_tokens,
             tokens_method=method,
             reasoning_method=reasoning_method,
-            ttft_byte_s=acc.seconds(acc.t_first_event_ns),
-            ttft_s=ttft,
-            ttfa_s=acc.seconds(acc.t_first_answer_ns),
-            t_last_s=acc.seconds(acc.t_last_token_ns),
-            duration_s=acc.seconds(acc.t_end_ns),
-            decode_tok_s=decode_rate(output_tokens, acc.t_first_token_ns, acc.t_last_token_ns),
-            prefill_tok_s=prompt_count / ttft if prompt_count is not None and ttft else None,
+            **acc.timing(output_tokens, prompt_count),
             server_decode_tok_s=_rate(eval_count, final.get("eval_duration")),
             server_prefill_tok_s=_rate(prompt_count, final.get("prompt_eval_duration")),
             server_counters=counters,
-            token_events=acc.token_events,
             finish_reason=finish,
             truncated=truncated,
             truncation_reason=reason,

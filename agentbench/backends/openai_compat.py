@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
-from agentbench.backends.stream import StreamAccumulator, decode_rate
+from agentbench.backends.stream import StreamAccumulator
 from agentbench.backends.tokens import estimate_tokens
 from agentbench.errors import (
     BackendError,
@@ -247,10 +247,6 @@ class OpenAICompatBackend(Backend):
         reasoning_tokens, reasoning_method = await self._reasoning_tokens(acc, usage)
         prompt_tokens = usage.get("prompt_tokens") if usage else None
         cached = ((usage or {}).get("prompt_tokens_details") or {}).get("cached_tokens")
-        ttft = acc.seconds(acc.t_first_token_ns)
-        prefill = None
-        if prompt_tokens is not None and ttft:
-            prefill = (prompt_tokens - (cached or 0)) / ttft
         completion = Completion(
             model=acc.model or self.model,
             requested_model=self.model,
@@ -261,14 +257,7 @@ class OpenAICompatBackend(Backend):
             reasoning_tokens=reasoning_tokens,
             tokens_method=method,
             reasoning_method=reasoning_method,
-            ttft_byte_s=acc.seconds(acc.t_first_event_ns),
-            ttft_s=ttft,
-            ttfa_s=acc.seconds(acc.t_first_answer_ns),
-            t_last_s=acc.seconds(acc.t_last_token_ns),
-            duration_s=acc.seconds(acc.t_end_ns),
-            decode_tok_s=decode_rate(output_tokens, acc.t_first_token_ns, acc.t_last_token_ns),
-            prefill_tok_s=prefill,
-            token_events=acc.token_events,
+            **acc.timing(output_tokens, prompt_tokens, cached),
             finish_reason=acc.finish_reason,
             truncated=acc.finish_reason == "length",
             truncation_reason="finish_reason=length" if acc.finish_reason == "length" else None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from agentbench.records import ToolCallRecord
 
@@ -158,6 +159,25 @@ class StreamAccumulator:
 
     def seconds(self, t_ns: int | None) -> float | None:
         return None if t_ns is None else (t_ns - self.t_send_ns) / 1e9
+
+    def timing(
+        self, output_tokens: int | None, prompt_tokens: int | None = None, cached: int | None = None
+    ) -> dict[str, Any]:
+        """This stream's DESIGN.md timing figures, as Completion fields."""
+        ttft = self.seconds(self.t_first_token_ns)
+        prefill = None
+        if prompt_tokens is not None and ttft:
+            prefill = (prompt_tokens - (cached or 0)) / ttft
+        return {
+            "ttft_byte_s": self.seconds(self.t_first_event_ns),
+            "ttft_s": ttft,
+            "ttfa_s": self.seconds(self.t_first_answer_ns),
+            "t_last_s": self.seconds(self.t_last_token_ns),
+            "duration_s": self.seconds(self.t_end_ns),
+            "decode_tok_s": decode_rate(output_tokens, self.t_first_token_ns, self.t_last_token_ns),
+            "prefill_tok_s": prefill,
+            "token_events": self.token_events,
+        }
 
 
 def decode_rate(
