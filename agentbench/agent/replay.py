@@ -23,7 +23,8 @@ import copy
 from dataclasses import dataclass, replace
 
 from agentbench.agent.loop import Agent, EpisodeTrace, assess
-from agentbench.metrics.routing import answer_pairs, same_answer
+from agentbench.metrics.replay import answer_pairs
+from agentbench.metrics.routing import same_answer
 from agentbench.records import EpisodeResult, RouterDecisionRecord, StepRecord
 from agentbench.scoring import score_trace
 from agentbench.scoring.score import EpisodeScore

@@ -17,7 +17,7 @@ from agentbench.agent.replay import ForkedEpisode, fork_sweep
 from agentbench.backends.base import Backend
 from agentbench.cli.targets import open_target
 from agentbench.errors import ConfigError
-from agentbench.metrics.routing import answer_pairs
+from agentbench.metrics.replay import answer_pairs
 from agentbench.metrics.stats import bootstrap_ci
 from agentbench.runner import RunConfig
 from agentbench.store import ResultStore

@@ -83,7 +83,7 @@ def routes(
 
 def replay(db: str, run_id: str, thresholds: str, prices: str | None,
            local_usd_per_hour: float | None, json_out: str | None) -> None:
-    from agentbench.metrics.routing import replay_confidence
+    from agentbench.metrics.replay import replay_confidence
 
     values = parse_thresholds(thresholds)
     with ResultStore(db) as store:

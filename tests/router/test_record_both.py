@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentbench.cli.main import app
-from agentbench.metrics.routing import replay_confidence
+from agentbench.metrics.replay import replay_confidence
 from agentbench.records import RunRecord
 from agentbench.runner import RunConfig, Runner, now_iso
 from agentbench.store import ResultStore

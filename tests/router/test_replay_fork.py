@@ -9,7 +9,8 @@ import json
 from typer.testing import CliRunner
 
 from agentbench.cli.main import app
-from agentbench.metrics.routing import answer_pairs, same_answer
+from agentbench.metrics.replay import answer_pairs
+from agentbench.metrics.routing import same_answer
 from agentbench.refserver.schedule import Schedule
 from agentbench.store import ResultStore
 from router import FRONTIER, LOCAL
