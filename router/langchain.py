@@ -37,9 +37,13 @@ MAX_CONVERSATIONS = 4096
 
 def _mean_min_logprob(message: BaseMessage) -> tuple[float | None, float | None]:
     content = ((message.response_metadata or {}).get("logprobs") or {}).get("content") or []
-    values = [float(t["logprob"]) for t in content
-              if isinstance(t, dict) and isinstance(t.get("logprob"), int | float)
-              and math.isfinite(t["logprob"])]
+    values = [
+        float(t["logprob"])
+        for t in content
+        if isinstance(t, dict)
+        and isinstance(t.get("logprob"), int | float)
+        and math.isfinite(t["logprob"])
+    ]
     if not values:
         return None, None
     return sum(values) / len(values), min(values)
@@ -49,27 +53,37 @@ def assess_message(message: BaseMessage, tools: Sequence[dict[str, Any]]) -> Loc
     """Whether an answer is a valid call to an offered tool (schema-checked when `jsonschema`
     is installed), or a non-empty final answer."""
     mean_lp, min_lp = _mean_min_logprob(message)
-    lp = {"mean_logprob": mean_lp, "min_logprob": min_lp}
     invalid = getattr(message, "invalid_tool_calls", None) or []
     if invalid:
         name = invalid[0].get("name") or "?"
-        return LocalAnswer(False, f"arguments of {name} are not a JSON object", **lp)
+        return LocalAnswer(
+            False,
+            f"arguments of {name} are not a JSON object",
+            mean_logprob=mean_lp,
+            min_logprob=min_lp,
+        )
     calls = getattr(message, "tool_calls", None) or []
     if not calls:
-        text = message.content if isinstance(message.content, str) else json.dumps(
-            message.content)
+        text = message.content if isinstance(message.content, str) else json.dumps(message.content)
         if text.strip():
-            return LocalAnswer(True, is_final=True, **lp)
-        return LocalAnswer(False, "empty answer", **lp)
-    schemas = {t["function"]["name"]: t["function"].get("parameters") or {}
-               for t in tools if "function" in t}
+            return LocalAnswer(True, is_final=True, mean_logprob=mean_lp, min_logprob=min_lp)
+        return LocalAnswer(False, "empty answer", mean_logprob=mean_lp, min_logprob=min_lp)
+    schemas = {
+        t["function"]["name"]: t["function"].get("parameters") or {}
+        for t in tools
+        if "function" in t
+    }
     for call in calls:
         if schemas and call["name"] not in schemas:
-            return LocalAnswer(False, f"unknown tool '{call['name']}'", **lp)
+            return LocalAnswer(
+                False, f"unknown tool '{call['name']}'", mean_logprob=mean_lp, min_logprob=min_lp
+            )
         problem = _schema_problem(call.get("args"), schemas.get(call["name"]))
         if problem:
-            return LocalAnswer(False, f"{call['name']}: {problem}", **lp)
-    return LocalAnswer(True, **lp)
+            return LocalAnswer(
+                False, f"{call['name']}: {problem}", mean_logprob=mean_lp, min_logprob=min_lp
+            )
+    return LocalAnswer(True, mean_logprob=mean_lp, min_logprob=min_lp)
 
 
 def _schema_problem(args: Any, schema: dict[str, Any] | None) -> str | None:
@@ -118,7 +132,8 @@ class RoutedChatModel(BaseChatModel):
         return RoutedChatModel(
             local=self.local.bind_tools(tools, **kwargs),
             frontier=self.frontier.bind_tools(tools, **kwargs),
-            policy=self.policy, step_kind=self.step_kind,
+            policy=self.policy,
+            step_kind=self.step_kind,
             tools=[convert_to_openai_tool(t) for t in tools],
         )
 
@@ -140,12 +155,16 @@ class RoutedChatModel(BaseChatModel):
     def _context(self, messages: list[BaseMessage]) -> StepContext:
         tool_results = [m for m in messages if isinstance(m, ToolMessage)]
         failures = sum(1 for m in tool_results if getattr(m, "status", "success") == "error")
-        last_ok = None if not tool_results else getattr(tool_results[-1], "status",
-                                                         "success") != "error"
+        last_ok = (
+            None if not tool_results else getattr(tool_results[-1], "status", "success") != "error"
+        )
         return StepContext(
             step_index=sum(1 for m in messages if isinstance(m, AIMessage)),
-            step_kind=self.step_kind, messages=convert_to_openai_messages(messages),
-            tools=list(self.tools), last_tool_ok=last_ok, tool_failures=failures,
+            step_kind=self.step_kind,
+            messages=convert_to_openai_messages(messages),
+            tools=list(self.tools),
+            last_tool_ok=last_ok,
+            tool_failures=failures,
         )
 
     def _target(self, name: str) -> Any:
@@ -154,8 +173,11 @@ class RoutedChatModel(BaseChatModel):
     @staticmethod
     def _record(message: BaseMessage, target: str) -> dict[str, Any]:
         meta = message.response_metadata or {}
-        return {"target": target, "model": meta.get("model_name") or meta.get("model"),
-                "discarded": False}
+        return {
+            "target": target,
+            "model": meta.get("model_name") or meta.get("model"),
+            "discarded": False,
+        }
 
     @staticmethod
     def _finish(message: BaseMessage, record: dict[str, Any]) -> ChatResult:
@@ -164,15 +186,24 @@ class RoutedChatModel(BaseChatModel):
         message.response_metadata = {**(message.response_metadata or {}), "router": record}
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: Any = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         policy, ctx = self._policy_for(messages), self._context(messages)
         decision = policy.choose(ctx)
         if stop is not None:
             kwargs["stop"] = stop
         message = self._target(decision.target).invoke(messages, **kwargs)
-        record = {"policy": policy.name, "target": decision.target, "reason": decision.reason,
-                  "calls": [self._record(message, decision.target)]}
+        record: dict[str, Any] = {
+            "policy": policy.name,
+            "target": decision.target,
+            "reason": decision.reason,
+            "calls": [self._record(message, decision.target)],
+        }
         if decision.target == LOCAL and policy.reviews:
             review = policy.review(ctx, assess_message(message, self.tools))
             if review is not None and review.target != decision.target:
@@ -182,15 +213,24 @@ class RoutedChatModel(BaseChatModel):
                 record["calls"].append(self._record(message, review.target))
         return self._finish(message, record)
 
-    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                         run_manager: Any = None, **kwargs: Any) -> ChatResult:
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         policy, ctx = self._policy_for(messages), self._context(messages)
         decision = policy.choose(ctx)
         if stop is not None:
             kwargs["stop"] = stop
         message = await self._target(decision.target).ainvoke(messages, **kwargs)
-        record = {"policy": policy.name, "target": decision.target, "reason": decision.reason,
-                  "calls": [self._record(message, decision.target)]}
+        record: dict[str, Any] = {
+            "policy": policy.name,
+            "target": decision.target,
+            "reason": decision.reason,
+            "calls": [self._record(message, decision.target)],
+        }
         if decision.target == LOCAL and policy.reviews:
             review = policy.review(ctx, assess_message(message, self.tools))
             if review is not None and review.target != decision.target:

@@ -280,7 +280,7 @@ class OllamaBackend(Backend):
         tool_calls = acc.tool_calls()
         for i, call in enumerate(tool_calls):
             call.id = call.id or f"call_ollama_{i}"
-        counters = {k: final[k] for k in (
+        counters: dict[str, Any] = {k: final[k] for k in (
             "total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration",
             "eval_count", "eval_duration", "done_reason") if k in final}
         eval_count = _int(final.get("eval_count"))

@@ -138,7 +138,7 @@ def flag_client_lag(cell: dict[str, Any], share: float = 0.05) -> None:
         if r.get("duration_s") is not None and r.get("ttft_s") is not None
     ]
     window = min(windows) if windows else None
-    cell["client_limited"] = bool(lags and window and max(lags) > share * window)
+    cell["client_limited"] = bool(lags and window is not None and max(lags) > share * window)
     if cell["client_limited"]:
         cell["message"] = (
             f"{cell['scenario']} (depth {cell['depth']}, concurrency {cell['concurrency']}): "

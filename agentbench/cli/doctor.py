@@ -34,7 +34,7 @@ from agentbench.errors import BackendError, ConfigError
 from agentbench.local.diagnose import Diagnosis, diagnose
 from agentbench.local.profiles import Profile, expand, load_profiles
 
-TOOL = {"type": "function", "function": {
+TOOL: dict[str, Any] = {"type": "function", "function": {
     "name": "get_pods", "description": "List the pods of a Kubernetes namespace.",
     "parameters": {"type": "object", "properties": {"namespace": {"type": "string"}},
                    "required": ["namespace"]}}}

@@ -303,21 +303,21 @@ def compare_runs(
 
     points: list[RunPoint] = []
     for record, eps in indexed:
-        chosen = [eps[k] for k in keys]
+        kept = [eps[k] for k in keys]
         acc = bootstrap_ci(outcomes(eps), seed=seed)
         c = costs(eps)
-        solved = sum(1 for e in chosen if e.success)
+        solved = sum(1 for e in kept if e.success)
         router = str(record.config.get("router", "?"))
         points.append(RunPoint(
             run_id=record.run_id, router=router, family=family_of(router),
             model=record.config.get("model"), frontier_model=record.config.get("frontier_model"),
             note=record.config.get("note"),
-            episodes=len(chosen), accuracy=acc.value if acc else None,
+            episodes=len(kept), accuracy=acc.value if acc else None,
             accuracy_ci=[acc.low, acc.high] if acc else None,
             cost_usd=sum(c) if c is not None else None,
             cost_usd_per_episode=sum(c) / len(c) if c else None,
             cost_usd_per_solved=sum(c) / solved if c is not None and solved else None,
-            escalation=escalation_stats(chosen),
+            escalation=escalation_stats(kept),
         ))
     by_id = {p.run_id: p for p in points}
     weak_p = by_id[weak[0].run_id] if weak else None
