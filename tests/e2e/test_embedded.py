@@ -58,3 +58,21 @@ def test_run_on_the_embedded_server(tmp_path):
     port = int(data["server"]["base_url"].rsplit(":", 1)[1].split("/")[0])
     with socket.socket() as sock:  # the server was stopped on exit
         assert sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_bench_on_the_embedded_server_passes_the_gate_and_measures(tmp_path):
+    pytest.importorskip("llama_cpp")
+    out = tmp_path / "b.json"
+    result = CliRunner().invoke(app, [
+        "bench", "--local", "embedded", "--pp", "64", "--tg", "32", "--runs", "2",
+        "--json", str(out), "--db", str(tmp_path / "b.db"),
+    ])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["gate"]["passed"] is True
+    (row,) = data["results"]
+    assert row["status"] == "ok" and len(row["runs"]) == 2
+    for run in row["runs"]:
+        assert run["tokens_method"] == "server_tokenizer"  # no usage in its streams
+        assert 1.0 < run["decode_tok_s"] < 5000.0 and run["ttft_s"] > 0
+    assert row["prompt_tokens_method"] in ("server_tokenizer", "usage")
