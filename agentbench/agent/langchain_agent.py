@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from agentbench.agent.loop import AgentConfig, EpisodeTrace
+from agentbench.agent.loop import AgentConfig, EpisodeRunner, EpisodeTrace
 from agentbench.backends.base import Backend
 from agentbench.backends.stream import StreamAccumulator
 from agentbench.backends.tokens import estimate_tokens
@@ -246,7 +246,7 @@ def _backend_error(exc: Exception) -> BackendError:
 # --- the agent ---------------------------------------------------------------------------------
 
 
-class LangChainAgent:
+class LangChainAgent(EpisodeRunner):
     """Runs episodes through a LangChain tool-calling loop on `RoutedChatModel`.
 
     Same interface as `Agent`: `await run(task, policy) -> EpisodeTrace`. The policy object is
@@ -331,16 +331,6 @@ class LangChainAgent:
         return model.bind_tools(tools) if tools else model
 
     # the loop -----------------------------------------------------------------------------------
-
-    async def run(self, task: Task, policy: Policy) -> EpisodeTrace:
-        trace = EpisodeTrace()
-        timeout = self.config.episode_timeout_s
-        try:
-            await asyncio.wait_for(self._run(task, policy, trace), timeout)
-        except TimeoutError:
-            trace.status = "timeout"
-            trace.error = f"episode exceeded its time limit of {timeout:g} s"
-        return trace
 
     async def _run(self, task: Task, policy: Policy, trace: EpisodeTrace) -> None:
         env = SimulatedEnvironment(task, self.suite.tools, self.suite.grammar)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -94,7 +95,26 @@ def assess(completion: Completion, tools: list[dict[str, Any]]) -> LocalAnswer:
     return verdict(True)
 
 
-class Agent:
+class EpisodeRunner(ABC):
+    """An agent loop: `run(task, policy)` under the per-episode time limit."""
+
+    config: AgentConfig
+
+    async def run(self, task: Task, policy: Policy) -> EpisodeTrace:
+        trace = EpisodeTrace()
+        timeout = self.config.episode_timeout_s
+        try:
+            await asyncio.wait_for(self._run(task, policy, trace), timeout)
+        except TimeoutError:
+            trace.status = "timeout"
+            trace.error = f"episode exceeded its time limit of {timeout:g} s"
+        return trace
+
+    @abstractmethod
+    async def _run(self, task: Task, policy: Policy, trace: EpisodeTrace) -> None: ...
+
+
+class Agent(EpisodeRunner):
     """Runs episodes of tasks from one suite against routed backends."""
 
     def __init__(
@@ -106,16 +126,6 @@ class Agent:
         self.suite = suite
         self.targets = targets
         self.config = config or AgentConfig()
-
-    async def run(self, task: Task, policy: Policy) -> EpisodeTrace:
-        trace = EpisodeTrace()
-        timeout = self.config.episode_timeout_s
-        try:
-            await asyncio.wait_for(self._run(task, policy, trace), timeout)
-        except TimeoutError:
-            trace.status = "timeout"
-            trace.error = f"episode exceeded its time limit of {timeout:g} s"
-        return trace
 
     def _initial_messages(self, task: Task) -> list[dict[str, Any]]:
         system = self.suite.system_prompt_for(task)
@@ -152,18 +162,8 @@ class Agent:
             while sum(1 for s in trace.steps if not s.discarded) < budget:
                 ctx.step_index = sum(1 for s in trace.steps if not s.discarded)
                 step = await self._routed_step(policy, ctx, trace, messages, tools, native, t0)
-                if step.truncated:
-                    trace.status = "truncated"
+                if await self.after_step(step, trace, ctx, env, messages, native):
                     break
-                if not step.tool_calls:
-                    trace.final_answer = step.content
-                    trace.status = "answered"
-                    break
-                messages.append(self._assistant_message(step, native))
-                failed = await self._run_tools(env, step, messages, native)
-                ctx.last_tool_ok = failed == 0
-                ctx.tool_failures += failed
-                ctx.previous_valid = step.invalid_tool_call is None
             else:
                 trace.status = "budget_exhausted"
         except BackendError as exc:
@@ -172,6 +172,30 @@ class Agent:
         finally:
             trace.state = env.state
             trace.time_to_done_s = time.perf_counter() - t0
+
+    async def after_step(
+        self,
+        step: StepRecord,
+        trace: EpisodeTrace,
+        ctx: StepContext,
+        env: SimulatedEnvironment,
+        messages: list[dict[str, Any]],
+        native: bool,
+    ) -> bool:
+        """Close the episode on an answer or truncation (True), else run the step's tools."""
+        if step.truncated:
+            trace.status = "truncated"
+            return True
+        if not step.tool_calls:
+            trace.final_answer = step.content
+            trace.status = "answered"
+            return True
+        messages.append(self._assistant_message(step, native))
+        failed = await self._run_tools(env, step, messages, native)
+        ctx.last_tool_ok = failed == 0
+        ctx.tool_failures += failed
+        ctx.previous_valid = step.invalid_tool_call is None
+        return False
 
     async def _routed_step(
         self,

@@ -113,18 +113,8 @@ async def fork_episode(agent: Agent, task: Task, episode: EpisodeResult,
         elif not same_answer(local, frontier):
             diverged_at = index
         replayed += 1
-        if step.truncated:
-            trace.status = "truncated"
+        if await quiet.after_step(step, trace, ctx, env, messages, native):
             break
-        if not step.tool_calls:
-            trace.final_answer = step.content
-            trace.status = "answered"
-            break
-        messages.append(Agent._assistant_message(step, native))
-        failed = await quiet._run_tools(env, step, messages, native)
-        ctx.last_tool_ok = failed == 0
-        ctx.tool_failures += failed
-        ctx.previous_valid = step.invalid_tool_call is None
         if diverged_at is not None:
             break
     kept_before = len(trace.steps)
