@@ -29,7 +29,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from router._base import FRONTIER, LOCAL, LocalAnswer, Policy, StepContext
+from router._base import FRONTIER, LOCAL, Decision, LocalAnswer, Policy, StepContext
 from router._registry import build_policy
 
 MAX_CONVERSATIONS = 4096
@@ -186,6 +186,38 @@ class RoutedChatModel(BaseChatModel):
         message.response_metadata = {**(message.response_metadata or {}), "router": record}
         return ChatResult(generations=[ChatGeneration(message=message)])
 
+    def _begin(
+        self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict[str, Any]
+    ) -> tuple[Policy, StepContext, Decision]:
+        policy, ctx = self._policy_for(messages), self._context(messages)
+        if stop is not None:
+            kwargs["stop"] = stop
+        return policy, ctx, policy.choose(ctx)
+
+    def _review(
+        self, policy: Policy, ctx: StepContext, decision: Decision, message: BaseMessage,
+        record: dict[str, Any],
+    ) -> Decision | None:
+        """After a local answer: the escalation to make, recorded (the first call discarded)."""
+        if decision.target != LOCAL or not policy.reviews:
+            return None
+        review = policy.review(ctx, assess_message(message, self.tools))
+        if review is None or review.target == decision.target:
+            return None
+        record["calls"][-1]["discarded"] = True
+        record.update(target=review.target, reason=review.reason)
+        return review
+
+    def _first_record(
+        self, policy: Policy, decision: Decision, message: BaseMessage
+    ) -> dict[str, Any]:
+        return {
+            "policy": policy.name,
+            "target": decision.target,
+            "reason": decision.reason,
+            "calls": [self._record(message, decision.target)],
+        }
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -193,24 +225,13 @@ class RoutedChatModel(BaseChatModel):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> ChatResult:
-        policy, ctx = self._policy_for(messages), self._context(messages)
-        decision = policy.choose(ctx)
-        if stop is not None:
-            kwargs["stop"] = stop
+        policy, ctx, decision = self._begin(messages, stop, kwargs)
         message = self._target(decision.target).invoke(messages, **kwargs)
-        record: dict[str, Any] = {
-            "policy": policy.name,
-            "target": decision.target,
-            "reason": decision.reason,
-            "calls": [self._record(message, decision.target)],
-        }
-        if decision.target == LOCAL and policy.reviews:
-            review = policy.review(ctx, assess_message(message, self.tools))
-            if review is not None and review.target != decision.target:
-                record["calls"][-1]["discarded"] = True
-                message = self._target(review.target).invoke(messages, **kwargs)
-                record.update(target=review.target, reason=review.reason)
-                record["calls"].append(self._record(message, review.target))
+        record = self._first_record(policy, decision, message)
+        review = self._review(policy, ctx, decision, message, record)
+        if review is not None:
+            message = self._target(review.target).invoke(messages, **kwargs)
+            record["calls"].append(self._record(message, review.target))
         return self._finish(message, record)
 
     async def _agenerate(
@@ -220,22 +241,11 @@ class RoutedChatModel(BaseChatModel):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> ChatResult:
-        policy, ctx = self._policy_for(messages), self._context(messages)
-        decision = policy.choose(ctx)
-        if stop is not None:
-            kwargs["stop"] = stop
+        policy, ctx, decision = self._begin(messages, stop, kwargs)
         message = await self._target(decision.target).ainvoke(messages, **kwargs)
-        record: dict[str, Any] = {
-            "policy": policy.name,
-            "target": decision.target,
-            "reason": decision.reason,
-            "calls": [self._record(message, decision.target)],
-        }
-        if decision.target == LOCAL and policy.reviews:
-            review = policy.review(ctx, assess_message(message, self.tools))
-            if review is not None and review.target != decision.target:
-                record["calls"][-1]["discarded"] = True
-                message = await self._target(review.target).ainvoke(messages, **kwargs)
-                record.update(target=review.target, reason=review.reason)
-                record["calls"].append(self._record(message, review.target))
+        record = self._first_record(policy, decision, message)
+        review = self._review(policy, ctx, decision, message, record)
+        if review is not None:
+            message = await self._target(review.target).ainvoke(messages, **kwargs)
+            record["calls"].append(self._record(message, review.target))
         return self._finish(message, record)
