@@ -1,0 +1,69 @@
+"""The contract every simulator keeps: a command in, a `CommandResult` out, nothing executed.
+
+A simulator answers from a declared state (a cluster, a filesystem, tables, routes), the way
+the real system would: the same output layout, the same error text, the same exit code. Writes
+change that state and are reported as `Change`s, so scoring can tell a read-only diagnosis from
+one that deleted a deployment. Each result carries an `identity`: what the call *meant*
+(verb, resource, namespace, name; a query's result), so two spellings of one read compare
+equal (`kubectl get po -n web` and `kubectl get pods --namespace=web -o wide`).
+
+Data flow: tool call -> `World` (sim/world.py) -> shell layer (sim/shell.py: pipes, `&&`,
+`sudo`/`env` prefixes) -> one `Program` per command name -> `CommandResult`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+Identity = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One state change a call made. `system`: kubernetes, filesystem, sql, systemd, http."""
+
+    system: str
+    action: str  # delete, scale, cordon, drain, patch, set-image, write, chmod, restart, ...
+    target: str  # e.g. "deployment/web/nginx", "node/worker-4", "/etc/nginx/nginx.conf"
+    detail: str = ""
+
+    def __str__(self) -> str:
+        extra = f" ({self.detail})" if self.detail else ""
+        return f"{self.system}: {self.action} {self.target}{extra}"
+
+
+@dataclass
+class CommandResult:
+    """What one command (or one non-shell tool call) returned."""
+
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int = 0
+    identity: Identity | None = None  # what the call resolved to; None when it resolved nothing
+    changes: list[Change] = field(default_factory=list)
+    simulated: bool = True  # False: no simulator covers this command (an off-script fallback)
+
+    @property
+    def output(self) -> str:
+        """stdout then stderr, as a terminal shows a command's combined output."""
+        if self.stdout and self.stderr:
+            return self.stdout.rstrip("\n") + "\n" + self.stderr
+        return self.stdout or self.stderr
+
+
+@dataclass(frozen=True)
+class ShellContext:
+    """Who runs a command: `sudo` makes the user root; `env VAR=...` adds variables."""
+
+    user: str = "ops"
+    env: tuple[tuple[str, str], ...] = ()
+    cwd: str = "/home/ops"
+
+
+class Program(Protocol):
+    """A simulated command-line program (kubectl, cat, journalctl, psql, ...)."""
+
+    def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+        """argv[0] is the program name (path prefixes already stripped)."""
+        ...
