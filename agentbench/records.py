@@ -1,15 +1,21 @@
 """Result records: what a step, an episode and a run measured. Reports only render these.
 
 Units are in the names (`_s` seconds, `_tok_s` tokens per second). A figure the server or the
-client could not measure is `None`, never 0. Timing follows DESIGN.md: client clock
-`perf_counter_ns`, every offset measured from `t_send` of the same request.
+client could not measure is `None`, never 0. Timing follows docs/design.md#timing-and-tokens:
+client clock `perf_counter_ns`, every offset measured from `t_send` of the same request.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+
+SCHEMA_VERSION = 1
+"""Version of the results contract (docs/design.md#results-contract): written in every run
+record, in the run JSON and in the database (SQLite `user_version`). Bump it when a stable key
+changes meaning or goes away; adding keys does not need a bump."""
 
 TokensMethod = Literal["usage", "server_tokenizer", "estimated", "server_counter", "none"]
 
@@ -96,6 +102,35 @@ class StepRecord(Completion):
     cost_usd: float | None = None
 
 
+@dataclass
+class EpisodeTrace:
+    """What happened in one episode, before scoring (the agent loop fills it in)."""
+
+    steps: list[StepRecord] = field(default_factory=list)
+    final_answer: str | None = None
+    status: str = "running"  # answered | budget_exhausted | truncated | timeout | backend_error:*
+    error: str | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+    time_to_done_s: float | None = None
+    router_time_s: float = 0.0
+
+    def kept_steps(self) -> list[StepRecord]:
+        """The steps whose answer the episode went on with (discarded answers left out)."""
+        return [s for s in self.steps if not s.discarded]
+
+    def calls(self) -> list[tuple[str, dict[str, Any] | None]]:
+        """Every tool call the agent made (kept steps only), in order, with parsed args."""
+        return [(c.name, c.parsed) for s in self.kept_steps() for c in s.tool_calls]
+
+    def call_results(self) -> list[tuple[str, dict[str, Any] | None, bool]]:
+        """(tool, parsed args, result ok) of every call of the kept steps, in order."""
+        return [
+            (c.name, c.parsed, r.ok)
+            for s in self.kept_steps()
+            for c, r in zip(s.tool_calls, s.tool_results, strict=False)
+        ]
+
+
 class CheckRecord(BaseModel):
     name: str
     passed: bool
@@ -154,6 +189,9 @@ class RunRecord(BaseModel):
 
     run_id: str
     created_at: str
+    schema_version: int = Field(
+        default=SCHEMA_VERSION, description="Results contract version the run was written with."
+    )
     status: str = "running"  # running | complete | interrupted | failed
     kind: str = "run"  # run | bench
     task_dir: str | None = None

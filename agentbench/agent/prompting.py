@@ -52,7 +52,7 @@ class ParsedReply:
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
-def _json_candidates(text: str) -> list[Any]:
+def json_candidates(text: str) -> list[Any]:
     """JSON values found in the text: fenced blocks first, then each balanced {...} or [...]."""
     found: list[Any] = []
     for block in _FENCE.findall(text):
@@ -97,7 +97,7 @@ def _as_call(obj: Any, tools: frozenset[str]) -> ParsedCall | None:
 
 def parse_reply(text: str, tools: frozenset[str] = frozenset()) -> ParsedReply:
     """Read a prompt-mode reply; `tools` are the names offered."""
-    for value in _json_candidates(text):
+    for value in json_candidates(text):
         if isinstance(value, dict) and "final_answer" in value:
             answer = value["final_answer"]
             return ParsedReply([], answer if isinstance(answer, str) else json.dumps(answer))

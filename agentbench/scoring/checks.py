@@ -158,9 +158,9 @@ class Scorer:
 
 
 def _json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
-    from agentbench.agent.prompting import _json_candidates
+    from agentbench.agent.prompting import json_candidates
 
-    objects = [v for v in _json_candidates(answer) if isinstance(v, dict)]
+    objects = [v for v in json_candidates(answer) if isinstance(v, dict)]
     if not objects:
         return ["answer holds no JSON object"]
     obj = objects[0]

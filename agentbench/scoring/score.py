@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agentbench.agent.loop import EpisodeTrace
-from agentbench.records import CheckRecord
+from agentbench.records import CheckRecord, EpisodeTrace
 from agentbench.scoring.checks import Scorer
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Task
