@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from router import LOCAL
+
 SCHEMA_VERSION = 1
 """Version of the results contract (docs/design.md#results-contract): written in every run
 record, in the run JSON and in the database (SQLite `user_version`). Bump it when a stable key
@@ -89,7 +91,7 @@ class StepRecord(Completion):
     """One model call inside an episode, with what the agent did with it."""
 
     index: int
-    target: str = "local"
+    target: str = LOCAL
     t_start_s: float = Field(description="t_send relative to the episode's first t_send.")
     tool_results: list[ToolResultRecord] = Field(default_factory=list)
     tool_time_s: float = 0.0

@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from agentbench.errors import ConfigError
-from agentbench.metrics.routing import RoutesReport, compare_runs, pct_change, signed
+from agentbench.figures import pct, pct_change, signed
+from agentbench.metrics.routes import RoutesReport, compare_routes
 from agentbench.records import EpisodeResult, RunRecord
 from agentbench.store import ResultStore
 
@@ -74,7 +75,7 @@ def routes(
 
         pricing = Pricing.build(prices, local_usd_per_hour)
         runs = [(r, [price_episode(e, pricing) for e in eps]) for r, eps in runs]
-    report = compare_runs(runs, metric=metric)
+    report = compare_routes(runs, metric=metric)
     print_routes(report)
     if json_out:
         Path(json_out).write_text(json.dumps(report.model_dump(), indent=2))
@@ -111,7 +112,7 @@ def replay(db: str, run_id: str, thresholds: str, prices: str | None,
         low, high = p.accuracy_low, p.accuracy_high
         bounds = "n/a" if low is None or high is None else (
             f"{low:.0%}" if abs(high - low) < 1e-9 else f"{low:.0%} – {high:.0%}")
-        table.add_row(f"{p.threshold:g}", _pct(p.rate_steps), _pct(p.kept_agree),
+        table.add_row(f"{p.threshold:g}", pct(p.rate_steps), pct(p.kept_agree),
                       f"{p.exact_episodes}/{len(episodes)}", bounds, _money(p.cost_usd))
     console.print(table)
     console.print("A kept local answer that differs from the frontier's leaves the recorded "
@@ -159,10 +160,6 @@ def _money(x: float | None) -> str:
     return f"${x:.4f}" if x < 1 else f"${x:,.2f}"
 
 
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:.0%}"
-
-
 def print_routes(report: RoutesReport, console: Console | None = None) -> None:
     console = console or Console()
     label = "success rate" if report.metric == "success" else "mean score"
@@ -193,8 +190,8 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
             p.run_id + role.get(p.run_id, ""), p.router + (f" ({p.note})" if p.note else ""),
             acc, diff, _money(p.cost_usd),
             _money(p.cost_usd_per_solved) if p.cost_usd is not None else "unpriced",
-            cost_delta, _pct(esc.rate_calls), _pct(esc.rate_steps), _pct(esc.rate_episodes),
-            _pct(esc.share_dollars) if esc.cost_usd is not None else "unpriced",
+            cost_delta, pct(esc.rate_calls), pct(esc.rate_steps), pct(esc.rate_episodes),
+            pct(esc.share_dollars) if esc.cost_usd is not None else "unpriced",
             "*" if p.pareto else "",
         )
     console.print(table)
@@ -212,14 +209,14 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
         vr = p.vs_random
         if vr:
             expected = vr.get("expected_random_accuracy")
-            line = f"  vs random control at {_pct(vr['rate_steps'])} of steps escalated: "
+            line = f"  vs random control at {pct(vr['rate_steps'])} of steps escalated: "
             measured = vr.get("measured")
             if measured and measured.get("accuracy_diff"):
                 d = measured["accuracy_diff"]
                 line += (f"{signed(d['value'] * 100, '.1f')} points (CI "
                          f"{signed(d['low'] * 100, '.1f')} to {signed(d['high'] * 100, '.1f')}; "
                          f"{measured['accuracy_verdict']}) vs {measured['router']} "
-                         f"({_pct(measured['rate_steps'])} escalated"
+                         f"({pct(measured['rate_steps'])} escalated"
                          + ("" if measured["same_rate"] else ", NOT the same rate") + ")")
             else:
                 line += "no random run measured (run --router random:p=...)"
@@ -230,7 +227,7 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
         esc = p.escalation
         if esc.frontier_calls and p.family not in ("always-local", "always-frontier"):
             triggers = ", ".join(f"{t} {n}" for t, n in esc.triggers.items())
-            position = ", ".join(f"{k}: {_pct(v['rate'])}" for k, v in esc.by_position.items())
+            position = ", ".join(f"{k}: {pct(v['rate'])}" for k, v in esc.by_position.items())
             line = f"  triggers: {triggers}; escalated share by step position: {position}"
             if esc.review_escalations:
                 line += (f"; after review {esc.review_escalations}: rescued {esc.rescued}, "

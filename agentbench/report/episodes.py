@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
+from agentbench.figures import fmt
 from agentbench.records import EpisodeResult, StepRecord
-from agentbench.report.page import esc, fmt, kv, table
+from agentbench.report.page import esc, kv, table
 
 MAX_TEXT_CHARS = 20_000
 _YES = '<span class="ok">yes</span>'

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agentbench import __version__
+from agentbench.figures import fmt, pct
 from agentbench.metrics.compare import (
     RunEpisodes,
     TaskFigures,
@@ -21,7 +22,7 @@ from agentbench.metrics.summary import RunSummary, by_category, summarize
 from agentbench.records import EpisodeResult, RunRecord
 from agentbench.report import plots
 from agentbench.report.episodes import anchor, episode
-from agentbench.report.page import card, esc, figure, fmt, fmt_ci, kv, num_cell, page, table
+from agentbench.report.page import card, esc, figure, fmt_ci, kv, num_cell, page, table
 
 DEFINITIONS = [
     ("success rate", "share of scored episodes whose every check passed; 95% percentile "
@@ -38,10 +39,6 @@ DEFINITIONS = [
 ]
 
 
-def _pct(v: float | None) -> str:
-    return fmt(v, ".0%")
-
-
 def _cards(s: RunSummary) -> str:
     cost = (fmt(s.cost_usd, ".4f", " USD") if s.cost_usd is not None
             else '<span class="muted">unpriced</span>')
@@ -50,7 +47,7 @@ def _cards(s: RunSummary) -> str:
                         f"{fmt(s.cost_usd_per_solved_task, '.5f')} USD / solved task")
     pass_k = ", ".join(f"k={k}: {v:.2f}" for k, v in s.pass_k.items())
     cards = [
-        card("success rate (95% CI)", _pct(s.success_rate),
+        card("success rate (95% CI)", pct(s.success_rate),
              f"{esc(fmt_ci(s.success_rate_ci))} · n={s.scored_episodes} scored episodes"),
         card("mean score (95% CI)", fmt(s.mean_score, ".2f"),
              f"{esc(fmt_ci(s.mean_score_ci, '.2f'))}" + (f" · pass^k {esc(pass_k)}"
@@ -68,10 +65,10 @@ def _cards(s: RunSummary) -> str:
         card("TTFT median / prefill", fmt(s.ttft_s_median, ".3f", " s"),
              f"prefill {fmt(s.prefill_tok_s_median, '.0f', ' tok/s')} (client view)"),
         card("cost", cost, cost_detail),
-        card("escalation rate (calls)", _pct(s.escalation_rate_calls),
-             f"{_pct(s.escalation_rate_episodes)} of episodes escalated at least once · "
-             f"{_pct(s.escalation_share_tokens)} of tokens, "
-             f"{_pct(s.escalation_share_dollars)} of dollars"),
+        card("escalation rate (calls)", pct(s.escalation_rate_calls),
+             f"{pct(s.escalation_rate_episodes)} of episodes escalated at least once · "
+             f"{pct(s.escalation_share_tokens)} of tokens, "
+             f"{pct(s.escalation_share_dollars)} of dollars"),
         card("episodes ok", f"{s.statuses.get('ok', 0)} / {s.episodes}",
              esc(", ".join(f"{k} {v}" for k, v in sorted(s.statuses.items())))
              + f" · {s.truncated_steps} truncated steps"),
@@ -110,7 +107,7 @@ def _category_table(rows: dict[str, RunSummary], total: RunSummary) -> str:
         body.append(
             f'<tr><th scope="row">{esc(name)}</th>' + num_cell(s.tasks, "d")
             + num_cell(s.episodes, "d")
-            + f'<td class="n" data-v="{s.success_rate}">{_pct(s.success_rate)} '
+            + f'<td class="n" data-v="{s.success_rate}">{pct(s.success_rate)} '
               f'<span class="muted">{esc(fmt_ci(s.success_rate_ci))}</span></td>'
             + num_cell(s.mean_score) + num_cell(s.thinking_tokens_per_step, ".1f")
             + num_cell(s.tokens_per_solved_task, ".0f")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 
+from agentbench.figures import fmt
+
 CSS = """
 :root { --fg:#1b1b1b; --muted:#5a5a5a; --line:#d9d9d9; --bg:#ffffff; --card:#f6f7f9;
         --ok:#006b45; --bad:#a3320b; --accent:#0057a0; }
@@ -117,12 +119,6 @@ openHash();
 def esc(value: object) -> str:
     """Text for HTML: None is shown as n/a (a missing figure is never 0)."""
     return "n/a" if value is None else html.escape(str(value), quote=True)
-
-
-def fmt(value: float | int | None, spec: str = ".2f", unit: str = "") -> str:
-    if value is None:
-        return "n/a"
-    return html.escape(f"{value:{spec}}{unit}")
 
 
 def fmt_ci(ci: Sequence[float] | None, spec: str = ".0%") -> str:

@@ -6,14 +6,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from agentbench.figures import fmt
 from agentbench.metrics.summary import RunSummary, by_category, summarize
 from agentbench.records import EpisodeResult, RunRecord
-
-
-def fmt(value: float | None, spec: str = ".2f", unit: str = "") -> str:
-    if value is None:
-        return "n/a"
-    return f"{value:{spec}}{unit}"
 
 
 def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -> Table:

@@ -1,17 +1,13 @@
-"""APGR, Pareto front, paired cost ratio, and the run comparison on synthetic episodes."""
+"""APGR, Pareto front, paired cost ratio, and the routes comparison on synthetic episodes."""
 
 from __future__ import annotations
 
 import pytest
 
-from agentbench.metrics.routing import (
-    apgr,
-    compare_runs,
-    paired_ratio_ci,
-    pareto_front,
-    signed,
-    trigger_of,
-)
+from agentbench.figures import pct_change, signed
+from agentbench.metrics.routes import apgr, compare_routes
+from agentbench.metrics.routing import trigger_of
+from agentbench.metrics.stats import paired_ratio_ci, pareto_front
 from agentbench.records import EpisodeResult, RouterDecisionRecord, RunRecord, StepRecord
 
 
@@ -43,6 +39,7 @@ def test_small_helpers():
     assert trigger_of("invalid: unknown tool") == "invalid"
     assert trigger_of("latched") == "latched" and trigger_of(None) == "unknown"
     assert signed(-6.04, ".1f") == "\u22126.0" and signed(3, ".0f") == "+3"
+    assert pct_change(0.26) == "\u221274%" and pct_change(0.003) == "\u221299.7%"
 
 
 def _episode(run: str, task: str, ok: bool, targets: list[str], cost: float | None,
@@ -66,7 +63,7 @@ def _run(run_id: str, router: str, outcomes: list[bool], targets: list[list[str]
     return record, eps
 
 
-def test_compare_runs_against_baselines_and_random():
+def test_compare_routes_against_baselines_and_random():
     n = 20
     L, F = "local", "frontier"
     weak = _run("w", "always-local", [i < 10 for i in range(n)], [[L, L]] * n, [0.01] * n)
@@ -78,7 +75,7 @@ def test_compare_runs_against_baselines_and_random():
     rand = _run("rnd", "random:p=0.25,seed=0", [i < 12 for i in range(n)],
                 [[F, L] if i % 2 else [L, L] for i in range(n)],
                 [0.505 if i % 2 else 0.01 for i in range(n)])
-    report = compare_runs([weak, strong, smart, rand])
+    report = compare_routes([weak, strong, smart, rand])
     assert report.weak == "w" and report.strong == "s" and report.keys == n
     by = {p.run_id: p for p in report.runs}
     assert by["smart"].accuracy == pytest.approx(0.9)
@@ -102,11 +99,11 @@ def test_compare_runs_against_baselines_and_random():
     assert report.pareto_axis == "cost_usd"
 
 
-def test_compare_runs_with_unpriced_run_says_so():
+def test_compare_routes_with_unpriced_run_says_so():
     n = 4
     weak = _run("w", "always-local", [False] * n, [["local"]] * n, [None] * n)
     strong = _run("s", "always-frontier", [True] * n, [["frontier"]] * n, [1.0] * n)
-    report = compare_runs([weak, strong])
+    report = compare_routes([weak, strong])
     assert report.pareto_axis == "escalation_rate_calls"
     assert any("unpriced" in note for note in report.notes)
     assert report.runs[0].cost_usd is None
