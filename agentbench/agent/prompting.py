@@ -8,12 +8,12 @@ taken as the final answer.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from agentbench.jsontext import json_candidates
 from agentbench.tasks.model import ToolDef
 
 PROMPT_MODE_INSTRUCTIONS = """You can use these tools:
@@ -47,31 +47,6 @@ class ParsedReply:
     calls: list[ParsedCall]
     final_answer: str | None
     problem: str | None = None  # set when the text looked like a call but was not a valid one
-
-
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
-
-
-def json_candidates(text: str) -> list[Any]:
-    """JSON values found in the text: fenced blocks first, then each balanced {...} or [...]."""
-    found: list[Any] = []
-    for block in _FENCE.findall(text):
-        with contextlib.suppress(json.JSONDecodeError):
-            found.append(json.loads(block))
-    decoder = json.JSONDecoder()
-    i = 0
-    while i < len(text):
-        if text[i] in "{[":
-            try:
-                value, end = decoder.raw_decode(text, i)
-            except json.JSONDecodeError:
-                i += 1
-                continue
-            found.append(value)
-            i = end
-        else:
-            i += 1
-    return found
 
 
 _ARG_KEYS = ("parameters", "arguments", "args")

@@ -1,9 +1,9 @@
 """Known failure signatures of local serving, each with what it means and what to do.
 
 `diagnose(text)` matches error text (a server's answer, a log tail, an exception message) against
-the table below. The entries come from what users met (../shared/seeds): a stale container that
-looks like an unsupported model, Ollama's 412, Ollama's silent context truncation, a vLLM memory
-share too high for a unified-memory machine, and plain "nothing listens there".
+the table below. The entries come from what users met (their write-ups of real deployments): a stale
+container that looks like an unsupported model, Ollama's 412, Ollama's silent context truncation, a
+vLLM memory share too high for a unified-memory machine, and plain "nothing listens there".
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """Comparing runs on the same tasks: paired differences and ratios with bootstrap CIs.
 
-Pairing is by task id. Each task contributes one value per run, the mean over its repeats, so a
-run with 3 repeats and one with 1 still pair task for task. Tasks present in only one run are left
-out and counted. Every difference carries a verdict (DESIGN.md): "resolved" only when its 95%
-bootstrap CI excludes 0 (differences) or 1 (ratios), else "unresolved at this sample size".
+Pairing is by task id. Each task contributes one value per run, the mean over its repeats, so a run
+with 3 repeats and one with 1 still pair task for task. Tasks present in only one run are left out
+and counted. Every difference carries a verdict (docs/design.md#per-run-figures): "resolved" only
+when its 95% bootstrap CI excludes 0 (differences) or 1 (ratios), else "unresolved at this sample
+size".
 
 Reports render these records; they never recompute them.
 """

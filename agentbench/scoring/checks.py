@@ -158,7 +158,7 @@ class Scorer:
 
 
 def _json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
-    from agentbench.agent.prompting import json_candidates
+    from agentbench.jsontext import json_candidates
 
     objects = [v for v in json_candidates(answer) if isinstance(v, dict)]
     if not objects:
