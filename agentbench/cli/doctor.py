@@ -19,7 +19,8 @@ import typer
 from rich.console import Console
 
 from agentbench.errors import ConfigError
-from agentbench.local.doctor import DoctorReport, run_doctor
+from agentbench.local.checks import DoctorReport
+from agentbench.local.doctor import run_doctor
 
 MARKS = {
     "ok": "[green]ok[/green]",

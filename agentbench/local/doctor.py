@@ -9,11 +9,8 @@ and reasoning come back the way agentbench reads them — with known failures ex
                                                agentbench doctor --log -`): the failures that stop
                                                a server from starting are only in its log
 
-The checks on a served model are two tiny requests: a tool call forced by naming the function
-(`tool_choice`; Ollama has none, so its tools capability is read and the call just offered), and
-a short question whose reasoning must arrive apart from the answer (vLLM `reasoning` /
-`reasoning_content`, Ollama `thinking`) rather than as raw `<think>` text. The findings are a
-`DoctorReport`; cli/doctor.py only renders it.
+The checks on a served model are in local.checks. The findings are a `DoctorReport`;
+cli/doctor.py only renders it.
 """
 
 from __future__ import annotations
@@ -21,59 +18,16 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import httpx
-
-from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
-from agentbench.errors import BackendError, ConfigError
-from agentbench.local.diagnose import Diagnosis, diagnose
+from agentbench.backends.base import strip_credentials
+from agentbench.errors import ConfigError
+from agentbench.local.checks import DoctorReport, checks_on
+from agentbench.local.diagnose import diagnose
 from agentbench.local.probe import Probe, probe, serves
 from agentbench.local.profiles import Profile, expand, load_profiles
-from agentbench.local.providers import build_backend
 
-TOOL: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": "get_pods",
-        "description": "List the pods of a Kubernetes namespace.",
-        "parameters": {
-            "type": "object",
-            "properties": {"namespace": {"type": "string"}},
-            "required": ["namespace"],
-        },
-    },
-}
-TOOL_PROMPT = [
-    {"role": "system", "content": "You operate a Kubernetes cluster through tools."},
-    {"role": "user", "content": "List the pods in the namespace web."},
-]
-THINK_PROMPT = [{"role": "user", "content": "Is 91 a prime number? Think, then answer yes or no."}]
-
-
-@dataclass
-class Check:
-    name: str
-    status: str  # ok | warn | fail | info | skip
-    detail: str
-    diagnoses: list[Diagnosis] = field(default_factory=list)
-
-
-@dataclass
-class DoctorReport:
-    checks: list[Check] = field(default_factory=list)
-    target: str | None = None
-    target_ok: bool | None = None  # None: no target asked for
-    server: dict[str, Any] | None = None
-    error: str | None = None
-
-    def add(self, name: str, status: str, detail: str, evidence: str | None = None) -> Check:
-        check = Check(name, status, detail, diagnose(evidence) if evidence else [])
-        self.checks.append(check)
-        return check
-
+__all__ = ["check_embedded", "check_logs", "run_doctor"]
 
 # ------------------------------------------------------------------------- installed parts
 
@@ -95,199 +49,6 @@ def check_embedded(report: DoctorReport) -> bool:
         return False
     report.add("embedded extra", "ok", f"installed: llama-cpp-python and {gguf.name}")
     return True
-
-
-# ---------------------------------------------------------------------------- model checks
-
-
-async def check_model(report: DoctorReport, backend: Backend) -> None:
-    """Serving record, a forced tool call, and reasoning parsing, on one served model."""
-    from agentbench.backends.ollama import OllamaBackend
-
-    info = await backend.server_info()
-    report.server = info.model_dump()
-    report.add(
-        "server",
-        "ok",
-        (
-            f"{info.kind} {info.version or '(version not reported)'}, model {info.model}, context "
-            f"{info.max_context or 'not reported'}, speculative decoding "
-            f"{ {True: 'seen', False: 'not seen', None: 'unknown'}[info.spec_decode_seen] }"
-        ),
-    )
-    if isinstance(backend, OllamaBackend):
-        await _ollama_checks(report, backend, info.extra.get("capabilities") or [])
-    else:
-        await _tool_check(report, backend, {"type": "function", "function": {"name": "get_pods"}})
-        await _openai_reasoning_check(report, backend)
-
-
-async def _tool_check(
-    report: DoctorReport, backend: Backend, tool_choice: str | dict[str, Any] | None
-) -> None:
-    how = "named function in tool_choice" if tool_choice else "tools offered (no tool_choice)"
-    try:
-        c = await backend.complete(
-            ChatRequest(messages=TOOL_PROMPT, tools=[TOOL], tool_choice=tool_choice, max_tokens=96)
-        )
-    except BackendError as exc:
-        report.add("tool calling", "fail", f"{how}: {exc}", str(exc))
-        return
-    if c.tool_calls and c.tool_calls[0].name != TOOL["function"]["name"]:
-        report.add(
-            "tool calling",
-            "warn",
-            (
-                f"{how}: a tool call came back under the name {c.tool_calls[0].name[:80]!r}, not "
-                f"'get_pods' (a server that repeats the name in every stream chunk garbles it; "
-                "prefer --tool-mode prompt on this server)"
-            ),
-        )
-    elif c.tool_calls and c.tool_calls[0].parsed is not None:
-        call = c.tool_calls[0]
-        report.add("tool calling", "ok", f"{how}: {call.name}({call.arguments})")
-    elif c.tool_calls:
-        report.add(
-            "tool calling",
-            "warn",
-            f"{how}: a tool call came back but its arguments are "
-            f"not a JSON object: {c.tool_calls[0].arguments[:120]!r}",
-        )
-    else:
-        report.add(
-            "tool calling",
-            "fail",
-            (
-                f"{how}: answered in text, no tool_calls ({c.content.strip()[:100]!r}). vLLM needs "
-                "--enable-auto-tool-choice and a --tool-call-parser matching the model's chat "
-                "template; or use --tool-mode prompt"
-            ),
-        )
-
-
-async def _openai_reasoning_check(report: DoctorReport, backend: Backend) -> None:
-    client: httpx.AsyncClient = backend.client  # type: ignore[attr-defined]
-    body = {
-        "model": backend.model,
-        "messages": THINK_PROMPT,
-        "max_tokens": 256,
-        "temperature": 0,
-        "stream": False,
-    }
-    headers = backend._headers() if hasattr(backend, "_headers") else {}
-    headers = {k: v for k, v in headers.items() if k.lower() == "authorization"}
-    try:
-        response = await client.post(
-            f"{backend.base_url}/chat/completions",
-            json=body,
-            headers=headers,
-            timeout=backend.retry.request_timeout_s,
-        )
-        message = (response.json().get("choices") or [{}])[0].get("message") or {}
-    except (httpx.HTTPError, ValueError, AttributeError, IndexError) as exc:
-        report.add("reasoning parsing", "warn", f"request failed: {exc}", str(exc))
-        return
-    reasoning = message.get("reasoning") or message.get("reasoning_content")
-    content = message.get("content") or ""
-    field_name = "reasoning" if message.get("reasoning") else "reasoning_content"
-    if reasoning:
-        report.add(
-            "reasoning parsing",
-            "ok",
-            f"reasoning arrives apart from the answer (`{field_name}`, {len(reasoning)} chars)",
-        )
-    elif "<think>" in content or "</think>" in content:
-        report.add(
-            "reasoning parsing",
-            "warn",
-            (
-                "reasoning arrives inline as <think>…</think> in the answer text: the server has "
-                "no reasoning parser (vLLM: --reasoning-parser, e.g. nemotron_v3). agentbench "
-                "splits it out itself, but the server's own token counts then mix thinking and "
-                "answer"
-            ),
-        )
-    else:
-        report.add(
-            "reasoning parsing",
-            "info",
-            "no reasoning came back: not a reasoning model, or thinking is off",
-        )
-
-
-async def _ollama_checks(report: DoctorReport, backend: Any, capabilities: list[str]) -> None:
-    if capabilities and "tools" not in capabilities:
-        report.add(
-            "tool calling",
-            "fail",
-            f"Ollama lists no 'tools' capability for "
-            f"{backend.model} (capabilities: {', '.join(capabilities)})",
-        )
-    else:
-        await _tool_check(report, backend, None)
-    if capabilities and "thinking" not in capabilities:
-        report.add(
-            "reasoning parsing",
-            "info",
-            f"Ollama lists no 'thinking' capability for {backend.model}",
-        )
-        return
-    body = {
-        "model": backend.model,
-        "messages": THINK_PROMPT,
-        "think": True,
-        "stream": False,
-        "options": {"num_predict": 256, "temperature": 0},
-    }
-    try:
-        response = await backend.client.post(
-            f"{backend.base_url}/api/chat", json=body, timeout=backend.retry.request_timeout_s
-        )
-        data = response.json()
-    except (httpx.HTTPError, ValueError) as exc:
-        report.add("reasoning parsing", "warn", f"request failed: {exc}", str(exc))
-        return
-    if data.get("error"):
-        report.add("reasoning parsing", "warn", f"Ollama: {data['error']}", str(data["error"]))
-        return
-    message = data.get("message") or {}
-    if message.get("thinking"):
-        report.add(
-            "reasoning parsing",
-            "ok",
-            f"thinking arrives apart (`message.thinking`, "
-            f"{len(message['thinking'])} chars; counted by estimate: Ollama's eval_count "
-            "includes it)",
-        )
-    elif "<think>" in (message.get("content") or ""):
-        report.add(
-            "reasoning parsing",
-            "warn",
-            "thinking arrives inline as <think> text; "
-            "upgrade Ollama (the `think` option parses it)",
-        )
-    else:
-        report.add("reasoning parsing", "info", "no thinking came back (think=true)")
-    prompt_count = data.get("prompt_eval_count")
-    if isinstance(prompt_count, int):
-        report.add(
-            "context",
-            "info",
-            f"prompt_eval_count {prompt_count} for a ~20-token prompt; "
-            "agentbench flags a step as truncated when this falls clearly below the "
-            "prompt it sent (silent num_ctx truncation)",
-        )
-
-
-async def _checks_on(
-    report: DoctorReport, server: str, base_url: str, model: str, timeout_s: float
-) -> None:
-    retry = RetryPolicy(max_retries=0, request_timeout_s=timeout_s, connect_timeout_s=5.0)
-    backend = build_backend(server, base_url, model, retry=retry)
-    try:
-        await check_model(report, backend)
-    finally:
-        await backend.aclose()
 
 
 # ------------------------------------------------------------------------------- the flows
@@ -330,7 +91,7 @@ def run_doctor(
         _report_probe(report, server, found, [name])
         report.target_ok = found.answers and (not found.served or serves(name, found.served))
         if report.target_ok:
-            asyncio.run(_checks_on(report, server, base_url, name, timeout_s))
+            asyncio.run(checks_on(report, server, base_url, name, timeout_s))
         else:
             report.error = (
                 found.line
@@ -353,22 +114,20 @@ def run_doctor(
 
                 with EmbeddedServer() as embedded:
                     asyncio.run(
-                        _checks_on(
-                            report, "llama.cpp", embedded.base_url, EMBEDDED_ALIAS, timeout_s
-                        )
+                        checks_on(report, "llama.cpp", embedded.base_url, EMBEDDED_ALIAS, timeout_s)
                     )
             else:
                 report.error = "--local embedded needs the embedded extra"
             return report
-        found = _probe_profile(report, profile, env)
-        if found is None:
+        serving = _probe_profile(report, profile, env)
+        if serving is None:
             tried = "; ".join(c.detail for c in report.checks if c.name.startswith("server at"))
             hint = f"\nTo start it:\n{profile.start_hint.rstrip()}" if profile.start_hint else ""
             report.error = f"no server answered for --local {local}; tried: {tried}{hint}"
             report.target_ok = False
             return report
         report.target_ok = True
-        asyncio.run(_checks_on(report, *found, timeout_s))
+        asyncio.run(checks_on(report, *serving, timeout_s))
         return report
     seen: set[tuple[str, str]] = set()
     for profile in profiles.values():
