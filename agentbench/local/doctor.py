@@ -1,13 +1,9 @@
 """What `agentbench doctor` finds: which local servers answer, what they serve, and whether tools
 and reasoning come back the way agentbench reads them — with known failures explained.
 
-    agentbench doctor                          every profile's usual addresses + the embedded extra
-    agentbench doctor --local nemotron         that profile's candidates, then checks on the first
-                                               one serving it (exit 1 when none does)
-    agentbench doctor --base-url URL --model NAME     one server (ollama/NAME for Ollama's API)
-    agentbench doctor --log vllm.log           also read a server's log (`docker logs … 2>&1 |
-                                               agentbench doctor --log -`): the failures that stop
-                                               a server from starting are only in its log
+Three flows: every profile's usual addresses (what answers, what it serves), one `--local`
+profile (its candidates, then the checks on the first one serving it), or one `--base-url`
+server. Server logs given with `--log` are read for known failure signatures.
 
 The checks on a served model are in local.checks. The findings are a `DoctorReport`;
 cli/doctor.py only renders it.
