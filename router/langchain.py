@@ -156,7 +156,11 @@ class RoutedChatModel(BaseChatModel):
         return policy, ctx, policy.choose(ctx)
 
     def _review(
-        self, policy: Policy, ctx: StepContext, decision: Decision, message: BaseMessage,
+        self,
+        policy: Policy,
+        ctx: StepContext,
+        decision: Decision,
+        message: BaseMessage,
         record: dict[str, Any],
     ) -> Decision | None:
         """After a local answer: the escalation to make, recorded (the first call discarded)."""

@@ -22,23 +22,37 @@ def register(app: typer.Typer) -> None:
 
 
 def routes(
-    run_ids: Annotated[list[str] | None, typer.Argument(
-        help="Runs to compare (default: every run in the database over the newest run's task "
-        "set).")] = None,
+    run_ids: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Runs to compare (default: every run in the database over the newest run's task "
+            "set)."
+        ),
+    ] = None,
     db: str = typer.Option("agentbench.db", "--db", help="SQLite results database."),
     metric: str = typer.Option("success", "--metric", help="success (solved share) | score."),
     prices: str = typer.Option(None, "--prices", help="Re-price every call with this table."),
     local_usd_per_hour: float = typer.Option(
-        None, "--local-usd-per-hour", help="Re-price local model time at this $/h."),
+        None, "--local-usd-per-hour", help="Re-price local model time at this $/h."
+    ),
     json_out: str = typer.Option(None, "--json", help="Write the comparison here."),
     replay_confidence: str = typer.Option(
-        None, "--replay-confidence", help="RUN_ID of a --record-both run: replay confidence "
-        "thresholds on its recorded answer pairs."),
-    thresholds: str = typer.Option("-0.05,-0.1,-0.2,-0.3,-0.5,-0.75,-1,-1.5,-2",
-                                   "--thresholds", help="Mean-logprob thresholds to replay."),
+        None,
+        "--replay-confidence",
+        help="RUN_ID of a --record-both run: replay confidence "
+        "thresholds on its recorded answer pairs.",
+    ),
+    thresholds: str = typer.Option(
+        "-0.05,-0.1,-0.2,-0.3,-0.5,-0.75,-1,-1.5,-2",
+        "--thresholds",
+        help="Mean-logprob thresholds to replay.",
+    ),
     fork: bool = typer.Option(
-        False, "--fork", help="With --replay-confidence: where a threshold leaves the recorded "
-        "trajectory, continue the episode live (needs the local and frontier targets)."),
+        False,
+        "--fork",
+        help="With --replay-confidence: where a threshold leaves the recorded "
+        "trajectory, continue the episode live (needs the local and frontier targets).",
+    ),
     base_url: str = typer.Option(None, "--base-url", help="--fork: the local model's URL."),
     model: str = typer.Option(None, "--model", help="--fork: the local model."),
     api_key_env: str = typer.Option(None, "--api-key-env"),
@@ -46,8 +60,7 @@ def routes(
     frontier_base_url: str = typer.Option(None, "--frontier-base-url"),
     frontier_model: str = typer.Option(None, "--frontier-model"),
     frontier_api_key_env: str = typer.Option(None, "--frontier-api-key-env"),
-    concurrency: int = typer.Option(1, "--concurrency", min=1,
-                                    help="--fork: episodes in flight."),
+    concurrency: int = typer.Option(1, "--concurrency", min=1, help="--fork: episodes in flight."),
 ) -> None:
     """Cost vs accuracy per run (baselines and routers), Pareto front, APGR, random control."""
     if metric not in ("success", "score"):
@@ -59,11 +72,15 @@ def routes(
     if replay_confidence and fork:
         from agentbench.cli.replay_fork import replay_fork
 
-        replay_fork(db, replay_confidence, parse_thresholds(thresholds), json_out,
-                    local=(model, base_url, api_key_env),
-                    frontier=(frontier or frontier_model, frontier_base_url,
-                              frontier_api_key_env),
-                    concurrency=concurrency)
+        replay_fork(
+            db,
+            replay_confidence,
+            parse_thresholds(thresholds),
+            json_out,
+            local=(model, base_url, api_key_env),
+            frontier=(frontier or frontier_model, frontier_base_url, frontier_api_key_env),
+            concurrency=concurrency,
+        )
         return
     if replay_confidence:
         replay(db, replay_confidence, thresholds, prices, local_usd_per_hour, json_out)
@@ -82,8 +99,14 @@ def routes(
         typer.echo(f"json: {json_out}")
 
 
-def replay(db: str, run_id: str, thresholds: str, prices: str | None,
-           local_usd_per_hour: float | None, json_out: str | None) -> None:
+def replay(
+    db: str,
+    run_id: str,
+    thresholds: str,
+    prices: str | None,
+    local_usd_per_hour: float | None,
+    json_out: str | None,
+) -> None:
     from agentbench.metrics.replay import replay_confidence
 
     values = parse_thresholds(thresholds)
@@ -97,28 +120,50 @@ def replay(db: str, run_id: str, thresholds: str, prices: str | None,
         episodes = [price_episode(e, pricing) for e in episodes]
     points = replay_confidence(episodes, values)
     if not points or not points[0].decisions:
-        raise ConfigError(f"run {run.run_id} has no recorded (local, frontier) answer pairs: "
-                          "make it with `agentbench run --record-both`")
-    with_lp = sum(1 for e in episodes for s in e.steps if s.discarded and
-                  s.mean_logprob is not None)
+        raise ConfigError(
+            f"run {run.run_id} has no recorded (local, frontier) answer pairs: "
+            "make it with `agentbench run --record-both`"
+        )
+    with_lp = sum(
+        1 for e in episodes for s in e.steps if s.discarded and s.mean_logprob is not None
+    )
     console = Console()
-    table = Table(title=f"Confidence thresholds replayed on {run.run_id} "
-                  f"({len(episodes)} episodes, {points[0].decisions} decisions)",
-                  title_justify="left")
-    for column in ("threshold", "steps escalated", "kept local = frontier", "exact episodes",
-                   "success (bounds)", "cost (recorded steps)"):
+    table = Table(
+        title=f"Confidence thresholds replayed on {run.run_id} "
+        f"({len(episodes)} episodes, {points[0].decisions} decisions)",
+        title_justify="left",
+    )
+    for column in (
+        "threshold",
+        "steps escalated",
+        "kept local = frontier",
+        "exact episodes",
+        "success (bounds)",
+        "cost (recorded steps)",
+    ):
         table.add_column(column, justify="right")
     for p in points:
         low, high = p.accuracy_low, p.accuracy_high
-        bounds = "n/a" if low is None or high is None else (
-            f"{low:.0%}" if abs(high - low) < 1e-9 else f"{low:.0%} – {high:.0%}")
-        table.add_row(f"{p.threshold:g}", pct(p.rate_steps), pct(p.kept_agree),
-                      f"{p.exact_episodes}/{len(episodes)}", bounds, _money(p.cost_usd))
+        bounds = (
+            "n/a"
+            if low is None or high is None
+            else (f"{low:.0%}" if abs(high - low) < 1e-9 else f"{low:.0%} – {high:.0%}")
+        )
+        table.add_row(
+            f"{p.threshold:g}",
+            pct(p.rate_steps),
+            pct(p.kept_agree),
+            f"{p.exact_episodes}/{len(episodes)}",
+            bounds,
+            _money(p.cost_usd),
+        )
     console.print(table)
-    console.print("A kept local answer that differs from the frontier's leaves the recorded "
-                  "trajectory: that episode's outcome is unknown, hence the bounds (low: it "
-                  "failed, high: it succeeded). Local answers without logprobs are kept "
-                  f"({with_lp} of {points[0].decisions} had logprobs).")
+    console.print(
+        "A kept local answer that differs from the frontier's leaves the recorded "
+        "trajectory: that episode's outcome is unknown, hence the bounds (low: it "
+        "failed, high: it succeeded). Local answers without logprobs are kept "
+        f"({with_lp} of {points[0].decisions} had logprobs)."
+    )
     if json_out:
         Path(json_out).write_text(json.dumps([p.model_dump() for p in points], indent=2))
         typer.echo(f"json: {json_out}")
@@ -131,8 +176,9 @@ def parse_thresholds(thresholds: str) -> list[float]:
         raise ConfigError(f"--thresholds {thresholds}: give numbers like -0.1,-0.5") from exc
 
 
-def select_runs(store: ResultStore, run_ids: list[str]
-                ) -> list[tuple[RunRecord, list[EpisodeResult]]]:
+def select_runs(
+    store: ResultStore, run_ids: list[str]
+) -> list[tuple[RunRecord, list[EpisodeResult]]]:
     """The named runs, or every finished run over the newest run's task set."""
     if run_ids:
         chosen = [store.run(store.resolve(r)) for r in run_ids]
@@ -149,8 +195,10 @@ def select_runs(store: ResultStore, run_ids: list[str]
         task_set = {e.task_id for e in newest[1]}
         out = [(r, eps) for r, eps in loaded if {e.task_id for e in eps} == task_set]
     if len(out) < 2:
-        raise ConfigError("routes needs at least two runs over the same tasks (e.g. "
-                          "--router always-local, always-frontier, and a router)")
+        raise ConfigError(
+            "routes needs at least two runs over the same tasks (e.g. "
+            "--router always-local, always-frontier, and a router)"
+        )
     return out
 
 
@@ -163,11 +211,25 @@ def _money(x: float | None) -> str:
 def print_routes(report: RoutesReport, console: Console | None = None) -> None:
     console = console or Console()
     label = "success rate" if report.metric == "success" else "mean score"
-    table = Table(title=f"Routing: cost vs {label} over {len(report.task_set)} tasks, "
-                  f"{report.keys} paired episodes", title_justify="left")
-    for column in ("run", "router", label + " (95% CI)", "Δ vs frontier (CI)", "cost",
-                   "cost/solved", "Δ cost vs frontier", "calls esc.", "steps esc.",
-                   "episodes esc.", "$ share frontier", "Pareto"):
+    table = Table(
+        title=f"Routing: cost vs {label} over {len(report.task_set)} tasks, "
+        f"{report.keys} paired episodes",
+        title_justify="left",
+    )
+    for column in (
+        "run",
+        "router",
+        label + " (95% CI)",
+        "Δ vs frontier (CI)",
+        "cost",
+        "cost/solved",
+        "Δ cost vs frontier",
+        "calls esc.",
+        "steps esc.",
+        "episodes esc.",
+        "$ share frontier",
+        "Pareto",
+    ):
         table.add_column(column, justify="left" if column in ("run", "router") else "right")
     for p in report.runs:
         role = {report.weak: " [dim](weak)[/dim]", report.strong: " [dim](strong)[/dim]"}
@@ -177,31 +239,44 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
         diff = cost_delta = ""
         if p.vs_strong and p.vs_strong.get("accuracy_diff"):
             d = p.vs_strong["accuracy_diff"]
-            diff = (f"{signed(d['value'] * 100, '.1f')} pts "
-                    f"[{signed(d['low'] * 100, '.1f')}, {signed(d['high'] * 100, '.1f')}]")
+            diff = (
+                f"{signed(d['value'] * 100, '.1f')} pts "
+                f"[{signed(d['low'] * 100, '.1f')}, {signed(d['high'] * 100, '.1f')}]"
+            )
         if p.vs_strong and p.vs_strong.get("cost_ratio"):
             r = p.vs_strong["cost_ratio"]
-            cost_delta = (f"{pct_change(r['value'])} "
-                          f"[{pct_change(r['low'])}, {pct_change(r['high'])}]")
+            cost_delta = (
+                f"{pct_change(r['value'])} [{pct_change(r['low'])}, {pct_change(r['high'])}]"
+            )
         elif p.vs_strong:
             cost_delta = "unpriced"
         esc = p.escalation
         table.add_row(
-            p.run_id + role.get(p.run_id, ""), p.router + (f" ({p.note})" if p.note else ""),
-            acc, diff, _money(p.cost_usd),
+            p.run_id + role.get(p.run_id, ""),
+            p.router + (f" ({p.note})" if p.note else ""),
+            acc,
+            diff,
+            _money(p.cost_usd),
             _money(p.cost_usd_per_solved) if p.cost_usd is not None else "unpriced",
-            cost_delta, pct(esc.rate_calls), pct(esc.rate_steps), pct(esc.rate_episodes),
+            cost_delta,
+            pct(esc.rate_calls),
+            pct(esc.rate_steps),
+            pct(esc.rate_episodes),
             pct(esc.share_dollars) if esc.cost_usd is not None else "unpriced",
             "*" if p.pareto else "",
         )
     console.print(table)
     axis = "dollars" if report.pareto_axis == "cost_usd" else "share of calls to the frontier"
-    console.print(f"Pareto (*): no other run is at most as costly ({axis}) and at least as "
-                  "accurate, better in one.")
+    console.print(
+        f"Pareto (*): no other run is at most as costly ({axis}) and at least as "
+        "accurate, better in one."
+    )
     for family, value in report.apgr.items():
-        console.print(f"APGR {family}: {'n/a' if value is None else f'{value:.2f}'} "
-                      "(area under performance-gap-recovered vs share of steps escalated; "
-                      "random routing ≈ 0.50)")
+        console.print(
+            f"APGR {family}: {'n/a' if value is None else f'{value:.2f}'} "
+            "(area under performance-gap-recovered vs share of steps escalated; "
+            "random routing ≈ 0.50)"
+        )
     for p in report.runs:
         if p.sentence:
             label = p.router + (f", {p.note}" if p.note else "")
@@ -213,16 +288,21 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
             measured = vr.get("measured")
             if measured and measured.get("accuracy_diff"):
                 d = measured["accuracy_diff"]
-                line += (f"{signed(d['value'] * 100, '.1f')} points (CI "
-                         f"{signed(d['low'] * 100, '.1f')} to {signed(d['high'] * 100, '.1f')}; "
-                         f"{measured['accuracy_verdict']}) vs {measured['router']} "
-                         f"({pct(measured['rate_steps'])} escalated"
-                         + ("" if measured["same_rate"] else ", NOT the same rate") + ")")
+                line += (
+                    f"{signed(d['value'] * 100, '.1f')} points (CI "
+                    f"{signed(d['low'] * 100, '.1f')} to {signed(d['high'] * 100, '.1f')}; "
+                    f"{measured['accuracy_verdict']}) vs {measured['router']} "
+                    f"({pct(measured['rate_steps'])} escalated"
+                    + ("" if measured["same_rate"] else ", NOT the same rate")
+                    + ")"
+                )
             else:
                 line += "no random run measured (run --router random:p=...)"
             if expected is not None and p.accuracy is not None:
-                line += (f"; interpolated random expectation {expected:.0%} → "
-                         f"{signed((p.accuracy - expected) * 100, '.1f')} points")
+                line += (
+                    f"; interpolated random expectation {expected:.0%} → "
+                    f"{signed((p.accuracy - expected) * 100, '.1f')} points"
+                )
             console.print(line)
         esc = p.escalation
         if esc.frontier_calls and p.family not in ("always-local", "always-frontier"):
@@ -230,12 +310,16 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
             position = ", ".join(f"{k}: {pct(v['rate'])}" for k, v in esc.by_position.items())
             line = f"  triggers: {triggers}; escalated share by step position: {position}"
             if esc.review_escalations:
-                line += (f"; after review {esc.review_escalations}: rescued {esc.rescued}, "
-                         f"not rescued {esc.not_rescued}, unchanged {esc.unchanged}")
+                line += (
+                    f"; after review {esc.review_escalations}: rescued {esc.rescued}, "
+                    f"not rescued {esc.not_rescued}, unchanged {esc.unchanged}"
+                )
             console.print(line)
     for note in report.notes:
         console.print(f"[yellow]note:[/yellow] {note}")
     if any(p.cost_usd is None for p in report.runs):
-        console.print("[yellow]Unpriced runs:[/yellow] a local call is priced only at a "
-                      "declared --local-usd-per-hour and a frontier call only with a price for "
-                      "its model; costs of such runs are shown as unpriced, never as $0.")
+        console.print(
+            "[yellow]Unpriced runs:[/yellow] a local call is priced only at a "
+            "declared --local-usd-per-hour and a frontier call only with a price for "
+            "its model; costs of such runs are shown as unpriced, never as $0."
+        )

@@ -43,8 +43,8 @@ SIGNATURES: tuple[Signature, ...] = (
         ),
         fix=(
             "Run the check inside the image that serves: `docker run --rm --entrypoint python "
-            "IMAGE -c \"import vllm, transformers; print(vllm.__version__, "
-            "transformers.__version__)\"`; switch to an image with a vLLM release that supports "
+            'IMAGE -c "import vllm, transformers; print(vllm.__version__, '
+            'transformers.__version__)"`; switch to an image with a vLLM release that supports '
             "the model (Nemotron 3.5 Lightning: vllm/vllm-openai:v0.27.1 or newer). On Ollama, "
             "upgrade Ollama."
         ),

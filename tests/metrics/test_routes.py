@@ -16,7 +16,8 @@ def test_apgr_anchors_and_random_line():
     assert apgr([(0.5, 0.5)]) == pytest.approx(0.5)  # on the random diagonal
     assert apgr([(0.1, 0.9)]) == pytest.approx(0.1 * 0.45 + 0.9 * 0.95)
     assert apgr([(0.2, 0.2), (0.2, 0.4), (0.6, 0.6)]) == pytest.approx(
-        0.2 * 0.15 + 0.4 * 0.45 + 0.4 * 0.8)
+        0.2 * 0.15 + 0.4 * 0.45 + 0.4 * 0.8
+    )
     assert apgr([(0.0, 0.5)]) == pytest.approx((0.25 + 1) / 2)  # x=0 averages with the anchor
 
 
@@ -42,24 +43,53 @@ def test_small_helpers():
     assert pct_change(0.26) == "\u221274%" and pct_change(0.003) == "\u221299.7%"
 
 
-def _episode(run: str, task: str, ok: bool, targets: list[str], cost: float | None,
-             reason: str = "plan: x") -> EpisodeResult:
-    steps = [StepRecord(model="m", requested_model="m", index=i, t_start_s=0.0, target=t,
-                        prompt_tokens=100, output_tokens=10,
-                        cost_usd=None if cost is None else cost / len(targets),
-                        router=RouterDecisionRecord(target=t, policy="p", reason=reason))
-             for i, t in enumerate(targets)]
-    return EpisodeResult(run_id=run, task_id=task, category="c", difficulty="easy",
-                         step_kind="execute", repeat=0, status="ok" if ok else "wrong",
-                         score=1.0 if ok else 0.0, steps=steps, cost_usd=cost)
+def _episode(
+    run: str, task: str, ok: bool, targets: list[str], cost: float | None, reason: str = "plan: x"
+) -> EpisodeResult:
+    steps = [
+        StepRecord(
+            model="m",
+            requested_model="m",
+            index=i,
+            t_start_s=0.0,
+            target=t,
+            prompt_tokens=100,
+            output_tokens=10,
+            cost_usd=None if cost is None else cost / len(targets),
+            router=RouterDecisionRecord(target=t, policy="p", reason=reason),
+        )
+        for i, t in enumerate(targets)
+    ]
+    return EpisodeResult(
+        run_id=run,
+        task_id=task,
+        category="c",
+        difficulty="easy",
+        step_kind="execute",
+        repeat=0,
+        status="ok" if ok else "wrong",
+        score=1.0 if ok else 0.0,
+        steps=steps,
+        cost_usd=cost,
+    )
 
 
-def _run(run_id: str, router: str, outcomes: list[bool], targets: list[list[str]],
-         costs: list[float | None]) -> tuple[RunRecord, list[EpisodeResult]]:
-    record = RunRecord(run_id=run_id, created_at=f"2026-01-01T00:00:0{len(run_id)}",
-                       config={"router": router, "model": "small", "frontier_model": "big"})
-    eps = [_episode(run_id, f"t{i:02d}", ok, tg, c)
-           for i, (ok, tg, c) in enumerate(zip(outcomes, targets, costs, strict=True))]
+def _run(
+    run_id: str,
+    router: str,
+    outcomes: list[bool],
+    targets: list[list[str]],
+    costs: list[float | None],
+) -> tuple[RunRecord, list[EpisodeResult]]:
+    record = RunRecord(
+        run_id=run_id,
+        created_at=f"2026-01-01T00:00:0{len(run_id)}",
+        config={"router": router, "model": "small", "frontier_model": "big"},
+    )
+    eps = [
+        _episode(run_id, f"t{i:02d}", ok, tg, c)
+        for i, (ok, tg, c) in enumerate(zip(outcomes, targets, costs, strict=True))
+    ]
     return record, eps
 
 
@@ -69,12 +99,20 @@ def test_compare_routes_against_baselines_and_random():
     weak = _run("w", "always-local", [i < 10 for i in range(n)], [[L, L]] * n, [0.01] * n)
     strong = _run("s", "always-frontier", [True] * n, [[F, F]] * n, [1.0] * n)
     # a router that escalates one step in four episodes and recovers 8 of the 10 failures
-    smart = _run("smart", "plan-execute", [i < 18 for i in range(n)],
-                 [[F, L] if i % 2 else [L, L] for i in range(n)],
-                 [0.505 if i % 2 else 0.01 for i in range(n)])
-    rand = _run("rnd", "random:p=0.25,seed=0", [i < 12 for i in range(n)],
-                [[F, L] if i % 2 else [L, L] for i in range(n)],
-                [0.505 if i % 2 else 0.01 for i in range(n)])
+    smart = _run(
+        "smart",
+        "plan-execute",
+        [i < 18 for i in range(n)],
+        [[F, L] if i % 2 else [L, L] for i in range(n)],
+        [0.505 if i % 2 else 0.01 for i in range(n)],
+    )
+    rand = _run(
+        "rnd",
+        "random:p=0.25,seed=0",
+        [i < 12 for i in range(n)],
+        [[F, L] if i % 2 else [L, L] for i in range(n)],
+        [0.505 if i % 2 else 0.01 for i in range(n)],
+    )
     report = compare_routes([weak, strong, smart, rand])
     assert report.weak == "w" and report.strong == "s" and report.keys == n
     by = {p.run_id: p for p in report.runs}

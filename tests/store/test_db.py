@@ -49,8 +49,10 @@ def test_database_and_run_records_carry_the_schema_version(tmp_path) -> None:
         assert store.schema_version == SCHEMA_VERSION
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    assert json.loads(conn.execute("SELECT record FROM runs").fetchone()[0])[
-        "schema_version"] == SCHEMA_VERSION
+    assert (
+        json.loads(conn.execute("SELECT record FROM runs").fetchone()[0])["schema_version"]
+        == SCHEMA_VERSION
+    )
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     conn.commit()
     conn.close()
