@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from agentbench.agent.episode import EpisodeLoop
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.base import Backend
 from agentbench.cost import Pricing, episode_cost, price_steps
@@ -90,7 +91,7 @@ class Runner:
             episode_timeout_s=config.episode_timeout_s,
             logprobs=config.logprobs,
         )
-        self.agent: Agent | Any
+        self.agent: EpisodeLoop[Any]
         if config.agent == "langchain":
             from agentbench.agent.langchain_agent import LangChainAgent
 
