@@ -210,7 +210,7 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
             **kwargs,
         )
 
-    def _routed(self, task: Task, timer: StreamTimer) -> Any:
+    def _routed(self, task: Task, timer: StreamTimer, tools: list[dict[str, Any]]) -> Any:
         from router.langchain import RoutedChatModel
 
         local = self._chat_model(self.targets[LOCAL], timer, LOCAL)
@@ -220,7 +220,6 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
             if frontier_backend is not None
             else _NoFrontier()
         )
-        tools = [self.suite.tools[n].openai_schema() for n in task.tools]
         model = RoutedChatModel(
             local=local, frontier=frontier, policy=self.router_spec, step_kind=task.step_kind
         )
@@ -234,9 +233,10 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
             SystemMessage(self.suite.system_prompt_for(task)),
             HumanMessage(task.prompt),
         ]
+        ctx = self.context(task, [])  # the tools offered; RoutedChatModel keeps its own context
         return LangChainEpisode(
-            task, policy, self.environment(task), self.context(task, []),
-            messages=messages, model=self._routed(task, timer), timer=timer,
+            task, policy, self.environment(task), ctx,
+            messages=messages, model=self._routed(task, timer, ctx.tools), timer=timer,
         )
 
     async def next_step(self, state: LangChainEpisode, trace: EpisodeTrace) -> StepRecord:
