@@ -14,7 +14,7 @@ Data flow: tool call -> `World` (sim/world.py) -> shell layer (sim/shell.py: pip
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 Identity = tuple[str, ...]
 
@@ -66,4 +66,22 @@ class Program(Protocol):
 
     def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
         """argv[0] is the program name (path prefixes already stripped)."""
+        ...
+
+
+@runtime_checkable
+class Stateful(Protocol):
+    """A simulator that holds mutable state (a filesystem, a cluster, a database).
+
+    The `World` checkpoints every stateful part before a dry run (`World.identify`: what a call
+    would mean, without changing anything) and restores it after. A kubectl simulator whose
+    `Program` keeps its cluster in memory implements these two methods on that program.
+    """
+
+    def snapshot(self) -> object:
+        """An opaque token that `restore` accepts; cheap enough to take once per call."""
+        ...
+
+    def restore(self, token: object) -> None:
+        """Put the state back as it was when `token` was taken."""
         ...

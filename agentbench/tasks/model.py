@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from agentbench.sim.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
 from agentbench.tasks.expectations import (
     AnswerExpectation,
     CallPattern,
@@ -136,10 +137,30 @@ class Rule(_Strict):
 
 
 class Environment(_Strict):
-    """The deterministic simulation of the tools. Nothing is ever executed on the host."""
+    """The deterministic simulation of the tools. Nothing is ever executed on the host.
 
-    state: dict[str, Any] = Field(default_factory=dict, description="Initial state.")
+    Tools answer from the declared state (`cluster`, `files`, `system`, `sql`, `http`; formats
+    in agentbench/sim/spec.py and tasks/README.md), as the real systems would. `rules` are
+    overrides for what a simulator cannot say: a matching rule answers first; a call no rule
+    and no simulator answers gets the tool's `unmatched` text and counts as off-script.
+    """
+
+    state: dict[str, Any] = Field(default_factory=dict, description="Initial rule state.")
     rules: list[Rule] = Field(default_factory=list)
+    cluster: dict[str, Any] | None = Field(
+        default=None, description="A Kubernetes cluster for kubectl (agentbench/sim/kube)."
+    )
+    files: dict[str, str | FileSpec] = Field(
+        default_factory=dict, description="Path -> content or FileSpec; directories implied."
+    )
+    system: SystemSpec | None = Field(default=None, description="Host, services, journal.")
+    sql: SqlSpec | None = Field(default=None, description="Tables for sql_query and psql.")
+    http: list[HttpRoute] = Field(default_factory=list, description="Routes for http_get, curl.")
+
+    @property
+    def declared(self) -> bool:
+        """True when any simulator state is declared (else only rules answer)."""
+        return bool(self.cluster or self.files or self.system or self.sql or self.http)
 
 
 class Step(_Strict):
