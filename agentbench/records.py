@@ -64,12 +64,27 @@ class Completion(BaseModel):
     retry_errors: list[str] = Field(default_factory=list)
 
 
+class ChangeRecord(BaseModel):
+    """A state change a tool call made (agentbench.sim.base.Change)."""
+
+    system: str
+    action: str
+    target: str
+    detail: str = ""
+
+
 class ToolResultRecord(BaseModel):
     name: str
     output: str
     ok: bool
     kind: str
     latency_s: float
+    identity: list[str] | None = Field(
+        default=None, description="What the simulator resolved the call to; None: nothing."
+    )
+    changes: list[ChangeRecord] = Field(
+        default_factory=list, description="State changes the call made, in order."
+    )
 
 
 class RouterDecisionRecord(BaseModel):

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from agentbench.agent.loop import EpisodeTrace
 from agentbench.records import CheckRecord
 from agentbench.scoring.checks import Scorer
+from agentbench.scoring.facts import CallFact, EpisodeFacts
+from agentbench.sim.base import Change
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Task
 
@@ -19,14 +21,33 @@ class EpisodeScore:
     explanation: str
 
 
+def trace_facts(trace: EpisodeTrace) -> EpisodeFacts:
+    """The facts scoring reads from a trace (kept steps only)."""
+    calls: list[CallFact] = []
+    for step in trace.steps:
+        if step.discarded:
+            continue
+        for call, result in zip(step.tool_calls, step.tool_results, strict=False):
+            calls.append(
+                CallFact(
+                    tool=call.name,
+                    args=call.parsed,
+                    ok=result.ok,
+                    identity=tuple(result.identity) if result.identity is not None else None,
+                    changes=tuple(
+                        Change(c.system, c.action, c.target, c.detail) for c in result.changes
+                    ),
+                )
+            )
+    return EpisodeFacts(calls=calls, answer=trace.final_answer, state=trace.state)
+
+
 def score_trace(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeScore:
     """Score a finished trace. Backend errors are not scored (score None), never counted wrong."""
     if trace.status.startswith("backend_error"):
         return EpisodeScore(None, trace.status, [], trace.error or trace.status)
-    failing = [(n, a) for n, a, ok in trace.call_results() if not ok]
-    checks = Scorer(task, suite.tools, suite.grammar).checks(
-        trace.calls(), failing, trace.final_answer, trace.state
-    )
+    scorer = Scorer(task, suite.tools, suite.grammar)
+    checks = scorer.checks(trace_facts(trace))
     passed = sum(c.passed for c in checks)
     score = passed / len(checks) if checks else 0.0
     if trace.status == "answered":

@@ -237,6 +237,7 @@ class Expectation(_Strict):
             or self.no_calls
             or self.calls
             or self.forbid
+            or self.max_repeats
             or self.answer
             or self.end_state
             or self.changes

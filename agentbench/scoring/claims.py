@@ -1,0 +1,245 @@
+"""Answers scored by what they assert.
+
+The answer is cut into sentences (lines, bullets, `. ! ?`, JSON punctuation, code-fence lines)
+and each sentence into clauses (`, ; : ( ) …`, "but", "because", "rather than", ...). A claim
+matched in a clause is one of:
+
+- **negated**: the clause holds a negation ("not", "isn't", "no longer", "ruled out",
+  "unlikely", ...), or it is the part after "rather than" / "instead of";
+- **hedged**: a hedge ("maybe", "might", "could be", "possibly", "either", "one of the
+  following", ...) stands in the clause or earlier in its sentence, or the clause is an item of
+  a bulleted list under a hedged lead-in ("Possible causes:");
+- **asserted**: neither.
+
+A required claim passes only when asserted somewhere; a decoy fails the answer when it is
+asserted or hedged (offered as a candidate), never when negated.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from agentbench.scoring.numbers import number_matches
+from agentbench.tasks.expectations import Claim
+
+
+class Stance(Enum):
+    asserted = "asserted"
+    hedged = "hedged"
+    negated = "negated"
+
+
+@dataclass(frozen=True)
+class Clause:
+    text: str
+    stance: Stance
+
+
+_FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
+_BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _cues(*words: str) -> str:
+    """An alternation of cue words; a space in a cue also matches `_` or `-` (JSON keys)."""
+    return "|".join(w.replace(" ", r"[\s_\-]+") for w in words)
+
+
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:[;()]|(?<!\")\s*:(?=\s|$)|,\s|…|\.\.\.|\s[-–—]\s|\bbut\b|\bhowever\b|\bwhereas\b"
+    r"|\bwhile\b|\balthough\b|\bthough\b|\byet\b|\bbecause\b|\bdue to\b|\bsince\b|\bwhich\b"
+    r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never)\b))\s*",
+    re.IGNORECASE,
+)
+# "X rather than Y": X keeps its stance, Y is negated.
+_CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to)\b\s*", re.IGNORECASE)
+_NEGATION = re.compile(
+    r"\b(?:"
+    + _cues(
+        "not",
+        "never",
+        "no longer",
+        "nor",
+        "neither",
+        "none",
+        "cannot",
+        "without",
+        "ruled out",
+        "rule out",
+        "rules out",
+        "unlikely",
+        "excluded",
+        "no",
+        "fine",
+        "healthy",
+        "is normal",
+        "are normal",
+        "looks normal",
+        "is ok",
+        "are ok",
+        "looks good",
+        "unrelated",
+        "irrelevant",
+        "red herring",
+    )
+    + r")\b|n't\b",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(
+    r"\b(?:"
+    + _cues(
+        "maybe",
+        "might",
+        "may be",
+        "may have",
+        "could be",
+        "could have",
+        "could also",
+        "possibly",
+        "possible",
+        "perhaps",
+        "potentially",
+        "potential",
+        "either",
+        "whether",
+        "candidate",
+        "candidates",
+        "not sure",
+        "unsure",
+        "unclear",
+        "uncertain",
+        "some combination",
+    )
+    + r"|one of(?:\s+the)?\s+(?:following|these|those|several|possible|potential|likely"
+    r"|candidate)|one of\s*:)\b",
+    re.IGNORECASE,
+)
+
+
+def json_spans(text: str) -> list[tuple[int, int, Any]]:
+    """(start, end, value) of every top-level JSON object, or array holding one, in the text."""
+    decoder = json.JSONDecoder()
+    found: list[tuple[int, int, Any]] = []
+    i = 0
+    while i < len(text):
+        if text[i] in "{[":
+            try:
+                value, end = decoder.raw_decode(text, i)
+            except json.JSONDecodeError:
+                i += 1
+                continue
+            if isinstance(value, dict) or (
+                isinstance(value, list) and any(isinstance(v, dict) for v in value)
+            ):
+                found.append((i, end, value))
+            i = end
+        else:
+            i += 1
+    return found
+
+
+def _json_sentences(value: Any, key: str = "") -> Iterator[str]:
+    """One sentence per leaf, led by its key ("ruled_out bad image"), so a key can negate."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _json_sentences(v, f"{key} {k}".strip())
+    elif isinstance(value, list):
+        for item in value:
+            yield from _json_sentences(item, key)
+    elif value is not None:
+        yield f"{key.replace('_', ' ')} {value}".strip()
+
+
+def sentences(text: str) -> Iterator[tuple[str, bool]]:
+    """(sentence, under a hedged list lead-in) for every sentence of the text."""
+    prose, last = [], 0
+    for start, end, value in json_spans(text):
+        prose.append(text[last:start] + "\n")
+        last = end
+        for sentence in _json_sentences(value):
+            yield sentence, False
+    list_hedged = False
+    for raw in _FENCE.sub("\n", "".join(prose) + text[last:]).splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        bullet = _BULLET.match(line)
+        if bullet:
+            line = line[bullet.end() :]
+        else:
+            list_hedged = False
+        inherited = list_hedged and bullet is not None
+        for sentence in _SENTENCE_END.split(line):
+            if sentence.strip(" \t\"'`,"):
+                yield sentence.strip(), inherited
+        if line.endswith(":") and _HEDGE.search(line):
+            list_hedged = True
+
+
+def clauses(text: str) -> list[Clause]:
+    """Every clause of the text with its stance (module docstring)."""
+    out: list[Clause] = []
+    for sentence, inherited in sentences(text):
+        hedged = inherited
+        for part in _CLAUSE_BREAK.split(sentence):
+            pieces = _CONTRAST.split(part)
+            for i, piece in enumerate(pieces):
+                if not piece.strip():
+                    continue
+                hedged = hedged or bool(_HEDGE.search(piece))
+                if i > 0 or _NEGATION.search(piece):
+                    stance = Stance.negated
+                elif hedged:
+                    stance = Stance.hedged
+                else:
+                    stance = Stance.asserted
+                out.append(Clause(piece, stance))
+    return out
+
+
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    words = [re.escape(w) for w in re.split(r"[\s\-_]+", phrase.strip()) if w]
+    body = r"[\s\-_]+".join(words)
+    start = r"\b" if re.match(r"\w", phrase.strip()) else ""
+    end = r"\b" if re.search(r"\w$", phrase.strip()) else ""
+    return re.compile(start + body + end, re.IGNORECASE)
+
+
+def mentions(claim: Claim, text: str) -> bool:
+    """Whether the clause text states the claim in any of its alternatives."""
+    if any(_phrase_pattern(p).search(text) for p in claim.phrases):
+        return True
+    if any(re.search(p, text, re.IGNORECASE) for p in claim.regex):
+        return True
+    return claim.number is not None and number_matches(claim, text)
+
+
+def stances(claim: Claim, parts: list[Clause]) -> set[Stance]:
+    """Every stance in which the answer states the claim (empty: never mentioned)."""
+    return {c.stance for c in parts if mentions(claim, c.text)}
+
+
+def claim_problems(answer: str, claims: list[Claim], decoys: list[Claim]) -> list[str]:
+    """Why the answer fails its claims and decoys (empty: it passes). `when` is applied before."""
+    parts = clauses(answer)
+    problems: list[str] = []
+    for claim in claims:
+        found = stances(claim, parts)
+        if Stance.asserted in found:
+            continue
+        if found:
+            how = " and ".join(sorted(s.value for s in found))
+            problems.append(f"claim {claim.name!r} is only {how}, never asserted")
+        else:
+            problems.append(f"claim {claim.name!r} is not stated")
+    for decoy in decoys:
+        found = stances(decoy, parts) - {Stance.negated}
+        if found:
+            how = " and ".join(sorted(s.value for s in found))
+            problems.append(f"decoy {decoy.name!r} is {how}")
+    return problems
