@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from agentbench.scoring.numbers import number_matches
@@ -36,8 +37,12 @@ class Stance(Enum):
 
 @dataclass(frozen=True)
 class Clause:
+    """A clause, with what its context says: a hedge earlier in the sentence or list, or the
+    clause follows "rather than" / "instead of" (negated)."""
+
     text: str
-    stance: Stance
+    hedged_before: bool = False
+    contrasted: bool = False
 
 
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
@@ -182,26 +187,19 @@ def sentences(text: str) -> Iterator[tuple[str, bool]]:
 
 
 def clauses(text: str) -> list[Clause]:
-    """Every clause of the text with its stance (module docstring)."""
+    """Every clause of the text with its context (module docstring)."""
     out: list[Clause] = []
     for sentence, inherited in sentences(text):
         hedged = inherited
         for part in _CLAUSE_BREAK.split(sentence):
-            pieces = _CONTRAST.split(part)
-            for i, piece in enumerate(pieces):
-                if not piece.strip():
-                    continue
-                hedged = hedged or bool(_HEDGE.search(piece))
-                if i > 0 or _NEGATION.search(piece):
-                    stance = Stance.negated
-                elif hedged:
-                    stance = Stance.hedged
-                else:
-                    stance = Stance.asserted
-                out.append(Clause(piece, stance))
+            for i, piece in enumerate(_CONTRAST.split(part)):
+                if piece.strip():
+                    out.append(Clause(piece, hedged, contrasted=i > 0))
+                    hedged = hedged or bool(_HEDGE.search(piece))
     return out
 
 
+@lru_cache(maxsize=4096)
 def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     words = [re.escape(w) for w in re.split(r"[\s\-_]+", phrase.strip()) if w]
     body = r"[\s\-_]+".join(words)
@@ -210,18 +208,41 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(start + body + end, re.IGNORECASE)
 
 
-def mentions(claim: Claim, text: str) -> bool:
-    """Whether the clause text states the claim in any of its alternatives."""
-    if any(_phrase_pattern(p).search(text) for p in claim.phrases):
-        return True
-    if any(re.search(p, text, re.IGNORECASE) for p in claim.regex):
-        return True
-    return claim.number is not None and number_matches(claim, text)
+@lru_cache(maxsize=4096)
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def _span(claim: Claim, text: str) -> tuple[int, int] | None:
+    """Where the clause states the claim (an empty span for a figure); None if it does not."""
+    patterns = [_phrase_pattern(p) for p in claim.phrases]
+    patterns += [_regex(p) for p in claim.regex]
+    for pattern in patterns:
+        match = pattern.search(text)
+        if match:
+            return match.span()
+    if claim.number is not None and number_matches(claim, text):
+        return (0, 0)
+    return None
+
+
+def stance(claim: Claim, clause: Clause) -> Stance | None:
+    """How the clause states the claim; None if it does not. The claim's own words are left
+    out of the cue search, so a claim "cannot send" is not negated by its own "not"."""
+    span = _span(claim, clause.text)
+    if span is None:
+        return None
+    rest = clause.text[: span[0]] + " … " + clause.text[span[1] :]
+    if clause.contrasted or _NEGATION.search(rest):
+        return Stance.negated
+    if clause.hedged_before or _HEDGE.search(rest):
+        return Stance.hedged
+    return Stance.asserted
 
 
 def stances(claim: Claim, parts: list[Clause]) -> set[Stance]:
     """Every stance in which the answer states the claim (empty: never mentioned)."""
-    return {c.stance for c in parts if mentions(claim, c.text)}
+    return {found for c in parts if (found := stance(claim, c)) is not None}
 
 
 def claim_problems(answer: str, claims: list[Claim], decoys: list[Claim]) -> list[str]:
