@@ -91,6 +91,9 @@ _NEGATION = re.compile(
         "unrelated",
         "irrelevant",
         "red herring",
+        "unlike",
+        "different from",
+        "distinct from",
     )
     + r")\b|n't\b",
     re.IGNORECASE,
@@ -106,7 +109,13 @@ _HEDGE = re.compile(
         "could have",
         "could also",
         "possibly",
-        "possible",
+        "possible cause",
+        "possible causes",
+        "possible reasons",
+        "possible explanations",
+        "possible culprits",
+        "it is possible",
+        "it's possible",
         "perhaps",
         "potentially",
         "potential",
@@ -120,8 +129,9 @@ _HEDGE = re.compile(
         "uncertain",
         "some combination",
     )
-    + r"|one of(?:\s+the)?\s+(?:following|these|those|several|possible|potential|likely"
-    r"|candidate)|one of\s*:)\b",
+    + r"|(?<!in )(?<!since )may(?!\s+\d)"
+    r"|one of(?:\s+the)?\s+(?:following|these|those|several|possible|potential|likely|candidate)"
+    r"|one of\s*:)\b",
     re.IGNORECASE,
 )
 

@@ -41,6 +41,9 @@ def problems(text: str, claims=(OOM,), decoys=(IMAGE, PROBE)) -> list[str]:
         '```json\n{"cause": "OOMKilled", "ruled_out": ["bad image"]}\n```',
         '{"cause": "OOMKilled", "not": "a bad image"}',
         "Container OOMKilled with no image pull errors.",
+        "Not possible to miss: the container is OOMKilled.",
+        "Unlike an ImagePullBackOff, the pod started and was then OOMKilled.",
+        "In May the container was OOMKilled twice.",
     ],
 )
 def test_asserted_answers_pass(text) -> None:
@@ -65,6 +68,8 @@ def test_asserted_answers_pass(text) -> None:
         ("Possible causes:\n1. OOMKilled\n2. Bad image\n3. Liveness probe", "only hedged"),
         ("The pod restarts a lot.", "not stated"),
         ("OOMKilled. Also the liveness probe fails.", "decoy 'liveness probe' is asserted"),
+        ("The container may have run out of memory.", "only hedged"),
+        ("Unlike a bad image, this is no OOM.", "only negated"),
     ],
 )
 def test_negated_hedged_or_decoyed_answers_fail(text, why) -> None:
