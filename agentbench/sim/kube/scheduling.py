@@ -1,0 +1,97 @@
+"""Where a controller's new pod goes, and what it looks like: scheduled on the least busy
+schedulable node, running ready unless its image is one of the cluster's `image_faults`."""
+
+from __future__ import annotations
+
+import copy
+
+from agentbench.sim.kube.objects import conditions
+from agentbench.sim.kube.store import Obj, Store, node_ip, owner_ref
+
+
+def is_ready(pod: Obj) -> bool:
+    return any(
+        c["type"] == "Ready" and c["status"] == "True" for c in pod["status"].get("conditions", [])
+    )
+
+
+def schedulable_nodes(store: Store) -> list[Obj]:
+    return [
+        n
+        for n in store.list_of("nodes")
+        if not n["spec"].get("unschedulable")
+        and not any(
+            t.get("effect") in ("NoSchedule", "NoExecute") for t in n["spec"].get("taints", [])
+        )
+    ]
+
+
+def new_pod(store: Store, owner: Obj, name: str, node: str | None = None) -> Obj:
+    """A pod a controller creates from its owner's template, scheduled on the least busy
+    schedulable node (or `node`, for DaemonSets)."""
+    template = owner["spec"]["template"]
+    namespace = owner["metadata"]["namespace"]
+    if node is None:
+        nodes = schedulable_nodes(store)
+        load = {n["metadata"]["name"]: 0 for n in nodes}
+        for other in store.list_of("pods"):
+            if other["spec"].get("nodeName") in load:
+                load[other["spec"]["nodeName"]] += 1
+        node = min(load, key=lambda n: (load[n], n)) if load else None
+    # While the declared cluster is built, controller-made pods are as old as their owner.
+    now = owner["metadata"]["creationTimestamp"] if store.building else store.clock.now_stamp()
+    faults = store.spec.image_faults
+    statuses = []
+    for c in template["spec"]["containers"]:
+        fault = faults.get(c["image"])
+        status: Obj = {
+            "image": c["image"],
+            "imageID": "",
+            "lastState": {},
+            "name": c["name"],
+            "ready": fault is None,
+            "restartCount": 0,
+            "started": fault is None,
+            "state": {"waiting": {"reason": fault}} if fault else {"running": {"startedAt": now}},
+        }
+        statuses.append(status)
+        store.logs[(namespace, name, c["name"])] = ("", None)
+    ready = node is not None and all(s["ready"] for s in statuses)
+    serial = int(store.next_version())
+    pod: Obj = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "creationTimestamp": now,
+            "generateName": owner["metadata"]["name"] + "-",
+            "labels": dict(template["metadata"]["labels"]),
+            "name": name,
+            "namespace": namespace,
+            "ownerReferences": [owner_ref(owner)],
+        },
+        "spec": copy.deepcopy(template["spec"]) | ({"nodeName": node} if node else {}),
+        "status": {
+            "conditions": conditions(now, node is not None, ready, "Running"),
+            "phase": "Running" if node else "Pending",
+            "qosClass": "BestEffort",
+        },
+    }
+    if node:
+        pod["status"] |= {
+            "hostIP": node_ip(store, node),
+            "podIP": _pod_ip(store, node, serial),
+            "startTime": now,
+            "containerStatuses": statuses,
+        }
+        pod["status"]["podIPs"] = [{"ip": pod["status"]["podIP"]}]
+    store.usage[(namespace, name)] = {
+        c["name"]: {"cpu": "1m", "memory": "16Mi"} for c in template["spec"]["containers"]
+    }
+    return store.add("pods", pod)
+
+
+def _pod_ip(store: Store, node: str, serial: int) -> str:
+    """An address in the node's pod CIDR (10.244.N.0/24)."""
+    found = store.get("nodes", "", node)
+    cidr = found["spec"].get("podCIDR", "10.244.0.0/24") if found else "10.244.0.0/24"
+    return f"{cidr.rsplit('.', 1)[0]}.{serial % 240 + 10}"
