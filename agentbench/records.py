@@ -79,6 +79,11 @@ class ToolResultRecord(BaseModel):
     ok: bool
     kind: str
     latency_s: float
+    source: str = Field(
+        default="rule",
+        description="Who answered: sim:<program> (a state-backed simulator), rule (a task "
+        "rule), fallback (nothing covered the call: off-script), runtime_error.",
+    )
     identity: list[str] | None = Field(
         default=None, description="What the simulator resolved the call to; None: nothing."
     )

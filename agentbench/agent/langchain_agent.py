@@ -42,7 +42,6 @@ from agentbench.records import (
     StepRecord,
     TokensMethod,
     ToolCallRecord,
-    ToolResultRecord,
 )
 from agentbench.tasks.env import SimulatedEnvironment
 from agentbench.tasks.loader import TaskSuite
@@ -214,8 +213,9 @@ class _NoFrontier(BaseChatModel):  # type: ignore[misc,valid-type]
     def bind_tools(self, tools: Any, **kwargs: Any) -> _NoFrontier:  # type: ignore[override]
         return self
 
-    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         raise BackendError("no_target", "the router chose 'frontier', which is not configured")
 
 
@@ -410,9 +410,7 @@ class LangChainAgent(EpisodeRunner):
         if not steps:  # no stream seen (should not happen with streaming=True)
             acc = StreamAccumulator(t_send_ns=started)
             acc.finish(started + wall_ns)
-            step = await self._record(
-                _CallTiming(acc), message, targets[-1], t0, len(trace.steps)
-            )
+            step = await self._record(_CallTiming(acc), message, targets[-1], t0, len(trace.steps))
             trace.steps.append(step)
             steps.append(step)
         return steps[-1], message
@@ -484,13 +482,18 @@ class LangChainAgent(EpisodeRunner):
         for call in getattr(message, "tool_calls", None) or []:
             text = json.dumps(call.get("args") or {})
             out.append(
-                ToolCallRecord(id=call.get("id"), name=call["name"], arguments=text,
-                               parsed=call.get("args"))
+                ToolCallRecord(
+                    id=call.get("id"), name=call["name"], arguments=text, parsed=call.get("args")
+                )
             )
         for call in getattr(message, "invalid_tool_calls", None) or []:
             out.append(
-                ToolCallRecord(id=call.get("id"), name=call.get("name") or "",
-                               arguments=call.get("args") or "", parsed=None)
+                ToolCallRecord(
+                    id=call.get("id"),
+                    name=call.get("name") or "",
+                    arguments=call.get("args") or "",
+                    parsed=None,
+                )
             )
         return out
 
@@ -504,15 +507,7 @@ class LangChainAgent(EpisodeRunner):
                 await asyncio.sleep(result.latency_s)
             if result.kind in ("unknown_tool", "invalid_arguments") and not step.invalid_tool_call:
                 step.invalid_tool_call = result.output
-            step.tool_results.append(
-                ToolResultRecord(
-                    name=call.name,
-                    output=result.content(),
-                    ok=result.ok,
-                    kind=result.kind,
-                    latency_s=result.latency_s,
-                )
-            )
+            step.tool_results.append(result.record(call.name))
             messages.append(
                 ToolMessage(
                     content=result.content(),

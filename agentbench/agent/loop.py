@@ -24,7 +24,6 @@ from agentbench.records import (
     RouterDecisionRecord,
     StepRecord,
     ToolCallRecord,
-    ToolResultRecord,
 )
 from agentbench.tasks.env import SimulatedEnvironment, parse_arguments
 from agentbench.tasks.loader import TaskSuite
@@ -75,8 +74,9 @@ def assess(completion: Completion, tools: list[dict[str, Any]]) -> LocalAnswer:
     """Whether an answer is a valid call to an offered tool with schema-valid arguments."""
 
     def verdict(valid: bool, problem: str | None = None, is_final: bool = False) -> LocalAnswer:
-        return LocalAnswer(valid, problem, is_final, completion.mean_logprob,
-                           completion.min_logprob)
+        return LocalAnswer(
+            valid, problem, is_final, completion.mean_logprob, completion.min_logprob
+        )
 
     if not completion.tool_calls:
         if completion.content.strip():
@@ -140,8 +140,14 @@ class Agent(EpisodeRunner):
         ctx = StepContext(0, task.step_kind, messages, tools)
         await self._loop(task, policy, trace, env, ctx)
 
-    async def resume(self, task: Task, policy: Policy, trace: EpisodeTrace,
-                     env: SimulatedEnvironment, ctx: StepContext) -> EpisodeTrace:
+    async def resume(
+        self,
+        task: Task,
+        policy: Policy,
+        trace: EpisodeTrace,
+        env: SimulatedEnvironment,
+        ctx: StepContext,
+    ) -> EpisodeTrace:
         """Go on with an episode whose first steps are already in `trace`, `env` and
         `ctx.messages` (agent.replay forks a recorded episode this way)."""
         timeout = self.config.episode_timeout_s
@@ -152,8 +158,14 @@ class Agent(EpisodeRunner):
             trace.error = f"episode exceeded its time limit of {timeout:g} s"
         return trace
 
-    async def _loop(self, task: Task, policy: Policy, trace: EpisodeTrace,
-                    env: SimulatedEnvironment, ctx: StepContext) -> None:
+    async def _loop(
+        self,
+        task: Task,
+        policy: Policy,
+        trace: EpisodeTrace,
+        env: SimulatedEnvironment,
+        ctx: StepContext,
+    ) -> None:
         native = self.config.tool_mode == "native"
         tools, messages = ctx.tools, ctx.messages
         budget = self.config.max_steps or task.max_steps
@@ -320,15 +332,7 @@ class Agent(EpisodeRunner):
             if result.kind in ("unknown_tool", "invalid_arguments") and not step.invalid_tool_call:
                 step.invalid_tool_call = result.output
             failed += not result.ok
-            step.tool_results.append(
-                ToolResultRecord(
-                    name=call.name,
-                    output=result.content(),
-                    ok=result.ok,
-                    kind=result.kind,
-                    latency_s=result.latency_s,
-                )
-            )
+            step.tool_results.append(result.record(call.name))
             if native:
                 messages.append(
                     {

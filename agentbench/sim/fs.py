@@ -55,14 +55,14 @@ class FileSystem:
         self.primary = {u.name: (u.groups or [u.name])[0] for u in system.users}
         self.nodes: dict[str, Node] = {"/": self._dir("root")}
         for path in ("/tmp", "/etc", "/var", "/var/log", "/home"):
-            self._mkdirs(path)
+            self.mkdirs(path)
         self.nodes["/tmp"].mode = 0o1777
         home = "/root" if system.user == "root" else f"/home/{system.user}"
-        self._mkdirs(home)
+        self.mkdirs(home)
         self.nodes[home].owner = self.nodes[home].group = system.user
         for path, spec in files.items():
             spec = FileSpec(content=spec) if isinstance(spec, str) else spec
-            self._mkdirs(posixpath.dirname(path))
+            self.mkdirs(posixpath.dirname(path))
             self.nodes[path] = Node(
                 "file",
                 int(spec.mode, 8),
@@ -76,7 +76,7 @@ class FileSystem:
     def _dir(self, owner: str) -> Node:
         return Node("dir", 0o755, owner, owner, self.now)
 
-    def _mkdirs(self, path: str) -> None:
+    def mkdirs(self, path: str) -> None:
         while path not in self.nodes:
             self.nodes[path] = self._dir("root")
             path = posixpath.dirname(path)
@@ -220,3 +220,33 @@ def failure_token(error: str) -> str:
 
 def _size(value: Size | None) -> int | None:
     return None if value is None else parse_size(value)
+
+
+class UserFiles:
+    """The filesystem as one user in one directory sees it (what filters and file tools use).
+
+    Without a declared filesystem every path is missing (and the caller marks the call
+    off-script)."""
+
+    def __init__(self, fs: FileSystem | None, ctx: ShellContext) -> None:
+        self.fs = fs
+        self.user = ctx.user
+        self.cwd = ctx.cwd
+
+    def path(self, operand: str) -> str:
+        return FileSystem.resolve(operand, self.cwd)
+
+    def read(self, operand: str) -> tuple[str, str | None, str]:
+        """(absolute path, text or None, the kernel's error)."""
+        full = self.path(operand)
+        if self.fs is None:
+            return full, None, ENOENT
+        text, error = self.fs.read(full, self.user)
+        return full, text, error
+
+    def write(self, operand: str, text: str) -> tuple[str, str]:
+        """(absolute path, the kernel's error or '')."""
+        full = self.path(operand)
+        if self.fs is None:
+            return full, ENOENT
+        return full, self.fs.write(full, text, self.user)

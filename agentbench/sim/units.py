@@ -51,3 +51,18 @@ def ls_time(text: str, now: str) -> str:
 def journal_time(text: str) -> str:
     """journalctl's short format: `Nov 29 02:00:01`."""
     return parse_time(text).strftime("%b %d %H:%M:%S")
+
+
+def ago(now: datetime, since: datetime) -> str:
+    """systemd's relative time: `7h 29min ago`, `3 days ago`, `42s ago`."""
+    seconds = int((now - since).total_seconds())
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} day{'s' if days > 1 else ''} ago"
+    if hours:
+        return f"{hours}h {minutes}min ago" if minutes else f"{hours}h ago"
+    if minutes:
+        return f"{minutes}min {secs}s ago" if secs else f"{minutes}min ago"
+    return f"{secs}s ago"

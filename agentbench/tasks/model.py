@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from agentbench.sim.kube.model import Cluster
 from agentbench.sim.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
 from agentbench.tasks.expectations import (
     AnswerExpectation,
@@ -147,7 +148,7 @@ class Environment(_Strict):
 
     state: dict[str, Any] = Field(default_factory=dict, description="Initial rule state.")
     rules: list[Rule] = Field(default_factory=list)
-    cluster: dict[str, Any] | None = Field(
+    cluster: Cluster | None = Field(
         default=None, description="A Kubernetes cluster for kubectl (agentbench/sim/kube)."
     )
     files: dict[str, str | FileSpec] = Field(

@@ -1,0 +1,282 @@
+"""SQL on a real embedded engine: the task's tables in an in-memory DuckDB, one per episode.
+
+Any query runs for real, so every correct formulation (half-open ranges, `date_trunc`,
+`BETWEEN ... 23:59:59.999999`, `AT TIME ZONE`) returns the true figure and every wrong one its
+own wrong figure. Results print like psql's aligned table with `(N rows)`; errors are the
+engine's text behind psql's `ERROR:  `. A read's identity is ("sql", its sorted rows as text),
+so two queries with the same answer are the same read; a write is a `Change` per statement
+(on a declared read-only replica it fails with PostgreSQL's error).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from decimal import Decimal
+from typing import Any
+
+from agentbench.sim.base import Change, CommandResult
+from agentbench.sim.spec import SqlSpec
+
+_WRITE = re.compile(r"^\s*(insert|update|delete|drop|alter|create|truncate|merge|copy)\b", re.I)
+_TARGET = re.compile(
+    r"^\s*(?:insert\s+into|update|delete\s+from|drop\s+table(?:\s+if\s+exists)?|alter\s+table|truncate(?:\s+table)?|create\s+(?:table|view|index)(?:\s+\w+)?(?:\s+on)?)\s+([\w.\"]+)",
+    re.I,
+)
+# PostgreSQL type names DuckDB spells differently; numeric keeps cents as psql shows them.
+_TYPES = {
+    "numeric": "DECIMAL(18,2)",
+    "serial": "INTEGER",
+    "bigserial": "BIGINT",
+    "jsonb": "JSON",
+    "money": "DECIMAL(18,2)",
+}
+
+
+def _duck_type(sql_type: str) -> str:
+    return _TYPES.get(sql_type.strip().lower(), sql_type)
+
+
+def _column_name(name: str) -> str:
+    """PostgreSQL names an unaliased call by its function (`sum`, `count`), not its text."""
+    match = re.fullmatch(r"(\w+)\(.*\)", name, re.S)
+    if not match:
+        return name if re.fullmatch(r"\w+", name) else "?column?"
+    return {"count_star": "count"}.get(match.group(1), match.group(1))
+
+
+def cell(value: Any) -> str:
+    """A value as psql prints it."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    if isinstance(value, dt.datetime):
+        text = value.strftime("%Y-%m-%d %H:%M:%S")
+        if value.microsecond:
+            text += f".{value.microsecond:06d}".rstrip("0")
+        if value.tzinfo is not None:
+            offset = value.utcoffset() or dt.timedelta()
+            hours = int(offset.total_seconds() // 3600)
+            text += f"{'+' if hours >= 0 else '-'}{abs(hours):02d}"
+        return text
+    if isinstance(value, dt.timedelta):
+        days, seconds = value.days, value.seconds
+        clock = f"{seconds // 3600:02}:{seconds % 3600 // 60:02}:{seconds % 60:02}"
+        if days and not seconds:
+            return f"{days} day{'s' if abs(days) != 1 else ''}"
+        return f"{days} days {clock}" if days else clock
+    if isinstance(value, float):
+        return repr(value) if value != int(value) else str(int(value))
+    return str(value)
+
+
+def aligned(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
+    """psql's aligned format: centred headers, numbers right-aligned, `(N rows)`."""
+    texts = [[cell(v) for v in row] for row in rows]
+    numeric = [
+        bool(rows)
+        and all(
+            (isinstance(r[i], int | float | Decimal) and not isinstance(r[i], bool)) or r[i] is None
+            for r in rows
+        )
+        for i in range(len(columns))
+    ]
+    widths = [max([len(c)] + [len(t[i]) for t in texts]) for i, c in enumerate(columns)]
+    heads = [
+        " " * ((w - len(c)) // 2) + c + " " * (w - len(c) - (w - len(c)) // 2)
+        for c, w in zip(columns, widths, strict=True)
+    ]
+    lines = [(" " + " | ".join(heads)).rstrip()]
+    lines.append("+".join("-" * (w + 2) for w in widths))
+    for t in texts:
+        cells = [
+            v.rjust(w) if numeric[i] else v.ljust(w)
+            for i, (v, w) in enumerate(zip(t, widths, strict=True))
+        ]
+        lines.append((" " + " | ".join(cells)).rstrip())
+    lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(lines) + "\n"
+
+
+class Database:
+    """The declared tables in one DuckDB connection (built once per episode)."""
+
+    def __init__(self, spec: SqlSpec) -> None:
+        import duckdb
+
+        self.spec = spec
+        self.error_types: tuple[type[Exception], ...] = (duckdb.Error,)
+        self.conn = duckdb.connect(":memory:")
+        self.conn.execute("SET TimeZone = 'UTC'")
+        for name, table in spec.tables.items():
+            columns = ", ".join(f'"{c}" {_duck_type(t)}' for c, t in table.columns.items())
+            self.conn.execute(f'CREATE TABLE "{name}" ({columns})')
+            rows = table.rows or _csv_rows(table.csv or "")
+            if rows:
+                marks = ", ".join("?" for _ in table.columns)
+                self.conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})', rows)
+        for name, select in spec.views.items():
+            self.conn.execute(f'CREATE VIEW "{name}" AS {select}')
+
+    def snapshot(self) -> object:
+        self.conn.execute("BEGIN TRANSACTION")
+        return "transaction"
+
+    def restore(self, token: object) -> None:
+        self.conn.execute("ROLLBACK")
+
+    def run(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
+        """(columns, rows, result with identity/changes or the error) of one query text."""
+        statement = sql.strip().rstrip(";").strip()
+        write = _WRITE.match(statement)
+        if write and self.spec.read_only:
+            verb = write.group(1).upper()
+            text = f"ERROR:  cannot execute {verb} in a read-only transaction\n"
+            return (
+                [],
+                [],
+                CommandResult(stderr=text, exit_code=1, identity=("sql", "write", "!read-only")),
+            )
+        try:
+            cursor = self.conn.execute(statement)
+            columns = [_column_name(d[0]) for d in cursor.description or []]
+            rows = cursor.fetchall() if columns else []
+        except self.error_types as exc:
+            message = str(exc).split("\n\nLINE")[0].split("\nLINE")[0]
+            return [], [], CommandResult(stderr=f"ERROR:  {message}\n", exit_code=1, identity=None)
+        if write:
+            target = _TARGET.match(statement)
+            table = target.group(1).strip('"') if target else "?"
+            count = (
+                rows[0][0] if rows and len(rows[0]) == 1 and isinstance(rows[0][0], int) else None
+            )
+            detail = f"{count} rows" if count is not None else ""
+            change = Change("sql", write.group(1).lower(), table, detail)
+            tag = {
+                "insert": f"INSERT 0 {count}",
+                "update": f"UPDATE {count}",
+                "delete": f"DELETE {count}",
+            }
+            out = tag.get(write.group(1).lower(), write.group(1).upper() + " TABLE") + "\n"
+            return (
+                [],
+                [],
+                CommandResult(
+                    stdout=out, identity=("sql", write.group(1).lower(), table), changes=[change]
+                ),
+            )
+        identity = ("sql", *sorted(" | ".join(cell(v) for v in row) for row in rows))
+        return columns, rows, CommandResult(identity=identity)
+
+    def query(self, sql: str) -> CommandResult:
+        """The `sql_query` tool: psql's aligned table, or the error."""
+        columns, rows, result = self.run(sql)
+        if columns:
+            result.stdout = aligned(columns, rows)
+        return result
+
+
+def _csv_rows(text: str) -> list[list[Any]]:
+    reader = csv.reader(io.StringIO(text.strip()))
+    next(reader, None)  # the header row names the columns, which `columns` declares
+    return [[None if v == "" else v for v in row] for row in reader]
+
+
+class Psql:
+    """`psql [-h H] [-U U] [-d DB | DB] -c 'SQL'` (or SQL on stdin); -t -A -F -X -q."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def run(self, argv: list[str], stdin: str | None, ctx: Any) -> CommandResult:
+        args = argv[1:]
+        commands: list[str] = []
+        database = None
+        tuples_only = unaligned = False
+        separator = "|"
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            name, eq, value = arg.partition("=")
+            takes = name in (
+                "-c",
+                "--command",
+                "-d",
+                "--dbname",
+                "-h",
+                "--host",
+                "-U",
+                "--username",
+                "-p",
+                "--port",
+                "-F",
+                "--field-separator",
+                "-f",
+                "--file",
+            )
+            if takes and not eq:
+                value, i = (args[i + 1] if i + 1 < len(args) else ""), i + 1
+            elif (
+                len(name) > 2
+                and name[:2] in ("-c", "-d", "-U", "-h", "-F")
+                and not name.startswith("--")
+            ):
+                name, value = name[:2], name[2:]
+            i += 1
+            if name in ("-c", "--command"):
+                commands.append(value)
+            elif name in ("-d", "--dbname"):
+                database = value
+            elif name in ("-F", "--field-separator"):
+                separator = value
+            elif not name.startswith("-"):
+                database = database or arg
+            else:
+                letters = name[1:] if not name.startswith("--") else ""
+                tuples_only |= "t" in letters or name == "--tuples-only"
+                unaligned |= "A" in letters or name == "--no-align"
+        if database and database.split("/")[-1].split("?")[0] not in (
+            self.db.spec.database,
+            "postgres",
+        ):
+            socket = '"/var/run/postgresql/.s.PGSQL.5432"'
+            text = (
+                f"psql: error: connection to server on socket {socket} failed: "
+                f'FATAL:  database "{database}" does not exist\n'
+            )
+            return CommandResult(
+                stderr=text, exit_code=2, identity=("sql", "connect", "!no-database")
+            )
+        if not commands and stdin:
+            commands = [stdin]
+        out = CommandResult()
+        ids: list[str] = []
+        for command in commands:
+            columns, rows, result = self.db.run(command)
+            out.stderr += result.stderr
+            out.changes += result.changes
+            out.exit_code = out.exit_code or result.exit_code
+            if result.identity:
+                ids += ([";"] if ids else []) + list(result.identity)
+            if columns and unaligned:
+                plain = [] if tuples_only else [separator.join(columns)]
+                plain += [separator.join(cell(v) for v in row) for row in rows]
+                if not tuples_only:
+                    plain.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+                out.stdout += "\n".join(plain) + "\n"
+            elif columns and tuples_only:
+                body = aligned(columns, rows).splitlines()[2:-1]
+                out.stdout += "\n".join(body) + "\n\n"
+            elif columns:
+                out.stdout += aligned(columns, rows) + "\n"
+            else:
+                out.stdout += result.stdout
+        out.identity = tuple(ids) if ids else None
+        return out
+
+
+def psql_program(db: Database) -> Psql:
+    return Psql(db)
