@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from agentbench.agent.loop import EpisodeTrace
 from agentbench.records import CheckRecord
 from agentbench.scoring.checks import Scorer
 from agentbench.scoring.facts import CallFact, EpisodeFacts
-from agentbench.sim.base import Change
+from agentbench.sim.base import Change, Identity
+from agentbench.sim.world import World
+from agentbench.tasks.env import world_spec
 from agentbench.tasks.loader import TaskSuite
+from agentbench.tasks.matching import args_match
 from agentbench.tasks.model import Task
 
 
@@ -42,11 +46,42 @@ def trace_facts(trace: EpisodeTrace) -> EpisodeFacts:
     return EpisodeFacts(calls=calls, answer=trace.final_answer, state=trace.state)
 
 
+class StartState:
+    """What a call would mean on a fresh copy of the task's start state: the identity the
+    simulator resolves, or None where a rule answers it (rules are overrides) or no simulator
+    serves it. Built on first use, so tasks without literal call patterns never pay for it."""
+
+    def __init__(self, task: Task, suite: TaskSuite) -> None:
+        self.task = task
+        self.suite = suite
+        self._world: World | None = None
+
+    def __call__(self, tool: str, args: dict[str, Any]) -> Identity | None:
+        environment = self.task.environment
+        if not environment.declared:
+            return None
+        definition = self.suite.tools.get(tool)
+        grammar = self.suite.grammar
+        for rule in environment.rules:
+            holds = all(environment.state.get(k) == v for k, v in rule.when.items())
+            if (
+                rule.tool == tool
+                and holds
+                and args_match(rule.args, args, definition, grammar, exact_keys=False)
+            ):
+                return None
+        if self._world is None:
+            spec = world_spec(environment)
+            assert spec is not None
+            self._world = World(spec)
+        return self._world.identify(tool, args)
+
+
 def score_trace(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeScore:
     """Score a finished trace. Backend errors are not scored (score None), never counted wrong."""
     if trace.status.startswith("backend_error"):
         return EpisodeScore(None, trace.status, [], trace.error or trace.status)
-    scorer = Scorer(task, suite.tools, suite.grammar)
+    scorer = Scorer(task, suite.tools, suite.grammar, StartState(task, suite))
     checks = scorer.checks(trace_facts(trace))
     passed = sum(c.passed for c in checks)
     score = passed / len(checks) if checks else 0.0

@@ -17,6 +17,7 @@ from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.scripted import ScriptedBackend
 from agentbench.backends.tokens import estimate_tokens
 from agentbench.scoring import score_trace
+from agentbench.tasks.env import FALLBACK
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Step, Task
 from router import LOCAL, build_policy
@@ -63,7 +64,7 @@ async def _play(suite: TaskSuite, task: Task, steps: list[Step]) -> Played:
         f"{call.name}({call.arguments})"
         for step in trace.steps
         for call, res in zip(step.tool_calls, step.tool_results, strict=False)
-        if res.kind == "unmatched"
+        if res.source == FALLBACK
     ]
     return Played(score, result.explanation, estimate_tokens(text), off)
 
