@@ -50,12 +50,16 @@ class Scorer:
         return self._identities[key]
 
     def matches(self, pattern: CallPattern, call: CallFact, args_mode: str = "subset") -> bool:
-        if call.args is None or pattern.tool != call.tool:
+        """By identity when the pattern resolves (any tool that means the same: `read_file`
+        of a path and `cat` of it are one read), else by tool name and argument text."""
+        if call.args is None:
             return False
         if args_mode != "ignore":
             expected = self.expected_identity(pattern)
             if expected is not None:
                 return call.identity == expected
+        if pattern.tool != call.tool:
+            return False
         return call_matches(
             pattern, call.tool, call.args, self.tools, self.grammar, args_mode=args_mode
         )
