@@ -56,7 +56,7 @@ class Machine:
         if op in ("num", "str"):
             return node[1]
         if op == "re":
-            return bool(re.search(translate(node[1], extended=True), self.fields[0]))
+            return float(bool(re.search(translate(node[1], extended=True), self.fields[0])))
         if op == "var":
             return self.vars.get(node[1], "")
         if op == "field":

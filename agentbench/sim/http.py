@@ -147,7 +147,7 @@ class Curl:
                     method = "POST"
                 continue
             i += 1
-            if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
+            if arg.startswith("-") and not arg.startswith("--"):
                 letters = list(arg[1:])
             elif arg.startswith("-"):
                 letters = [arg]
