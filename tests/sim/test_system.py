@@ -16,7 +16,6 @@ from agentbench.sim.spec import (
 from agentbench.sim.world import World, WorldSpec
 from tests.sim.conftest import sh
 
-
 EMERG = 'nginx: [emerg] unknown directive "proxy_passs" in /etc/nginx/sites-enabled/app:12'
 
 
