@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,14 +50,33 @@ def trace_facts(trace: EpisodeTrace) -> EpisodeFacts:
 class StartState:
     """What a call would mean on a fresh copy of the task's start state: the identity the
     simulator resolves, or None where a rule answers it (rules are overrides) or no simulator
-    serves it. Built on first use, so tasks without literal call patterns never pay for it."""
+    serves it. The World is built on first use and every answer is kept (the start state never
+    changes), so a task pays for it once per process, not once per episode."""
 
     def __init__(self, task: Task, suite: TaskSuite) -> None:
         self.task = task
         self.suite = suite
         self._world: World | None = None
+        self._known: dict[str, Identity | None] = {}
+
+    @classmethod
+    def of(cls, task: Task, suite: TaskSuite) -> StartState:
+        """The shared StartState of this task object (a bounded per-process cache)."""
+        key = (id(task), id(suite))
+        found = _START_STATES.get(key)
+        if found is None or found.task is not task or found.suite is not suite:
+            if len(_START_STATES) >= 512:
+                _START_STATES.clear()
+            found = _START_STATES[key] = cls(task, suite)
+        return found
 
     def __call__(self, tool: str, args: dict[str, Any]) -> Identity | None:
+        key = json.dumps([tool, args], sort_keys=True)
+        if key not in self._known:
+            self._known[key] = self._resolve(tool, args)
+        return self._known[key]
+
+    def _resolve(self, tool: str, args: dict[str, Any]) -> Identity | None:
         environment = self.task.environment
         if not environment.declared:
             return None
@@ -77,11 +97,14 @@ class StartState:
         return self._world.identify(tool, args)
 
 
+_START_STATES: dict[tuple[int, int], StartState] = {}
+
+
 def score_trace(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeScore:
     """Score a finished trace. Backend errors are not scored (score None), never counted wrong."""
     if trace.status.startswith("backend_error"):
         return EpisodeScore(None, trace.status, [], trace.error or trace.status)
-    scorer = Scorer(task, suite.tools, suite.grammar, StartState(task, suite))
+    scorer = Scorer(task, suite.tools, suite.grammar, StartState.of(task, suite))
     checks = scorer.checks(trace_facts(trace))
     passed = sum(c.passed for c in checks)
     score = passed / len(checks) if checks else 0.0
