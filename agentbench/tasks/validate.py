@@ -10,14 +10,17 @@ alternates that never go off-script (no call answered by the unmatched fallback)
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.scripted import ScriptedBackend
 from agentbench.backends.tokens import estimate_tokens
 from agentbench.scoring import score_trace
-from agentbench.tasks.env import FALLBACK
+from agentbench.sim.world import World
+from agentbench.tasks.env import FALLBACK, world_spec
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Step, Task
 from router import LOCAL, build_policy
@@ -48,6 +51,7 @@ class Played:
     why: str
     tokens: int  # estimated tokens of the whole conversation
     off_script: list[str]  # calls answered by no simulator and no rule
+    by_rule: list[tuple[str, dict[str, Any]]]  # calls a task rule answered
 
 
 async def _play(suite: TaskSuite, task: Task, steps: list[Step]) -> Played:
@@ -66,7 +70,13 @@ async def _play(suite: TaskSuite, task: Task, steps: list[Step]) -> Played:
         for call, res in zip(step.tool_calls, step.tool_results, strict=False)
         if res.source == FALLBACK
     ]
-    return Played(score, result.explanation, estimate_tokens(text), off)
+    by_rule = [
+        (call.name, call.parsed)
+        for step in trace.steps
+        for call, res in zip(step.tool_calls, step.tool_results, strict=False)
+        if res.source == "rule" and call.parsed is not None
+    ]
+    return Played(score, result.explanation, estimate_tokens(text), off, by_rule)
 
 
 async def validate_task(
@@ -84,6 +94,7 @@ async def validate_task(
         )
     if strict:
         _format_problems(task, problem)
+    shadowed = _Simulator(task)
     correct = [("reference", "reference", task.reference)]
     correct += [
         (f"alternates.{i}", f"alternate '{a.name}'", a.steps) for i, a in enumerate(task.alternates)
@@ -106,6 +117,14 @@ async def validate_task(
                 f"{name} goes off-script: no simulator or rule answers {played.off_script[0]}; "
                 "declare the state it reads or a rule",
             )
+        if strict:
+            for tool, args in played.by_rule:
+                if shadowed.covers(tool, args):
+                    problem(
+                        field,
+                        f"{name}: a rule answers {tool}({json.dumps(args)}), which the simulator "
+                        "answers from the declared state; drop the rule or declare the state",
+                    )
     for i, wrong in enumerate(task.wrong):
         played = await _play(suite, task, wrong.steps)
         if played.score >= 1.0:
@@ -115,6 +134,21 @@ async def validate_task(
                 "catch it",
             )
     return problems
+
+
+class _Simulator:
+    """Whether the task's World, at its start state, answers a call (built on first use)."""
+
+    def __init__(self, task: Task) -> None:
+        self.spec = world_spec(task.environment)
+        self.world: World | None = None
+
+    def covers(self, tool: str, args: dict[str, Any]) -> bool:
+        if self.spec is None:
+            return False
+        if self.world is None:
+            self.world = World(self.spec)
+        return self.world.identify(tool, args) is not None
 
 
 def _format_problems(task: Task, problem: Callable[[str, str], None]) -> None:

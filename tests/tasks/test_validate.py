@@ -102,3 +102,20 @@ def test_an_off_script_reference_fails_strict_validation(tmp_path) -> None:
     (problem,) = validate_suite(suite, strict=True)
     assert problem.field == "reference" and "off-script" in problem.message
     assert "uptime" in problem.message
+
+
+def test_a_rule_that_shadows_the_simulator_on_a_reference_call_is_reported(tmp_path) -> None:
+    task = {**TASK, "tools": ["read_file"], "expect": {"answer": TASK["expect"]["answer"]}}
+    task["environment"] = {
+        "files": {"/etc/ttl.conf": "ttl=86400\n"},
+        "rules": [{"tool": "read_file", "args": {"path": "/etc/ttl.conf"}, "output": "ttl=86400"}],
+    }
+    read = {"calls": [{"tool": "read_file", "args": {"path": "/etc/ttl.conf"}}]}
+    task["reference"] = [read, {"answer": "86400 seconds is 24 hours."}]
+    task["wrong"] = [TASK["wrong"][0], {"name": "one", "steps": [{"answer": "1 hour."}]}]
+    suite, _ = suite_with(tmp_path, task)
+    (problem,) = validate_suite(suite, strict=True)
+    assert problem.field == "reference" and "a rule answers read_file" in problem.message
+    task["environment"].pop("rules")
+    suite, _ = suite_with(tmp_path / "again", task)
+    assert validate_suite(suite, strict=True) == []
