@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 
+from agentbench.sim.kube.budgets import update_budget
 from agentbench.sim.kube.endpoints import update_endpoints
 from agentbench.sim.kube.objects import container_spec, volume
 from agentbench.sim.kube.scheduling import is_ready, new_pod
@@ -143,6 +144,8 @@ def reconcile(store: Store) -> None:
     for dep in store.list_of("deployments"):
         _deployment_status(store, dep)
     update_endpoints(store)
+    for pdb in store.list_of("poddisruptionbudgets"):
+        update_budget(store, pdb)
 
 
 def _rollout(store: Store, dep: Obj) -> None:

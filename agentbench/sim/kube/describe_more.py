@@ -162,7 +162,7 @@ def _deployment(store: Store, dep: Obj) -> str:
     w.line(0, "MinReadySeconds:\t0")
     if spec["strategy"]["type"] == "RollingUpdate":
         w.line(0, "RollingUpdateStrategy:\t25% max unavailable, 25% max surge")
-    _template(w, spec["template"])
+    write_template(w, spec["template"])
     w.line(0, "Conditions:")
     w.line(1, "Type\tStatus\tReason")
     w.line(1, "----\t------\t------")
@@ -188,7 +188,7 @@ def _deployment(store: Store, dep: Obj) -> str:
     return w.text()
 
 
-def _template(w: Writer, template: Obj) -> None:
+def write_template(w: Writer, template: Obj) -> None:
     w.line(0, "Pod Template:")
     w.map(1, "Labels", template["metadata"].get("labels") or {})
     w.line(1, "Containers:")
@@ -282,7 +282,7 @@ def _generic(store: Store, obj: Obj) -> str:
         )
         ready = status.get("readyReplicas", status.get("numberReady", 0))
         w.line(0, f"Pods Status:\t{ready} Running / 0 Waiting / 0 Succeeded / 0 Failed")
-        _template(w, spec["template"])
+        write_template(w, spec["template"])
     elif kind == "Namespace":
         w.line(0, f"Status:\t{status.get('phase', 'Active')}")
         w.line(0, "")

@@ -6,12 +6,16 @@ from agentbench.sim.base import Identity
 from agentbench.sim.kube.parse import Args, targets
 
 
-def identity(args: Args, names: list[str] | None = None, *extra: str) -> Identity:
+def identity(
+    args: Args, names: list[str] | None = None, *extra: str, refs: list[str] | None = None
+) -> Identity:
     """What a call means: (kubectl, verb, types, namespace, names, qualifiers...).
 
     Output format, flag order and aliases do not change it; the namespace is "*" with
-    `-A` and "" for cluster-scoped types; names are "*" for a whole list."""
-    wanted = targets(args.args) if args.args else []
+    `-A` and "" for cluster-scoped types; names are "*" for a whole list. `refs` are the
+    arguments that name resources (default: all of them, `TYPE NAME...` or `TYPE/NAME...`)."""
+    refs = args.args if refs is None else refs
+    wanted = targets(refs) if refs else []
     kinds = ",".join(t.rtype.plural for t in wanted)
     namespaced = any(t.rtype.namespaced for t in wanted)
     namespace = "*" if args.all_namespaces else args.namespace() if namespaced else ""

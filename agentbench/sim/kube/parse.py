@@ -147,6 +147,7 @@ class Args:
     args: list[str] = field(default_factory=list)
     flags: dict[str, str] = field(default_factory=dict)
     extra: list[str] = field(default_factory=list)  # after `--`
+    multi: list[tuple[str, str]] = field(default_factory=list)  # every valued flag, repeats kept
 
     def has(self, name: str) -> bool:
         return self.flags.get(name, "false") not in ("false", "")
@@ -168,8 +169,24 @@ class Args:
 
 def parse(argv: list[str]) -> Args:
     """Parse argv (argv[0] is `kubectl`). Raises KubectlError on an unknown flag."""
-    verb = _parse(argv, "").verb
-    return _parse(argv, verb)
+    return _parse(argv, _find_verb(argv[1:]))
+
+
+def _find_verb(tokens: list[str]) -> str:
+    """The first positional word, skipping flags and the values of flags that take one."""
+    skip = False
+    for token in tokens:
+        if skip:
+            skip = False
+        elif token == "--":
+            return ""
+        elif token.startswith("--"):
+            skip = "=" not in token and token[2:] in VALUED and token[2:] != "dry-run"
+        elif token.startswith("-") and len(token) > 1:
+            skip = len(token) == 2 and SHORT.get(token[1], "") in VALUED
+        else:
+            return token
+    return ""
 
 
 def _verb_specific(verb: str) -> tuple[dict[str, str], set[str]]:
@@ -210,6 +227,8 @@ def _parse(argv: list[str], verb: str) -> Args:
                 else:
                     raise KubectlError(f"error: flag needs an argument: --{name}")
             out.flags[name] = value if (eq or name in valued) else "true"
+            if name in valued:
+                out.multi.append((name, value))
             continue
         if token.startswith("-") and len(token) > 1 and not token[1].isdigit():
             i = _short(token, tokens, i, short, valued, out, positional)
@@ -244,6 +263,7 @@ def _short(
                     raise KubectlError(f"error: flag needs an argument: '{letter}' in -{letter}")
                 value, i = tokens[i], i + 1
             out.flags[name] = value
+            out.multi.append((name, value))
             return i
         out.flags[name] = "true"
     return i
