@@ -7,8 +7,9 @@ matched in a clause is one of:
 - **negated**: the clause holds a negation ("not", "isn't", "no longer", "ruled out",
   "unlikely", ...), or it is the part after "rather than" / "instead of";
 - **hedged**: a hedge ("maybe", "might", "could be", "possibly", "either", "one of the
-  following", ...) stands in the clause or earlier in its sentence, or the clause is an item of
-  a bulleted list under a hedged lead-in ("Possible causes:");
+  following", "if", ...) stands in the clause or earlier in its sentence, the sentence is a
+  question, or the clause is an item of a bulleted list under a hedged lead-in ("Possible
+  causes:");
 - **asserted**: neither.
 
 A required claim passes only when asserted somewhere; a decoy fails the answer when it is
@@ -128,6 +129,10 @@ _HEDGE = re.compile(
         "unclear",
         "uncertain",
         "some combination",
+        "if",
+        "unless",
+        "assuming",
+        "suppose",
     )
     + r"|(?<!in )(?<!since )may(?!\s+\d)"
     r"|one of(?:\s+the)?\s+(?:following|these|those|several|possible|potential|likely|candidate)"
@@ -200,7 +205,7 @@ def clauses(text: str) -> list[Clause]:
     """Every clause of the text with its context (module docstring)."""
     out: list[Clause] = []
     for sentence, inherited in sentences(text):
-        hedged = inherited
+        hedged = inherited or sentence.rstrip().endswith("?")  # a question asserts nothing
         for part in _CLAUSE_BREAK.split(sentence):
             for i, piece in enumerate(_CONTRAST.split(part)):
                 if piece.strip():

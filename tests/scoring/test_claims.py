@@ -44,6 +44,8 @@ def problems(text: str, claims=(OOM,), decoys=(IMAGE, PROBE)) -> list[str]:
         "Not possible to miss: the container is OOMKilled.",
         "Unlike an ImagePullBackOff, the pod started and was then OOMKilled.",
         "In May the container was OOMKilled twice.",
+        "**Root cause:** OOMKilled, so if you raise the limit it will recover.",
+        "Why does it restart? It is OOMKilled.",
     ],
 )
 def test_asserted_answers_pass(text) -> None:
@@ -69,6 +71,8 @@ def test_asserted_answers_pass(text) -> None:
         ("The pod restarts a lot.", "not stated"),
         ("OOMKilled. Also the liveness probe fails.", "decoy 'liveness probe' is asserted"),
         ("The container may have run out of memory.", "only hedged"),
+        ("Is it OOMKilled?", "only hedged"),
+        ("If the limit is too low, the container gets OOMKilled.", "only hedged"),
         ("Unlike a bad image, this is no OOM.", "only negated"),
     ],
 )
