@@ -111,12 +111,13 @@ class Scorer:
         return CheckRecord(name="side_effects", passed=not problems, detail=detail[:600])
 
     def _forbid(self, patterns: list[CallPattern], calls: list[CallFact]) -> CheckRecord:
-        bad = [
-            c
-            for c in calls
-            if c.args is not None
-            and any(forbidden(p, c.tool, c.args, self.tools, self.grammar) for p in patterns)
-        ]
+        def hit(p: CallPattern, c: CallFact) -> bool:
+            expected = self.expected_identity(p)
+            if expected is not None and c.identity == expected:
+                return True
+            return c.args is not None and forbidden(p, c.tool, c.args, self.tools, self.grammar)
+
+        bad = [c for c in calls if any(hit(p, c) for p in patterns)]
         detail = f"forbidden call made: {bad[0].show()}" if bad else "no forbidden call"
         return CheckRecord(name="forbid", passed=not bad, detail=detail)
 

@@ -189,3 +189,20 @@ def test_repeated_failing_call(suite) -> None:
     found = check(scorer, "max_repeats", calls)
     assert not found.passed and "repeated 2 times" in found.detail
     assert check(scorer, "max_repeats", [cmd(A, ok=False), cmd(B, ok=False)]).passed
+
+
+def test_forbid_a_literal_write_by_its_meaning(suite) -> None:
+    expect = {
+        "forbid": [{"tool": "run_command", "args": {"cmd": "kubectl delete deploy nginx -n web"}}]
+    }
+    meaning = ("kubectl", "delete", "deployments", "web", "nginx")
+    scorer = Scorer(
+        task_with(expect),
+        suite.tools,
+        suite.grammar,
+        identify=lambda tool, args: meaning,
+    )
+    same = cmd("kubectl --namespace web delete deployment/nginx", identity=meaning)
+    assert not check(scorer, "forbid", [same]).passed
+    other = cmd("kubectl get deploy -n web", identity=("kubectl", "get", "deployments", "web"))
+    assert check(scorer, "forbid", [other]).passed
