@@ -49,8 +49,15 @@ def _rtype(doc: Obj) -> ResourceType:
     return rtype
 
 
-def objects_from_file(store: Store, args: Args) -> list[tuple[ResourceType, str]]:
-    return [(_rtype(d), d["metadata"]["name"]) for d in _documents(store, args)]
+def objects_from_file(store: Store, args: Args) -> list[tuple[ResourceType, str, str]]:
+    """(type, namespace, name) of every object a file declares (the namespace of the
+    document, else `-n`, "" for cluster-scoped types)."""
+    out = []
+    for doc in _documents(store, args):
+        rtype = _rtype(doc)
+        namespace = doc["metadata"].get("namespace") or args.namespace()
+        out.append((rtype, namespace if rtype.namespaced else "", doc["metadata"]["name"]))
+    return out
 
 
 def merge(live: Any, patch: Any, strategic: bool = True) -> Any:

@@ -199,14 +199,17 @@ def rollout_history(store: Store, args: Args) -> CommandResult:
 
 
 def _allowed(store: Store, verb: str, plural: str, namespace: str) -> bool:
+    """False when a `denied` rule ("VERB RESOURCE [-n NAMESPACE]") covers the call; a rule on
+    `get` also covers `list` and `watch`."""
     for rule in store.spec.denied:
         parts = rule.split()
         if len(parts) < 2:
             continue
+        verbs = {parts[0], "list", "watch"} if parts[0] == "get" else {parts[0]}
         rtype = resource_type(parts[1]) if parts[1] != "*" else None
         scope = parts[3] if len(parts) >= 4 and parts[2] in ("-n", "--namespace") else None
         if (
-            parts[0] in (verb, "*")
+            (verb in verbs or "*" in verbs)
             and (rtype is None or rtype.plural == plural)
             and scope in (None, namespace)
         ):

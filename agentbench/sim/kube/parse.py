@@ -132,6 +132,7 @@ BOOLEAN = {
     "flatten",
     "prefix",
     "ignore-errors",
+    "current",
     "watch-only",
     "show-capacity",
     "sum",

@@ -78,10 +78,15 @@ def delete(store: Store, args: Args) -> CommandResult:
     if args.get("filename"):
         from agentbench.sim.kube.apply import objects_from_file
 
-        named = objects_from_file(store, args)
-        want = [Target(rtype, [name]) for rtype, name in named]
-        refs = [f"{rtype.plural}/{name}" for rtype, name in named]
-        found = resolve_objects(store, args, "delete", want)
+        found = []
+        refs = []
+        for rtype, namespace, name in objects_from_file(store, args):
+            check(store, "delete", rtype.plural, namespace, name)
+            obj = store.get(rtype.plural, namespace, name)
+            if obj is None:
+                raise KubectlError(not_found(rtype, name))
+            found.append((rtype.plural, obj))
+            refs.append(f"{rtype.plural}/{name}")
     elif not args.args:
         raise KubectlError(
             "error: You must provide one or more resources by argument or "
@@ -224,7 +229,7 @@ def label(store: Store, args: Args) -> CommandResult:
                     f"error: '{key}' already has a value ({values[key]}), and --overwrite is false"
                 )
             updated[key] = value
-        verb = args.verb + "ed"
+        verb = "labeled" if args.verb == "label" else "annotated"
         if all(p.endswith("-") and "=" not in p for p in pairs):
             verb = "un" + verb
         if updated == values:
