@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 
 class _Strict(BaseModel):
@@ -188,6 +188,14 @@ class SqlSpec(_Strict):
         default=False,
         description="A hot-standby replica: writes fail with PostgreSQL's read-only error.",
     )
+    _engine: Any = PrivateAttr(default=None)
+
+    def engine_cache(self, engine: Any = None) -> Any:
+        """The loaded database of this declaration (agentbench/sim/sql_engine.py), kept with
+        it so every episode of a task shares one load; with an argument, store it."""
+        if engine is not None:
+            self._engine = engine
+        return self._engine
 
 
 class HttpRoute(_Strict):

@@ -10,33 +10,21 @@ so two queries with the same answer are the same read; a write is a `Change` per
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import re
 from decimal import Decimal
 from typing import Any
 
 from agentbench.sim.base import Change, CommandResult
 from agentbench.sim.spec import SqlSpec
+from agentbench.sim.sql_engine import engine
 
+_CONTROL = re.compile(r"^\s*(begin|start|commit|end|rollback|abort)\b(?!\s*[;(]?\s*\w+\s*\()", re.I)
 _WRITE = re.compile(r"^\s*(insert|update|delete|drop|alter|create|truncate|merge|copy)\b", re.I)
 _TARGET = re.compile(
     r"^\s*(?:insert\s+into|update|delete\s+from|drop\s+table(?:\s+if\s+exists)?|alter\s+table|truncate(?:\s+table)?|create\s+(?:table|view|index)(?:\s+\w+)?(?:\s+on)?)\s+([\w.\"]+)",
     re.I,
 )
-# PostgreSQL type names DuckDB spells differently; numeric keeps cents as psql shows them.
-_TYPES = {
-    "numeric": "DECIMAL(18,2)",
-    "serial": "INTEGER",
-    "bigserial": "BIGINT",
-    "jsonb": "JSON",
-    "money": "DECIMAL(18,2)",
-}
-
-
-def _duck_type(sql_type: str) -> str:
-    return _TYPES.get(sql_type.strip().lower(), sql_type)
 
 
 def _column_name(name: str) -> str:
@@ -102,35 +90,40 @@ def aligned(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
 
 
 class Database:
-    """The declared tables in one DuckDB connection (built once per episode)."""
+    """One episode's view of the declared tables (see sql_engine.py for how they are shared)."""
 
     def __init__(self, spec: SqlSpec) -> None:
         import duckdb
 
         self.spec = spec
         self.error_types: tuple[type[Exception], ...] = (duckdb.Error,)
-        self.conn = duckdb.connect(":memory:")
-        self.conn.execute("SET TimeZone = 'UTC'")
-        for name, table in spec.tables.items():
-            columns = ", ".join(f'"{c}" {_duck_type(t)}' for c, t in table.columns.items())
-            self.conn.execute(f'CREATE TABLE "{name}" ({columns})')
-            rows = table.rows or _csv_rows(table.csv or "")
-            if rows:
-                marks = ", ".join("?" for _ in table.columns)
-                self.conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})', rows)
-        for name, select in spec.views.items():
-            self.conn.execute(f'CREATE VIEW "{name}" AS {select}')
+        self.conn = self._episode()
+
+    def _episode(self) -> Any:
+        """A cursor on the shared database, in a transaction that is never committed."""
+        conn = engine(self.spec).cursor()
+        conn.execute("SET TimeZone = 'UTC'")
+        conn.execute("BEGIN TRANSACTION")
+        return conn
 
     def snapshot(self) -> object:
-        self.conn.execute("BEGIN TRANSACTION")
-        return "transaction"
+        """A dry run resolves SQL against the start state (DuckDB has no savepoints)."""
+        episode, self.conn = self.conn, self._episode()
+        return episode
 
     def restore(self, token: object) -> None:
         self.conn.execute("ROLLBACK")
+        self.conn = token
 
     def run(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
         """(columns, rows, result with identity/changes or the error) of one query text."""
         statement = sql.strip().rstrip(";").strip()
+        control = _CONTROL.match(statement)
+        if control:  # the episode's own transaction stays open; psql echoes the tag
+            tag = {"start": "BEGIN", "end": "COMMIT", "abort": "ROLLBACK"}.get(
+                control.group(1).lower(), control.group(1).upper()
+            )
+            return [], [], CommandResult(stdout=f"{tag}\n")
         write = _WRITE.match(statement)
         if write and self.spec.read_only:
             verb = write.group(1).upper()
@@ -177,12 +170,6 @@ class Database:
         if columns:
             result.stdout = aligned(columns, rows)
         return result
-
-
-def _csv_rows(text: str) -> list[list[Any]]:
-    reader = csv.reader(io.StringIO(text.strip()))
-    next(reader, None)  # the header row names the columns, which `columns` declares
-    return [[None if v == "" else v for v in row] for row in reader]
 
 
 class Psql:

@@ -112,3 +112,14 @@ def test_an_episode_world_is_fast_to_build_and_query() -> None:
     for _ in range(20):
         query(world, WEEK[0])
     assert time.perf_counter() - started < 0.5
+
+
+def test_episodes_share_one_load_but_not_their_writes() -> None:
+    spec = SqlSpec(tables={"orders": ORDERS})
+    first, second = World(WorldSpec(sql=spec)), World(WorldSpec(sql=spec))
+    assert query(first, "BEGIN").stdout == "BEGIN\n"
+    assert query(first, "DELETE FROM orders").stdout == "DELETE 5\n"
+    assert query(first, "COMMIT").stdout == "COMMIT\n"
+    assert query(first, "SELECT count(*) FROM orders").identity == ("sql", "0")
+    assert query(second, "SELECT count(*) FROM orders").identity == ("sql", "5")
+    assert query(first.copy(), "SELECT count(*) FROM orders").identity == ("sql", "5")
