@@ -5,7 +5,8 @@ and each sentence into clauses (`, ; : ( ) …`, "but", "because", "rather than"
 matched in a clause is one of:
 
 - **negated**: the clause holds a negation ("not", "isn't", "no longer", "ruled out",
-  "unlikely", ...), or it is the part after "rather than" / "instead of";
+  "unlikely", ...), it is the part after "rather than" / "instead of", or it follows a
+  negating lead-in ("Ruled out: X, Y", or a bulleted list under "Not the cause:");
 - **hedged**: a hedge ("maybe", "might", "could be", "possibly", "either", "one of the
   following", "if", ...) stands in the clause or earlier in its sentence, the sentence is a
   question, or the clause is an item of a bulleted list under a hedged lead-in ("Possible
@@ -26,6 +27,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any
 
+from agentbench.scoring.cues import CLAUSE_BREAK, CONTRAST, HEDGE, NEGATING_LEAD, NEGATION
 from agentbench.scoring.numbers import number_matches
 from agentbench.tasks.expectations import Claim
 
@@ -44,101 +46,12 @@ class Clause:
     text: str
     hedged_before: bool = False
     contrasted: bool = False
+    negated_before: bool = False  # under a negating lead-in ("Ruled out: X, Y")
 
 
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-def _cues(*words: str) -> str:
-    """An alternation of cue words; a space in a cue also matches `_` or `-` (JSON keys)."""
-    return "|".join(w.replace(" ", r"[\s_\-]+") for w in words)
-
-
-_CLAUSE_BREAK = re.compile(
-    r"\s*(?:[;()]|(?<!\")\s*:(?=\s|$)|,\s|…|\.\.\.|\s[-–—]\s|\bbut\b|\bhowever\b|\bwhereas\b"
-    r"|\bwhile\b|\balthough\b|\bthough\b|\byet\b|\bbecause\b|\bdue to\b|\bsince\b|\bwhich\b"
-    r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never)\b))\s*",
-    re.IGNORECASE,
-)
-# "X rather than Y": X keeps its stance, Y is negated.
-_CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to)\b\s*", re.IGNORECASE)
-_NEGATION = re.compile(
-    r"\b(?:"
-    + _cues(
-        "not",
-        "never",
-        "no longer",
-        "nor",
-        "neither",
-        "none",
-        "cannot",
-        "without",
-        "ruled out",
-        "rule out",
-        "rules out",
-        "unlikely",
-        "excluded",
-        "no",
-        "fine",
-        "healthy",
-        "is normal",
-        "are normal",
-        "looks normal",
-        "is ok",
-        "are ok",
-        "looks good",
-        "unrelated",
-        "irrelevant",
-        "red herring",
-        "unlike",
-        "different from",
-        "distinct from",
-    )
-    + r")\b|n't\b",
-    re.IGNORECASE,
-)
-_HEDGE = re.compile(
-    r"\b(?:"
-    + _cues(
-        "maybe",
-        "might",
-        "may be",
-        "may have",
-        "could be",
-        "could have",
-        "could also",
-        "possibly",
-        "possible cause",
-        "possible causes",
-        "possible reasons",
-        "possible explanations",
-        "possible culprits",
-        "it is possible",
-        "it's possible",
-        "perhaps",
-        "potentially",
-        "potential",
-        "either",
-        "whether",
-        "candidate",
-        "candidates",
-        "not sure",
-        "unsure",
-        "unclear",
-        "uncertain",
-        "some combination",
-        "if",
-        "unless",
-        "assuming",
-        "suppose",
-    )
-    + r"|(?<!in )(?<!since )may(?!\s+\d)"
-    r"|one of(?:\s+the)?\s+(?:following|these|those|several|possible|potential|likely|candidate)"
-    r"|one of\s*:)\b",
-    re.IGNORECASE,
-)
 
 
 def json_spans(text: str) -> list[tuple[int, int, Any]]:
@@ -175,15 +88,16 @@ def _json_sentences(value: Any, key: str = "") -> Iterator[str]:
         yield f"{key.replace('_', ' ')} {value}".strip()
 
 
-def sentences(text: str) -> Iterator[tuple[str, bool]]:
-    """(sentence, under a hedged list lead-in) for every sentence of the text."""
+def sentences(text: str) -> Iterator[tuple[str, str]]:
+    """(sentence, lead) for every sentence: lead is "hedged" or "negated" for an item of a
+    bulleted list under such a lead-in ("Possible causes:", "Ruled out:"), else ""."""
     prose, last = [], 0
     for start, end, value in json_spans(text):
         prose.append(text[last:start] + "\n")
         last = end
         for sentence in _json_sentences(value):
-            yield sentence, False
-    list_hedged = False
+            yield sentence, ""
+    lead = ""
     for raw in _FENCE.sub("\n", "".join(prose) + text[last:]).splitlines():
         line = raw.strip()
         if not line:
@@ -192,25 +106,37 @@ def sentences(text: str) -> Iterator[tuple[str, bool]]:
         if bullet:
             line = line[bullet.end() :]
         else:
-            list_hedged = False
-        inherited = list_hedged and bullet is not None
+            lead = ""
         for sentence in _SENTENCE_END.split(line):
             if sentence.strip(" \t\"'`,"):
-                yield sentence.strip(), inherited
-        if line.endswith(":") and _HEDGE.search(line):
-            list_hedged = True
+                yield sentence.strip(), lead if bullet else ""
+        if line.endswith(":"):
+            lead = _lead(line[:-1]) or lead
+
+
+def _lead(label: str) -> str:
+    """What a short lead-in ("Ruled out", "Possible causes") does to what follows it."""
+    if len(label.split()) > 6:
+        return ""
+    if NEGATING_LEAD.fullmatch(label.strip(" *_`#")):
+        return "negated"
+    return "hedged" if HEDGE.search(label) else ""
 
 
 def clauses(text: str) -> list[Clause]:
     """Every clause of the text with its context (module docstring)."""
     out: list[Clause] = []
-    for sentence, inherited in sentences(text):
-        hedged = inherited or sentence.rstrip().endswith("?")  # a question asserts nothing
-        for part in _CLAUSE_BREAK.split(sentence):
-            for i, piece in enumerate(_CONTRAST.split(part)):
+    for sentence, lead in sentences(text):
+        label, colon, rest = sentence.partition(": ")
+        if colon and _lead(label):
+            out.append(Clause(label))
+            sentence, lead = rest, _lead(label)
+        hedged = lead == "hedged" or sentence.rstrip().endswith("?")  # a question asserts nothing
+        for part in CLAUSE_BREAK.split(sentence):
+            for i, piece in enumerate(CONTRAST.split(part)):
                 if piece.strip():
-                    out.append(Clause(piece, hedged, contrasted=i > 0))
-                    hedged = hedged or bool(_HEDGE.search(piece))
+                    out.append(Clause(piece, hedged, i > 0, lead == "negated"))
+                    hedged = hedged or bool(HEDGE.search(piece))
     return out
 
 
@@ -248,9 +174,9 @@ def stance(claim: Claim, clause: Clause) -> Stance | None:
     if span is None:
         return None
     rest = clause.text[: span[0]] + " … " + clause.text[span[1] :]
-    if clause.contrasted or _NEGATION.search(rest):
+    if clause.contrasted or clause.negated_before or NEGATION.search(rest):
         return Stance.negated
-    if clause.hedged_before or _HEDGE.search(rest):
+    if clause.hedged_before or HEDGE.search(rest):
         return Stance.hedged
     return Stance.asserted
 

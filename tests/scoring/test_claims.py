@@ -46,6 +46,9 @@ def problems(text: str, claims=(OOM,), decoys=(IMAGE, PROBE)) -> list[str]:
         "In May the container was OOMKilled twice.",
         "**Root cause:** OOMKilled, so if you raise the limit it will recover.",
         "Why does it restart? It is OOMKilled.",
+        "Ruled out: bad image, liveness probe. Cause: OOMKilled.",
+        "Not the cause:\n- bad image\n- liveness probe\nThe container is OOMKilled.",
+        "Nothing suggests a bad image; the container is OOMKilled.",
     ],
 )
 def test_asserted_answers_pass(text) -> None:
@@ -72,6 +75,7 @@ def test_asserted_answers_pass(text) -> None:
         ("OOMKilled. Also the liveness probe fails.", "decoy 'liveness probe' is asserted"),
         ("The container may have run out of memory.", "only hedged"),
         ("Is it OOMKilled?", "only hedged"),
+        ("Possible causes: OOMKilled, a bad image.", "only hedged"),
         ("If the limit is too low, the container gets OOMKilled.", "only hedged"),
         ("Unlike a bad image, this is no OOM.", "only negated"),
     ],
