@@ -19,6 +19,23 @@ from agentbench.sim.base import Change, CommandResult
 from agentbench.sim.spec import SqlSpec
 from agentbench.sim.sql_engine import engine
 
+# DuckDB's type names as PostgreSQL's catalog spells them (information_schema answers).
+_PG_TYPES = {
+    "BIGINT": "bigint",
+    "INTEGER": "integer",
+    "SMALLINT": "smallint",
+    "VARCHAR": "text",
+    "BOOLEAN": "boolean",
+    "DATE": "date",
+    "DOUBLE": "double precision",
+    "FLOAT": "real",
+    "TIMESTAMP WITH TIME ZONE": "timestamp with time zone",
+    "TIMESTAMP": "timestamp without time zone",
+    "DECIMAL(18,2)": "numeric",
+    "JSON": "jsonb",
+    "INTERVAL": "interval",
+    "UUID": "uuid",
+}
 _CONTROL = re.compile(r"^\s*(begin|start|commit|end|rollback|abort)\b(?!\s*[;(]?\s*\w+\s*\()", re.I)
 _WRITE = re.compile(r"^\s*(insert|update|delete|drop|alter|create|truncate|merge|copy)\b", re.I)
 _TARGET = re.compile(
@@ -161,6 +178,10 @@ class Database:
                     stdout=out, identity=("sql", write.group(1).lower(), table), changes=[change]
                 ),
             )
+        if "information_schema" in statement.lower():
+            rows = [
+                tuple(_PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows
+            ]
         identity = ("sql", *sorted(" | ".join(cell(v) for v in row) for row in rows))
         return columns, rows, CommandResult(identity=identity)
 
