@@ -18,7 +18,8 @@ def _cues(*words: str) -> str:
 
 CLAUSE_BREAK = re.compile(
     r"\s*(?:[;()]|(?<!\")\s*:(?=\s|$)|,\s|…|\.\.\.|\s[-–—]\s|\bbut\b|\bhowever\b|\bwhereas\b"
-    r"|\bwhile\b|\balthough\b|\bthough\b|\byet\b|\bbecause\b|\bdue to\b|\bsince\b|\bwhich\b"
+    r"|\bwhile\b|\balthough\b|\bthough\b|\byet\b|\bwhich\b"
+    r"|(?<!not )(?<!n't )(?<!not just )(?<!not only )\b(?:because|due to|since)\b"
     r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never)\b))\s*",
     re.IGNORECASE,
 )

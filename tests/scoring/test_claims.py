@@ -75,6 +75,8 @@ def test_asserted_answers_pass(text) -> None:
         ("OOMKilled. Also the liveness probe fails.", "decoy 'liveness probe' is asserted"),
         ("The container may have run out of memory.", "only hedged"),
         ("Is it OOMKilled?", "only hedged"),
+        ("The restarts are not due to OOMKilled.", "only negated"),
+        ("It restarts, but not because it was OOMKilled.", "only negated"),
         ("Possible causes: OOMKilled, a bad image.", "only hedged"),
         ("If the limit is too low, the container gets OOMKilled.", "only hedged"),
         ("Unlike a bad image, this is no OOM.", "only negated"),
