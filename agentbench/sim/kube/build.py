@@ -112,8 +112,9 @@ def _add_workloads(store: Store, spec: Cluster) -> dict[str, tuple[Obj, list[Con
             obj["spec"]["paused"] = True
         obj["status"] = {"progressDeadlineExceeded": dep.progress_deadline_exceeded}
         store.add("deployments", obj)
-        current = _add_revisions(store, obj, dep, containers, pods)
-        owners[f"deployment/{dep.namespace}/{dep.name}"] = (current, containers)
+        for number, rs, rs_containers in _add_revisions(store, obj, dep, containers, pods):
+            owners[f"deployment/{dep.namespace}/{dep.name}#{number}"] = (rs, rs_containers)
+            owners[f"deployment/{dep.namespace}/{dep.name}"] = (rs, rs_containers)
     for kind, plural, items in (
         ("StatefulSet", "statefulsets", spec.statefulsets),
         ("DaemonSet", "daemonsets", spec.daemonsets),
@@ -152,10 +153,10 @@ def _add_workloads(store: Store, spec: Cluster) -> dict[str, tuple[Obj, list[Con
 
 def _add_revisions(
     store: Store, dep_obj: Obj, dep: Deployment, containers: list[Container], pods: list[Pod]
-) -> Obj:
-    """One ReplicaSet per declared revision (the last is current); returns the current one."""
+) -> list[tuple[int, Obj, list[Container]]]:
+    """One ReplicaSet per declared revision, oldest first (the last is current)."""
     revisions: list[Revision | None] = list(dep.revisions) or [None]
-    current: Obj = {}
+    made: list[tuple[int, Obj, list[Container]]] = []
     for number, rev in enumerate(revisions, start=1):
         image = rev.image if rev and rev.image else None
         rev_containers = containers
@@ -164,7 +165,9 @@ def _add_revisions(
         last = number == len(revisions)
         hash_ = (
             (rev.hash if rev and rev.hash else None)
-            or (_hash_from_pods(dep.name, pods) if last else None)
+            or _hash_from_pods(
+                dep.name, [p for p in pods if p.revision == number or (last and not p.revision)]
+            )
             or safe_hash(f"{dep.namespace}/{dep.name}/{number}", 10)
         )
         template = template_object(
@@ -182,10 +185,9 @@ def _add_revisions(
             change_cause=rev.change_cause if rev else None,
         )
         rs["spec"]["replicas"] = dep_obj["spec"]["replicas"] if last else 0
-        if last:
-            current = rs
+        made.append((number, rs, rev_containers))
     dep_obj["metadata"]["annotations"]["deployment.kubernetes.io/revision"] = str(len(revisions))
-    return current
+    return made
 
 
 def _hash_from_pods(name: str, pods: list[Pod]) -> str | None:
@@ -237,7 +239,8 @@ def _add_pods(store: Store, spec: Cluster, owners: dict[str, tuple[Obj, list[Con
         containers = pod.containers
         if pod.owner:
             kind, _, name = pod.owner.partition("/")
-            found = owners.get(f"{kind.lower()}/{pod.namespace}/{name}")
+            key = f"{kind.lower()}/{pod.namespace}/{name}"
+            found = owners.get(f"{key}#{pod.revision}" if pod.revision else key)
             if found is None and kind.lower() == "replicaset":
                 rs = store.get("replicasets", pod.namespace, name)
                 found = (rs, []) if rs else None

@@ -155,15 +155,14 @@ def _rollout(store: Store, dep: Obj) -> None:
     ]
     replicas = dep["spec"]["replicas"]
     old = [rs for rs in store.owned_by("replicasets", dep) if rs is not current]
-    if _faulty(store, current["spec"]["template"]) and any(
-        rs["spec"].get("replicas") for rs in old
-    ):
-        # A rolling update stalls: one surge pod of the new template, the old pods stay.
+    healthy = [rs for rs in old if not _faulty(store, rs["spec"]["template"])]
+    if _faulty(store, current["spec"]["template"]) and healthy:
+        # A rolling update stalls: one surge pod of the new template, while the newest healthy
+        # ReplicaSet keeps all but the allowed unavailable (25%, rounded down) pods.
         current["spec"]["replicas"] = min(replicas, max(1, -(-replicas // 4)))
-        keep = replicas - replicas // 4
+        newest = max(healthy, key=lambda rs: int(rs["metadata"]["annotations"].get(REVISION, 0)))
         for rs in old:
-            rs["spec"]["replicas"] = min(rs["spec"].get("replicas", 0), keep)
-            keep -= rs["spec"]["replicas"]
+            rs["spec"]["replicas"] = replicas - replicas // 4 if rs is newest else 0
         return
     current["spec"]["replicas"] = replicas
     for rs in old:

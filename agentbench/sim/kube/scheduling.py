@@ -52,7 +52,9 @@ def new_pod(store: Store, owner: Obj, name: str, node: str | None = None) -> Obj
             "ready": fault is None,
             "restartCount": 0,
             "started": fault is None,
-            "state": {"waiting": {"reason": fault}} if fault else {"running": {"startedAt": now}},
+            "state": {"waiting": _waiting(fault, c["image"])}
+            if fault
+            else {"running": {"startedAt": now}},
         }
         statuses.append(status)
         store.logs[(namespace, name, c["name"])] = ("", None)
@@ -72,7 +74,7 @@ def new_pod(store: Store, owner: Obj, name: str, node: str | None = None) -> Obj
         "spec": copy.deepcopy(template["spec"]) | ({"nodeName": node} if node else {}),
         "status": {
             "conditions": conditions(now, node is not None, ready, "Running"),
-            "phase": "Running" if node else "Pending",
+            "phase": "Running" if node and not _never_started(statuses) else "Pending",
             "qosClass": "BestEffort",
         },
     }
@@ -95,3 +97,21 @@ def _pod_ip(store: Store, node: str, serial: int) -> str:
     found = store.get("nodes", "", node)
     cidr = found["spec"].get("podCIDR", "10.244.0.0/24") if found else "10.244.0.0/24"
     return f"{cidr.rsplit('.', 1)[0]}.{serial % 240 + 10}"
+
+
+_PULL = ("ErrImagePull", "ImagePullBackOff", "InvalidImageName")
+
+
+def _waiting(reason: str, image: str) -> Obj:
+    if reason == "ImagePullBackOff":
+        return {"message": f'Back-off pulling image "{image}"', "reason": reason}
+    return {"reason": reason}
+
+
+def _never_started(statuses: list[Obj]) -> bool:
+    """Pods whose containers never ran (image pulls, config errors) stay Pending."""
+    return any(
+        s["state"].get("waiting", {}).get("reason")
+        in (*_PULL, "ContainerCreating", "CreateContainerConfigError")
+        for s in statuses
+    )

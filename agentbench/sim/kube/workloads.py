@@ -122,6 +122,7 @@ class Pod(_Spec):
     labels: dict[str, str] = Field(default_factory=dict)
     annotations: dict[str, str] = Field(default_factory=dict)
     owner: str | None = None
+    revision: int | None = None  # a deployment's pod: the rollout revision (default: current)
     node: str | None = None
     ip: str | None = None
     age: str = "1d"
