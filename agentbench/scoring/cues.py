@@ -4,6 +4,9 @@ Clause breaks (`, ; : ( ) …`, "but", "because", ...) bound a negation's reach;
 ("rather than") negate what follows them; negation and hedge cues mark a clause; a short
 negating lead-in ("Ruled out:") negates the items after it. A space in a multi-word cue also
 matches `_` or `-`, so JSON keys such as `ruled_out` count.
+
+"probably", "likely" and "seems" are deliberately not hedges: a committed answer often says
+"the most likely cause is X", while "X or Y" lists and "maybe X" do not commit.
 """
 
 from __future__ import annotations
