@@ -42,6 +42,8 @@ def build_store(spec: Cluster) -> Store:
         names |= {o.namespace for o in group}
     for name in sorted(names):
         store.add("namespaces", infra.namespace(name, store.clock))
+        # Every namespace gets the cluster CA bundle, as the root CA publisher makes it.
+        store.add("configmaps", infra.configmap(infra.root_ca(name), store.clock))
     nodes = list(spec.nodes)
     declared_nodes = {n.name for n in nodes}
     for pod in spec.pods:
@@ -55,6 +57,9 @@ def build_store(spec: Cluster) -> Store:
         store.usage[("", node.name)] = {"": dict(node.usage)}
     templates = _add_workloads(store, spec)
     _add_pods(store, spec, templates)
+    if not any(s.name == "kubernetes" and s.namespace == "default" for s in spec.services):
+        store.add("services", infra.service(infra.api_service(), store.clock))
+        store.add("endpoints", infra.fixed_endpoints(infra.api_service(), store.clock))
     for svc in spec.services:
         store.add("services", infra.service(svc, store.clock))
         if svc.endpoints is not None:

@@ -14,7 +14,7 @@ import json
 from agentbench.sim.kube.budgets import update_budget
 from agentbench.sim.kube.endpoints import update_endpoints
 from agentbench.sim.kube.objects import container_spec, volume
-from agentbench.sim.kube.scheduling import is_ready, new_pod
+from agentbench.sim.kube.scheduling import heal, is_ready, new_pod
 from agentbench.sim.kube.store import (
     Obj,
     Store,
@@ -132,6 +132,7 @@ def _faulty(store: Store, template: Obj) -> bool:
 
 
 def reconcile(store: Store) -> None:
+    heal(store)
     for dep in store.list_of("deployments"):
         _rollout(store, dep)
     for rs in store.list_of("replicasets"):

@@ -64,6 +64,26 @@ def implied_node(name: str) -> m.Node:
     return m.Node(name=name)
 
 
+def root_ca(namespace: str) -> m.ConfigMap:
+    bundle = (
+        "-----BEGIN CERTIFICATE-----\nMIIDBTCCAe2gAwIBAgIIZ2l0aHViLXNpbXVsYXRlZC1jYQ\n"
+        "-----END CERTIFICATE-----\n"
+    )
+    return m.ConfigMap(name="kube-root-ca.crt", namespace=namespace, data={"ca.crt": bundle})
+
+
+def api_service() -> m.Service:
+    """The `kubernetes` service in `default`, backed by the API server."""
+    return m.Service(
+        name="kubernetes",
+        namespace="default",
+        cluster_ip="10.96.0.1",
+        ports=[m.ServicePort(port=443, target_port=6443, name="https")],
+        labels={"component": "apiserver", "provider": "kubernetes"},
+        endpoints=["10.0.0.1:6443"],
+    )
+
+
 def node(n: m.Node, clock: Clock, version: str, index: int) -> Obj:
     labels = {
         "beta.kubernetes.io/arch": "amd64",

@@ -43,7 +43,7 @@ def new_pod(store: Store, owner: Obj, name: str, node: str | None = None) -> Obj
     faults = store.spec.image_faults
     statuses = []
     for c in template["spec"]["containers"]:
-        fault = faults.get(c["image"])
+        fault = faults.get(c["image"]) or config_fault(store, namespace, template["spec"], c)
         status: Obj = {
             "image": c["image"],
             "imageID": "",
@@ -115,3 +115,66 @@ def _never_started(statuses: list[Obj]) -> bool:
         in (*_PULL, "ContainerCreating", "CreateContainerConfigError")
         for s in statuses
     )
+
+
+def _exists(store: Store, namespace: str, kind: str, name: str, key: str | None = None) -> bool:
+    obj = store.get(kind, namespace, name)
+    return obj is not None and (key is None or key in obj.get("data", {}))
+
+
+def config_fault(store: Store, namespace: str, spec: Obj, container: Obj) -> str | None:
+    """Why the kubelet cannot start this container: a volume's ConfigMap/Secret is missing
+    (ContainerCreating, FailedMount) or an env reference is (CreateContainerConfigError)."""
+    for v in spec.get("volumes", []):
+        for kind, key, name_key in (
+            ("configmaps", "configMap", "name"),
+            ("secrets", "secret", "secretName"),
+        ):
+            source = v.get(key)
+            if (
+                source
+                and not source.get("optional")
+                and not _exists(store, namespace, kind, source[name_key])
+            ):
+                return "ContainerCreating"
+    for e in container.get("env", []):
+        for kind, ref_key in (("configmaps", "configMapKeyRef"), ("secrets", "secretKeyRef")):
+            ref = e.get("valueFrom", {}).get(ref_key)
+            if (
+                ref
+                and not ref.get("optional")
+                and not _exists(store, namespace, kind, ref["name"], ref["key"])
+            ):
+                return "CreateContainerConfigError"
+    for e in container.get("envFrom", []):
+        for kind, ref_key in (("configmaps", "configMapRef"), ("secrets", "secretRef")):
+            ref = e.get(ref_key)
+            if ref and not ref.get("optional") and not _exists(store, namespace, kind, ref["name"]):
+                return "CreateContainerConfigError"
+    return None
+
+
+def heal(store: Store) -> None:
+    """The kubelet retries: a container waiting on a ConfigMap or Secret that now exists
+    starts and runs ready."""
+    now = store.clock.now_stamp()
+    for pod in store.list_of("pods"):
+        statuses = pod["status"].get("containerStatuses", [])
+        waiting = [
+            s
+            for s in statuses
+            if s["state"].get("waiting", {}).get("reason")
+            in ("ContainerCreating", "CreateContainerConfigError")
+        ]
+        if not waiting or not pod["spec"].get("nodeName"):
+            continue
+        by_name = {c["name"]: c for c in pod["spec"]["containers"]}
+        namespace = pod["metadata"]["namespace"]
+        if any(config_fault(store, namespace, pod["spec"], by_name[s["name"]]) for s in waiting):
+            continue
+        for s in waiting:
+            s["state"] = {"running": {"startedAt": now}}
+            s["ready"] = s["started"] = True
+        ready = all(s.get("ready") for s in statuses)
+        pod["status"]["phase"] = "Running"
+        pod["status"]["conditions"] = conditions(now, True, ready, "Running")

@@ -112,3 +112,14 @@ def test_create_namespace_and_configmap(run: Run) -> None:
     made = run("kubectl create configmap flags -n web --from-literal=a=1 --from-literal=b=2")
     assert made.stdout == "configmap/flags created\n"
     assert run("kubectl get cm flags -n web -o jsonpath={.data.b}").stdout == "2"
+
+
+def test_pods_wait_on_missing_config_and_start_once_it_exists(run: Run) -> None:
+    run("kubectl delete cm app-config -n web")
+    run(f"kubectl delete pod {POD} -n web")
+    status = run("kubectl get pods -n web -l app=nginx").stdout.splitlines()[1].split()[2]
+    assert status == "CreateContainerConfigError"
+    run("kubectl create configmap app-config -n web --from-literal=db_host=pg")
+    assert run("kubectl get pods -n web -l app=nginx").stdout.splitlines()[1].split()[2] == (
+        "Running"
+    )
