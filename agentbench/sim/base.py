@@ -43,6 +43,7 @@ class CommandResult:
     identity: Identity | None = None  # what the call resolved to; None when it resolved nothing
     changes: list[Change] = field(default_factory=list)
     simulated: bool = True  # False: no simulator covers this command (an off-script fallback)
+    timed_out: bool = False  # the tool runtime killed it: the shell stops the whole line here
 
     @property
     def output(self) -> str:

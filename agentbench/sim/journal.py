@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from agentbench.sim.base import CommandResult, ShellContext
 from agentbench.sim.spec import JournalEntry
 from agentbench.sim.system import SystemState
-from agentbench.sim.units import journal_time, parse_time
+from agentbench.sim.units import human, journal_time, parse_size, parse_time
 
 PRIORITIES = ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"]
 _VALUED = {
@@ -41,10 +41,6 @@ _NO_OPS = {
     "--no-pager",
     "-x",
     "--catalog",
-    "-e",
-    "--pager-end",
-    "-f",
-    "--follow",
     "-a",
     "--all",
     "-q",
@@ -54,6 +50,7 @@ _NO_OPS = {
     "--full",
     "--no-hostname",
 }
+_CLUSTER = re.compile(r"-[abefkqrxl]+[unptSUgo]?")
 _HINT = (
     "Hint: You are currently not seeing messages from other users and the system.\n"
     "      Users in groups 'adm', 'systemd-journal', 'wheel' can see all messages.\n"
@@ -125,6 +122,8 @@ class _Query:
         self.output = "short"
         self.grep: str | None = None
         self.boot: int | None = None
+        self.narrowed = False  # a window, a count or a filter the journal index answers fast
+        self.follow = self.disk_usage = False
 
     def selects(self, entry: JournalEntry) -> bool:
         if self.units and entry.unit not in self.units:
@@ -156,6 +155,8 @@ class _Query:
 
 def _parse(state: SystemState, args: list[str]) -> _Query | CommandResult:
     query = _Query()
+    # short flags cluster as getopt allows: -xeu UNIT = -x -e -u UNIT
+    args = [f for a in args for f in ([f"-{c}" for c in a[1:]] if _CLUSTER.fullmatch(a) else [a])]
     i = 0
     while i < len(args):
         arg = args[i]
@@ -175,8 +176,10 @@ def _parse(state: SystemState, args: list[str]) -> _Query | CommandResult:
         elif name in ("-n", "--lines"):
             if not value.isdigit() and value != "all":
                 return CommandResult(stderr=f"Failed to parse lines '{value}'.\n", exit_code=1)
+            query.narrowed = True
             query.lines = int(value) if value.isdigit() else None
         elif name in ("-p", "--priority"):
+            query.narrowed = True
             query.priority = _priority_range(value)
             if query.priority is None:
                 text = f"Failed to parse priority value: {value}\n"
@@ -185,24 +188,34 @@ def _parse(state: SystemState, args: list[str]) -> _Query | CommandResult:
             stamp = _when(value, state.now)
             if stamp is None:
                 return CommandResult(stderr=f"Failed to parse timestamp: {value}\n", exit_code=1)
+            query.narrowed = True
             if name in ("-S", "--since"):
                 query.since = stamp
             else:
                 query.until = stamp
         elif name in ("-k", "--dmesg"):
+            query.narrowed = True
             query.kernel = True
             query.boot = 0 if query.boot is None else query.boot
         elif name in ("-b", "--boot"):
+            query.narrowed = True
             query.boot = 0
             if i < len(args) and re.fullmatch(r"-?\d+", args[i]):
                 query.boot = min(int(args[i]), 0)
                 i += 1
+        elif name in ("-e", "--pager-end"):
+            query.narrowed = True  # jumps to the end: journalctl reads the tail only
         elif name in ("-r", "--reverse"):
             query.reverse = True
         elif name in ("-o", "--output"):
             query.output = value
         elif name in ("-g", "--grep"):
+            query.narrowed = True
             query.grep = value
+        elif name in ("-f", "--follow"):
+            query.follow = True
+        elif name == "--disk-usage":
+            query.disk_usage = True
         elif name in _NO_OPS:
             continue
         elif eq and re.fullmatch(r"[A-Z_]+", name):
@@ -221,6 +234,18 @@ def journalctl(
     query = _parse(state, argv[1:])
     if isinstance(query, CommandResult):
         return query
+    if query.disk_usage:
+        size = human(parse_size(state.spec.journal_size)).replace("K", "K").rstrip()
+        text = f"Archived and active journals take up {size} in the file system.\n"
+        return CommandResult(stdout=text, identity=("journal", "disk-usage"))
+    limit = state.spec.journal_timeout_s
+    if limit is not None and (query.follow or not query.narrowed):
+        text = (
+            f"run_command: timed out after {limit}s; the command was killed (no output received)\n"
+        )
+        return CommandResult(
+            stderr=text, exit_code=124, timed_out=True, identity=("journal", "!timeout")
+        )
     groups = state.users.get(ctx.user, (0, []))[1]
     if ctx.user != "root" and not {"adm", "systemd-journal", "wheel"} & set(groups):
         return CommandResult(

@@ -211,6 +211,8 @@ class Shell:
             if (connector == "&&" and code != 0) or (connector == "||" and code == 0):
                 continue
             result, stage_ids = self._pipeline(pipeline, ctx)
+            if result.timed_out:  # the runtime kills the whole command line
+                return result
             total.stdout += result.stdout
             total.stderr += result.stderr
             total.changes += result.changes
@@ -229,6 +231,8 @@ class Shell:
         ids: list[Identity] = []
         for index, command in enumerate(pipeline):
             result = self._simple(command, stdin, ctx)
+            if result.timed_out:
+                return result, ids
             if result.identity is not None:
                 ids.append(result.identity)
             out.changes += result.changes

@@ -155,6 +155,13 @@ class SystemSpec(_Strict):
     )
     units: list[UnitSpec] = Field(default_factory=list)
     journal: list[JournalEntry] = Field(default_factory=list)
+    journal_size: Size = Field(default="512M", description="For `journalctl --disk-usage`.")
+    journal_timeout_s: int | None = Field(
+        default=None,
+        description="The journal is too large to read whole: a journalctl query not narrowed by "
+        "--since/--until/-n/-e/-b/-k/-p/-g (or one that follows) exceeds the tool's time "
+        "limit and is killed after this many seconds, with no output.",
+    )
     processes: list[ProcessSpec] = Field(default_factory=list)
     sockets: list[SocketSpec] = Field(default_factory=list)
     not_installed: list[str] = Field(

@@ -147,3 +147,25 @@ def test_host_facts(web: World) -> None:
         " 09:30:00 up 17 days,  5:20,  1 user,  load average:"
     )
     assert sh(web, "free -h").stdout.splitlines()[1].split()[1] == "16Gi"
+
+
+def test_a_journal_too_large_to_read_whole_times_out_unless_narrowed() -> None:
+    entry = JournalEntry(time="2026-11-29T09:00:00Z", unit="api.service", message="boom")
+    world = World(WorldSpec(system=SystemSpec(journal_timeout_s=30, journal=[entry])))
+    for cmd in (
+        "journalctl -u api --no-pager",
+        "journalctl -u api | tail -n 5",
+        "journalctl -fu api",
+    ):
+        result = sh(world, cmd)
+        assert (result.exit_code, result.stdout) == (124, "")
+        assert result.stderr.startswith("run_command: timed out after 30s")
+    for cmd in (
+        "journalctl -xeu api",
+        "journalctl -u api --since today",
+        "journalctl -u api -n 20",
+    ):
+        assert sh(world, cmd).stdout == "Nov 29 09:00:00 ops-01 api: boom\n"
+    assert sh(world, "journalctl --disk-usage").stdout == (
+        "Archived and active journals take up 512M in the file system.\n"
+    )
