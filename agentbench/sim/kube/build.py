@@ -162,12 +162,15 @@ def _add_revisions(
     """One ReplicaSet per declared revision, oldest first (the last is current)."""
     revisions: list[Revision | None] = list(dep.revisions) or [None]
     made: list[tuple[int, Obj, list[Container]]] = []
-    for number, rev in enumerate(revisions, start=1):
+    for position, rev in enumerate(revisions, start=1):
+        number = rev.number if rev and rev.number else position
         image = rev.image if rev and rev.image else None
         rev_containers = containers
-        if image:
+        if rev and rev.template:
+            rev_containers = _containers(rev.template, rev.image, dep.name, [])
+        elif image:
             rev_containers = [containers[0].model_copy(update={"image": image}), *containers[1:]]
-        last = number == len(revisions)
+        last = position == len(revisions)
         hash_ = (
             (rev.hash if rev and rev.hash else None)
             or _hash_from_pods(
@@ -180,6 +183,8 @@ def _add_revisions(
         )
         if last:
             dep_obj["spec"]["template"] = template
+            if rev and rev.change_cause:
+                dep_obj["metadata"]["annotations"]["kubernetes.io/change-cause"] = rev.change_cause
         rs = new_replicaset(
             store,
             dep_obj,
@@ -191,7 +196,7 @@ def _add_revisions(
         )
         rs["spec"]["replicas"] = dep_obj["spec"]["replicas"] if last else 0
         made.append((number, rs, rev_containers))
-    dep_obj["metadata"]["annotations"]["deployment.kubernetes.io/revision"] = str(len(revisions))
+    dep_obj["metadata"]["annotations"]["deployment.kubernetes.io/revision"] = str(made[-1][0])
     return made
 
 

@@ -150,9 +150,12 @@ class Template(_Spec):
 
 class Revision(_Spec):
     """One rollout revision of a deployment (oldest first; the last one is current).
-    `image` replaces the template's first image; `hash` names its ReplicaSet."""
+    `image` replaces the template's first image, or `template` the whole pod template;
+    `hash` names its ReplicaSet; `number` defaults to the position (1, 2, ...)."""
 
+    number: int | None = None
     image: str | None = None
+    template: Template | None = None
     change_cause: str | None = None
     hash: str | None = None
     age: str = "1d"

@@ -281,11 +281,14 @@ def rollout_write(store: Store, args: Args) -> CommandResult:
     action = args.verb.partition(" ")[2]
     want = targets(args.args, allow_all=False)
     lines, changes = [], []
-    extra = [f"to-revision={args.get('to-revision')}"] if args.get("to-revision") else []
+    extra: list[str] = []
     for plural, obj in resolve_objects(store, args, "patch", want, allow_selector=False):
         name = qualified_name(obj)
         if action == "undo":
             line, detail = _undo(store, args, obj)
+            # Identity: the revision it resolved to, so `undo` = `undo --to-revision=<previous>`
+            resolved = (detail or line).rstrip(")").rpartition(" ")[2]
+            extra.append(f"to-revision={resolved}")
         elif action == "restart":
             line, detail = f"{name} restarted", "restartedAt"
             if not args.dry_run:

@@ -54,7 +54,14 @@ def test_scale_and_dry_run(run: Run) -> None:
 def test_rollout_undo_restores_the_previous_template(run: Run) -> None:
     undo = run("kubectl rollout undo -n web deployment/nginx")
     assert undo.stdout == "deployment.apps/nginx rolled back\n"
-    assert undo.identity == ("kubectl", "rollout undo", "deployments", "web", "nginx")
+    assert undo.identity == (
+        "kubectl",
+        "rollout undo",
+        "deployments",
+        "web",
+        "nginx",
+        "to-revision=1",
+    )
     image = "{.spec.template.spec.containers[0].image}"
     assert run(f"kubectl get deploy nginx -n web -o jsonpath={image}").stdout == "nginx:1.25.5"
     history = run("kubectl rollout history deploy/nginx -n web").stdout
