@@ -99,6 +99,7 @@ class Routes:
             )
         return CommandResult(
             stdout=f"{response.status_line}\n{response.body}",
+            exit_code=0 if response.status < 400 else 1,  # an error status is a failed call
             identity=("http", "GET", response.route),
         )
 
