@@ -86,7 +86,7 @@ def logs(store: Store, args: Args) -> CommandResult:
                 stderr=f"No resources found in {args.namespace()} namespace.\n",
                 identity=_identity(args, "*", "*"),
             )
-        chunks = [_one(store, args, p, prefix=True) for p in pods]
+        chunks = [_one(store, args, p, prefix=args.has("prefix")) for p in pods]
         return CommandResult(
             stdout="".join(c for c, _ in chunks),
             identity=_identity(args, "*", args.get("container") or "*"),

@@ -27,6 +27,15 @@ def probe(p: Probe) -> Obj:
     return out
 
 
+def _port(port: int | str) -> Obj:
+    number, _, protocol = str(port).partition("/")
+    return {"containerPort": int(number), "protocol": protocol.upper() or "TCP"}
+
+
+# What the built-in priority classes resolve to in a pod's spec.priority.
+PRIORITIES = {"system-cluster-critical": 2000000000, "system-node-critical": 2000001000}
+
+
 def container_spec(c: Container) -> Obj:
     """A container as it appears under spec.containers."""
     out: Obj = {"name": c.name, "image": c.image, "imagePullPolicy": "IfNotPresent"}
@@ -35,7 +44,7 @@ def container_spec(c: Container) -> Obj:
     if c.args:
         out["args"] = c.args
     if c.ports:
-        out["ports"] = [{"containerPort": p, "protocol": "TCP"} for p in c.ports]
+        out["ports"] = [_port(p) for p in c.ports]
     if c.env:
         out["env"] = [
             _env(e.name, e.value, e.configmap, e.secret, e.key, e.optional) for e in c.env
@@ -189,6 +198,7 @@ def pod_object(p: Pod, clock: Clock, owner: Obj | None, labels: dict[str, str]) 
         spec["nodeName"] = p.node
     if p.priority_class:
         spec["priorityClassName"] = p.priority_class
+        spec["priority"] = PRIORITIES.get(p.priority_class, 1000)
     if p.volumes:
         spec["volumes"] = [volume(v) for v in p.volumes]
     status: Obj = {

@@ -93,7 +93,7 @@ class Container(_Spec):
 
     name: str
     image: str = ""
-    ports: list[int] = Field(default_factory=list)
+    ports: list[int | str] = Field(default_factory=list)  # 8080, or "53/UDP"
     command: list[str] | None = None
     args: list[str] | None = None
     limits: dict[str, str] = Field(default_factory=dict)
