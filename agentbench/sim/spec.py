@@ -189,6 +189,12 @@ class SqlSpec(_Strict):
     """A database answered by an embedded DuckDB: any query runs for real on these rows."""
 
     database: str = Field(default="analytics", description="Name psql shows and -d accepts.")
+    host: str = Field(default="localhost", description="Host `psql -h` reaches it at.")
+    replicas: list[str] = Field(
+        default_factory=list,
+        description="Hosts of hot-standby replicas: the same rows, `pg_is_in_recovery()` is "
+        "true and writes fail with PostgreSQL's read-only error.",
+    )
     tables: dict[str, TableSpec] = Field(default_factory=dict)
     views: dict[str, str] = Field(default_factory=dict, description="Name -> SELECT text.")
     read_only: bool = Field(

@@ -132,8 +132,22 @@ class Database:
         self.conn.execute("ROLLBACK")
         self.conn = token
 
-    def run(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
-        """(columns, rows, result with identity/changes or the error) of one query text."""
+    def run(
+        self, sql: str, replica: bool = False
+    ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
+        """(columns, rows, result with identity/changes or the error) of one query text;
+        `replica`: as a hot-standby replica answers it (read-only, in recovery)."""
+        if replica:
+            self.conn.execute("SET search_path = 'replica,main'")
+            try:
+                return self._run(sql, read_only=True)
+            finally:
+                self.conn.execute("SET search_path = 'main'")
+        return self._run(sql, read_only=self.spec.read_only)
+
+    def _run(
+        self, sql: str, read_only: bool
+    ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
         statement = sql.strip().rstrip(";").strip()
         control = _CONTROL.match(statement)
         if control:  # the episode's own transaction stays open; psql echoes the tag
@@ -142,7 +156,7 @@ class Database:
             )
             return [], [], CommandResult(stdout=f"{tag}\n")
         write = _WRITE.match(statement)
-        if write and self.spec.read_only:
+        if write and read_only:
             verb = write.group(1).upper()
             text = f"ERROR:  cannot execute {verb} in a read-only transaction\n"
             return (
@@ -191,100 +205,3 @@ class Database:
         if columns:
             result.stdout = aligned(columns, rows)
         return result
-
-
-class Psql:
-    """`psql [-h H] [-U U] [-d DB | DB] -c 'SQL'` (or SQL on stdin); -t -A -F -X -q."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-
-    def run(self, argv: list[str], stdin: str | None, ctx: Any) -> CommandResult:
-        args = argv[1:]
-        commands: list[str] = []
-        database = None
-        tuples_only = unaligned = False
-        separator = "|"
-        i = 0
-        while i < len(args):
-            arg = args[i]
-            name, eq, value = arg.partition("=")
-            takes = name in (
-                "-c",
-                "--command",
-                "-d",
-                "--dbname",
-                "-h",
-                "--host",
-                "-U",
-                "--username",
-                "-p",
-                "--port",
-                "-F",
-                "--field-separator",
-                "-f",
-                "--file",
-            )
-            if takes and not eq:
-                value, i = (args[i + 1] if i + 1 < len(args) else ""), i + 1
-            elif (
-                len(name) > 2
-                and name[:2] in ("-c", "-d", "-U", "-h", "-F")
-                and not name.startswith("--")
-            ):
-                name, value = name[:2], name[2:]
-            i += 1
-            if name in ("-c", "--command"):
-                commands.append(value)
-            elif name in ("-d", "--dbname"):
-                database = value
-            elif name in ("-F", "--field-separator"):
-                separator = value
-            elif not name.startswith("-"):
-                database = database or arg
-            else:
-                letters = name[1:] if not name.startswith("--") else ""
-                tuples_only |= "t" in letters or name == "--tuples-only"
-                unaligned |= "A" in letters or name == "--no-align"
-        if database and database.split("/")[-1].split("?")[0] not in (
-            self.db.spec.database,
-            "postgres",
-        ):
-            socket = '"/var/run/postgresql/.s.PGSQL.5432"'
-            text = (
-                f"psql: error: connection to server on socket {socket} failed: "
-                f'FATAL:  database "{database}" does not exist\n'
-            )
-            return CommandResult(
-                stderr=text, exit_code=2, identity=("sql", "connect", "!no-database")
-            )
-        if not commands and stdin:
-            commands = [stdin]
-        out = CommandResult()
-        ids: list[str] = []
-        for command in commands:
-            columns, rows, result = self.db.run(command)
-            out.stderr += result.stderr
-            out.changes += result.changes
-            out.exit_code = out.exit_code or result.exit_code
-            if result.identity:
-                ids += ([";"] if ids else []) + list(result.identity)
-            if columns and unaligned:
-                plain = [] if tuples_only else [separator.join(columns)]
-                plain += [separator.join(cell(v) for v in row) for row in rows]
-                if not tuples_only:
-                    plain.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
-                out.stdout += "\n".join(plain) + "\n"
-            elif columns and tuples_only:
-                body = aligned(columns, rows).splitlines()[2:-1]
-                out.stdout += "\n".join(body) + "\n\n"
-            elif columns:
-                out.stdout += aligned(columns, rows) + "\n"
-            else:
-                out.stdout += result.stdout
-        out.identity = tuple(ids) if ids else None
-        return out
-
-
-def psql_program(db: Database) -> Psql:
-    return Psql(db)

@@ -69,6 +69,10 @@ def engine(spec: SqlSpec) -> Any:
             return built
         conn = duckdb.connect(":memory:")
         conn.execute("SET TimeZone = 'UTC'")
+        # PostgreSQL's recovery flag: false on the primary, true through the replica schema
+        conn.execute("CREATE MACRO pg_is_in_recovery() AS false")
+        conn.execute("CREATE SCHEMA replica")
+        conn.execute("CREATE MACRO replica.pg_is_in_recovery() AS true")
         for name, table in spec.tables.items():
             columns = ", ".join(f'"{c}" {duck_type(t)}' for c, t in table.columns.items())
             conn.execute(f'CREATE TABLE "{name}" ({columns})')

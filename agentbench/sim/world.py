@@ -92,7 +92,8 @@ class World:
             self.programs["kubectl"] = kubectl
             self.stateful.append(kubectl if isinstance(kubectl, Stateful) else _Attributes(kubectl))
         if spec.sql is not None:
-            from agentbench.sim.sql import Database, psql_program
+            from agentbench.sim.psql import psql_program
+            from agentbench.sim.sql import Database
 
             self.sql = Database(spec.sql)
             self.programs["psql"] = psql_program(self.sql)

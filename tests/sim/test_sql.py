@@ -123,3 +123,31 @@ def test_episodes_share_one_load_but_not_their_writes() -> None:
     assert query(first, "SELECT count(*) FROM orders").identity == ("sql", "0")
     assert query(second, "SELECT count(*) FROM orders").identity == ("sql", "5")
     assert query(first.copy(), "SELECT count(*) FROM orders").identity == ("sql", "5")
+
+
+def test_psql_hosts_primary_and_hot_standby_replica() -> None:
+    spec = SqlSpec(
+        tables={"orders": ORDERS},
+        database="orders",
+        host="db-1.internal",
+        replicas=["db-2.internal"],
+    )
+    world = World(WorldSpec(sql=spec))
+    update = "-d orders -c \"UPDATE orders SET status = 'refunded' WHERE id = 5\""
+    refused = sh(world, f"psql -h db-2.internal {update}")
+    assert refused.stderr == "ERROR:  cannot execute UPDATE in a read-only transaction\n"
+    recovery = "psql -At -h db-2.internal -d orders -c 'SELECT pg_is_in_recovery()'"
+    assert sh(world, recovery).stdout == "t\n"
+    assert sh(world, recovery.replace("db-2", "db-1")).stdout == "f\n"
+    done = sh(world, f"psql -h db-1.internal {update}")
+    assert done.stdout == "UPDATE 1\n" and done.changes == [
+        Change("sql", "update", "orders", "1 rows")
+    ]
+    check = (
+        "psql postgresql://ops@db-2.internal/orders -At -c 'SELECT status FROM orders WHERE id = 5'"
+    )
+    assert sh(world, check).stdout == "refunded\n"
+    unknown = sh(world, "psql -h db-9.internal -c 'SELECT 1'")
+    assert (
+        unknown.exit_code == 2 and 'could not translate host name "db-9.internal"' in unknown.stderr
+    )
