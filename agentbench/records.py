@@ -72,12 +72,32 @@ class Completion(BaseModel):
     retry_errors: list[str] = Field(default_factory=list)
 
 
+class ChangeRecord(BaseModel):
+    """A state change a tool call made (agentbench.sim.base.Change)."""
+
+    system: str
+    action: str
+    target: str
+    detail: str = ""
+
+
 class ToolResultRecord(BaseModel):
     name: str
     output: str
     ok: bool
     kind: str
     latency_s: float
+    source: str = Field(
+        default="rule",
+        description="Who answered: sim:<program> (a state-backed simulator), rule (a task "
+        "rule), fallback (nothing covered the call: off-script), runtime_error.",
+    )
+    identity: list[str] | None = Field(
+        default=None, description="What the simulator resolved the call to; None: nothing."
+    )
+    changes: list[ChangeRecord] = Field(
+        default_factory=list, description="State changes the call made, in order."
+    )
 
 
 class RouterDecisionRecord(BaseModel):

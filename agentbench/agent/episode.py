@@ -154,13 +154,7 @@ class EpisodeLoop(ABC, Generic[S]):
             if result.kind in INVALID_CALL_KINDS and not step.invalid_tool_call:
                 step.invalid_tool_call = result.output
             failed += not result.ok
-            record = ToolResultRecord(
-                name=call.name,
-                output=result.content(),
-                ok=result.ok,
-                kind=result.kind,
-                latency_s=result.latency_s,
-            )
+            record = result.record(call.name)
             step.tool_results.append(record)
             self.add_tool_result(state, step, i, call, record)
         step.tool_time_s = time.perf_counter() - started

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from agentbench.metrics.routing import escalation_stats
 from agentbench.metrics.stats import bootstrap_ci, median, pass_hat_k, percentile, spread
-from agentbench.records import EpisodeResult, StepRecord
+from agentbench.records import EpisodeResult, StepRecord, ToolResultRecord
 from router import LOCAL
 
 
@@ -59,6 +59,19 @@ class RunSummary(BaseModel):
     unpriced_steps: int = Field(default=0, description="Model calls without a price.")
     cost_note: str | None = Field(default=None, description="Why cost_usd is None, if it is.")
     truncated_steps: int = 0
+    tool_calls: int = Field(default=0, description="Tool calls the environment answered.")
+    off_script_calls: int = Field(
+        default=0,
+        description="Tool calls no simulator and no rule answered (the tool's unmatched text).",
+    )
+    off_script_share: float | None = Field(
+        default=None,
+        description="off_script_calls / tool_calls: how often the environment, not the model, "
+        "limited what the model could learn; None without tool calls.",
+    )
+    off_script_by_task: dict[str, float] = Field(
+        default_factory=dict, description="Task id -> its off-script share, tasks with any."
+    )
 
 
 def _method(methods: Counter[Any]) -> str | None:
@@ -133,7 +146,30 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         unpriced_steps=sum(1 for s in steps if s.cost_usd is None),
         cost_note=_cost_note(steps),
         truncated_steps=sum(1 for s in steps if s.truncated),
+        **off_script(eps),
     )
+
+
+def _off_script(result: ToolResultRecord) -> bool:
+    # records from before sources were kept: the unmatched fallback was kind "unmatched"
+    return result.source == "fallback" or result.kind == "unmatched"
+
+
+def off_script(episodes: list[EpisodeResult]) -> dict[str, Any]:
+    """Tool calls, off-script calls, their share, and the share per task that had any."""
+    calls: Counter[str] = Counter()
+    off: Counter[str] = Counter()
+    for e in episodes:
+        for step in e.steps:
+            calls[e.task_id] += len(step.tool_results)
+            off[e.task_id] += sum(1 for r in step.tool_results if _off_script(r))
+    total, missed = sum(calls.values()), sum(off.values())
+    return {
+        "tool_calls": total,
+        "off_script_calls": missed,
+        "off_script_share": missed / total if total else None,
+        "off_script_by_task": {t: off[t] / calls[t] for t in sorted(off) if off[t]},
+    }
 
 
 def _cost_note(steps: list[StepRecord]) -> str | None:
