@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 
 from agentbench.backends.base import strip_credentials
+from agentbench.backends.http import api_root
 from agentbench.records import ServerInfo
 
 SPEC_DECODE_METRIC = "vllm:spec_decode_num_draft_tokens_total"
@@ -48,7 +49,7 @@ async def describe_openai_server(
     context size and sends no usage in streams (its counts come from /extras/tokenize).
     refserver: /version names itself.
     """
-    root = base_url[:-3] if base_url.endswith("/v1") else base_url
+    root = api_root(base_url)
     models = await _get_json(client, f"{base_url}/models", headers)
     entry = model_entry(models, model) or {}
     version_doc = await _get_json(client, f"{root}/version", headers)

@@ -30,6 +30,7 @@ import typer
 from rich.console import Console
 
 from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
+from agentbench.backends.http import HttpBackend, api_root
 from agentbench.errors import BackendError, ConfigError
 from agentbench.local.diagnose import Diagnosis, diagnose
 from agentbench.local.profiles import Profile, expand, load_profiles
@@ -104,7 +105,7 @@ def probe(server: str, base_url: str, timeout: float = 3.0) -> tuple[bool, str, 
                           f"{' '.join(response.text.split())[:160]}"), []
         data = response.json().get("data") or []
         names = [m.get("id", "") for m in data if isinstance(m, dict)]
-        root = base_url[:-3] if base_url.rstrip("/").endswith("/v1") else base_url
+        root = api_root(base_url)
         version = None
         try:
             doc = httpx.get(f"{root.rstrip('/')}/version", timeout=timeout)
@@ -172,11 +173,12 @@ async def _tool_check(report: DoctorReport, backend: Backend,
 
 
 async def _openai_reasoning_check(report: DoctorReport, backend: Backend) -> None:
-    client: httpx.AsyncClient = backend.client  # type: ignore[attr-defined]
+    if not isinstance(backend, HttpBackend):
+        return
+    client = backend.client
     body = {"model": backend.model, "messages": THINK_PROMPT, "max_tokens": 256,
             "temperature": 0, "stream": False}
-    headers = backend._headers() if hasattr(backend, "_headers") else {}
-    headers = {k: v for k, v in headers.items() if k.lower() == "authorization"}
+    headers = backend.auth_headers()
     try:
         response = await client.post(f"{backend.base_url}/chat/completions", json=body,
                                      headers=headers, timeout=backend.retry.request_timeout_s)
