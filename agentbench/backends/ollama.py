@@ -176,6 +176,7 @@ class OllamaBackend(HttpBackend):
         options: dict[str, Any] | None = None,
         keep_alive: str | None = None,
         truncation_ratio: float = TRUNCATION_RATIO,
+        extra_body: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(api_root(base_url), model, headers=headers, client=client, retry=retry)
         self.think = think
@@ -183,6 +184,7 @@ class OllamaBackend(HttpBackend):
         if num_ctx is not None:
             self.options["num_ctx"] = num_ctx
         self.keep_alive = keep_alive
+        self.extra_body = dict(extra_body or {})
         self.truncation_ratio = truncation_ratio
         # digest of a message list -> prompt_eval_count it was given (bounded, oldest dropped)
         self._prefix_counts: OrderedDict[str, int] = OrderedDict()
@@ -212,6 +214,7 @@ class OllamaBackend(HttpBackend):
             body["think"] = self.think
         if self.keep_alive is not None:
             body["keep_alive"] = self.keep_alive
+        body.update(self.extra_body)
         body.update(request.extra_body)
         return body
 

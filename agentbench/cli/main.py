@@ -20,6 +20,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    rich_markup_mode=None,
 )
 app.add_typer(tasks.app, name="tasks")
 app.add_typer(bench.app, name="bench")

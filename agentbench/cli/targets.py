@@ -10,6 +10,7 @@ from pathlib import Path
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
 from agentbench.backends.openai_compat import OpenAICompatBackend
+from agentbench.cli.options import RequestOptions
 from agentbench.errors import ConfigError
 from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
 from agentbench.local.profiles import find_served, load_profiles
@@ -50,14 +51,31 @@ def _backend(
     field: str,
     retry: RetryPolicy,
     ollama: OllamaOptions | None = None,
+    request: RequestOptions | None = None,
 ) -> Backend:
+    request = request or RequestOptions()
     if server == "ollama":
         from agentbench.backends.ollama import OllamaBackend
 
         opts = ollama or OllamaOptions()
-        return OllamaBackend(base_url, model, retry=retry, num_ctx=opts.num_ctx, think=opts.think)
+        return OllamaBackend(
+            base_url,
+            model,
+            retry=retry,
+            headers=request.headers,
+            num_ctx=opts.num_ctx,
+            think=opts.think,
+            options=request.sampling(),
+            extra_body=request.extra_body,
+        )
     return OpenAICompatBackend(
-        base_url, model, api_key=api_key, retry=retry, max_tokens_field=field
+        base_url,
+        model,
+        api_key=api_key,
+        headers=request.headers,
+        retry=retry,
+        max_tokens_field=field,
+        extra_body={**request.sampling(), **request.extra_body},
     )
 
 
@@ -71,6 +89,7 @@ def open_target(
     profiles_file: Path | None = None,
     retry: RetryPolicy | None = None,
     ollama: OllamaOptions | None = None,
+    request: RequestOptions | None = None,
 ) -> Iterator[Target]:
     """Resolve the flags to a backend; an embedded server is started here and always stopped.
 
@@ -98,7 +117,15 @@ def open_target(
         if profile.embedded:
             with EmbeddedServer() as embedded:
                 yield Target(
-                    OpenAICompatBackend(embedded.base_url, EMBEDDED_ALIAS, retry=retry),
+                    _backend(
+                        "llama.cpp",
+                        embedded.base_url,
+                        EMBEDDED_ALIAS,
+                        None,
+                        "max_tokens",
+                        retry,
+                        request=request,
+                    ),
                     f"local:{local}",
                     "llama-cpp-python",
                     profile.tool_mode,
@@ -107,7 +134,7 @@ def open_target(
             return
         found = find_served(local, profile, env)
         backend = _backend(
-            found.server, found.base_url, found.model, api_key, "max_tokens", retry, ollama
+            found.server, found.base_url, found.model, api_key, "max_tokens", retry, ollama, request
         )
         yield Target(backend, f"local:{local}", found.server, profile.tool_mode, profile.max_tokens)
         return
@@ -116,7 +143,7 @@ def open_target(
     if base_url:
         server = "ollama" if model.startswith("ollama/") else "openai-compatible"
         name = model.split("/", 1)[1] if model.startswith("ollama/") else model
-        backend = _backend(server, base_url, name, api_key, "max_tokens", retry, ollama)
+        backend = _backend(server, base_url, name, api_key, "max_tokens", retry, ollama, request)
         label = f"{strip_credentials(base_url)} {model}"
     else:
         provider, sep, name = model.partition("/")
@@ -131,6 +158,8 @@ def open_target(
             if not api_key:
                 raise ConfigError(f"--model {model} needs an API key in ${key_var}")
         server = "ollama" if provider == "ollama" else provider
-        backend = _backend(server, expand(url_template, env), name, api_key, field, retry, ollama)
+        backend = _backend(
+            server, expand(url_template, env), name, api_key, field, retry, ollama, request
+        )
         label = model
     yield Target(backend, label, server)
