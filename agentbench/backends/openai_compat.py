@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from typing import Any
 
@@ -293,11 +294,7 @@ class OpenAICompatBackend(HttpBackend):
                 "--base-url (it usually ends in /v1)"
             )
         served = [str(e.get("id")) for e in entries if isinstance(e, dict) and e.get("id")]
-        # llama.cpp and llama-cpp-python serve one model under any requested name
-        any_name = any(
-            isinstance(e, dict) and e.get("owned_by") in ("llamacpp", "me") for e in entries
-        )
-        if served and self.model not in served and not any_name:
+        if served and not _serves(entries, self.model):
             raise unknown_model(self.model, served, strip_credentials(self.base_url))
 
     async def server_info(self) -> ServerInfo:
@@ -306,6 +303,22 @@ class OpenAICompatBackend(HttpBackend):
         return await describe_openai_server(
             self.client, self.base_url, self.model, self.auth_headers()
         )
+
+
+def _serves(entries: list[Any], model: str) -> bool:
+    """Whether a /v1/models list admits `model`. llama.cpp and llama-cpp-python answer to any
+    name; the reference server takes `POLICY-PARAM` variants of the policies it lists."""
+    for e in entries:
+        if not isinstance(e, dict):
+            continue
+        owner, name = e.get("owned_by"), str(e.get("id"))
+        if model == name or owner in ("llamacpp", "me"):
+            return True
+        if owner == "agentbench-refserver" and re.fullmatch(
+            re.escape(name) + r"[-:][0-9.]+", model
+        ):
+            return True
+    return False
 
 
 def _token_count(data: Any) -> int | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -135,11 +137,32 @@ def check_output(path: Path | None, flag: str) -> None:
         return
     if path.is_dir():
         raise ConfigError(f"{flag} {path}: that is a directory; give a file name")
+    if flag == "--db" and path.exists() and path.stat().st_size and not _is_sqlite(path):
+        raise ConfigError(
+            f"--db {path}: not an agentbench database (not SQLite); give another path"
+        )
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise ConfigError(f"{flag} {path}: the folder {parent} does not exist; create it first")
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise ConfigError(f"{flag} {path}: not writable")
+
+
+def check_db_exists(db: Path) -> None:
+    """Commands that read results refuse a database that is not there (sqlite would create it)."""
+    if not db.exists():
+        raise ConfigError(f"--db {db}: no such database; `agentbench run` creates it")
+    if db.is_dir():
+        raise ConfigError(f"--db {db}: that is a directory; give the database file")
+
+
+@contextmanager
+def writing(path: Path, flag: str) -> Iterator[None]:
+    """Around a writer of an output file: an OS error becomes one line naming the flag."""
+    try:
+        yield
+    except OSError as exc:
+        raise ConfigError(f"{flag} {path}: cannot write it ({exc.strerror})") from exc
 
 
 def write_text(path: Path, text: str, flag: str) -> None:
@@ -148,3 +171,11 @@ def write_text(path: Path, text: str, flag: str) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{flag} {path}: cannot write it ({exc.strerror})") from exc
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False

@@ -8,10 +8,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import typer
+
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
 from agentbench.backends.openai_compat import OpenAICompatBackend
 from agentbench.cli.options import RequestOptions
 from agentbench.errors import ConfigError
+from agentbench.local.children import stale_warning
 from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
 from agentbench.local.profiles import find_served, load_profiles
 
@@ -115,6 +118,9 @@ def open_target(
         if profile is None:
             raise ConfigError(f"unknown --local alias '{local}'; known: {', '.join(profiles)}")
         if profile.embedded:
+            stale = stale_warning()
+            if stale:
+                typer.echo(f"warning: {stale}", err=True)
             with EmbeddedServer() as embedded:
                 yield Target(
                     _backend(

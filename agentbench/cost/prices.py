@@ -30,8 +30,11 @@ class ModelPrice:
     def cost(self, prompt_tokens: int, cached_tokens: int, output_tokens: int) -> float:
         cached = min(max(cached_tokens, 0), prompt_tokens)
         cached_price = self.input if self.cached_input is None else self.cached_input
-        return ((prompt_tokens - cached) * self.input + cached * cached_price
-                + output_tokens * self.output) / 1_000_000
+        return (
+            (prompt_tokens - cached) * self.input
+            + cached * cached_price
+            + output_tokens * self.output
+        ) / 1_000_000
 
 
 @dataclass
@@ -54,10 +57,19 @@ class PriceTable:
 
     def describe(self) -> dict[str, Any]:
         """What a run records about the table it was priced with."""
-        return {"sources": list(self.sources), "written": self.written,
-                "models": {m: {"input": p.input, "cached_input": p.cached_input,
-                               "output": p.output, "as_of": p.as_of}
-                           for m, p in sorted(self.models.items())}}
+        return {
+            "sources": list(self.sources),
+            "written": self.written,
+            "models": {
+                m: {
+                    "input": p.input,
+                    "cached_input": p.cached_input,
+                    "output": p.output,
+                    "as_of": p.as_of,
+                }
+                for m, p in sorted(self.models.items())
+            },
+        }
 
 
 def _number(where: str, key: str, value: Any, required: bool) -> float | None:
@@ -65,24 +77,39 @@ def _number(where: str, key: str, value: Any, required: bool) -> float | None:
         if required:
             raise ConfigError(f"{where}: '{key}' is missing (US dollars per million tokens)")
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
-            or value < 0:
-        raise ConfigError(f"{where}: '{key}' must be a non-negative number of dollars per "
-                          f"million tokens, got {value!r}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value < 0
+    ):
+        raise ConfigError(
+            f"{where}: '{key}' must be a non-negative number of dollars per "
+            f"million tokens, got {value!r}"
+        )
     return float(value)
 
 
 def _merge(table: PriceTable, raw: Any, source: str) -> None:
     if not isinstance(raw, dict) or not isinstance(raw.get("models"), dict):
-        raise ConfigError(f"{source}: a price file needs a 'models:' mapping of model name to "
-                          "{input, cached_input, output, as_of}")
+        raise ConfigError(
+            f"{source}: a price file needs a 'models:' mapping of model name to "
+            "{input, cached_input, output, as_of}"
+        )
     file_as_of = raw.get("as_of")
     for name, entry in raw["models"].items():
         where = f"{source}: model '{name}'"
         if not isinstance(entry, dict):
             raise ConfigError(f"{where}: expected a mapping with input, cached_input, output")
-        unknown = set(entry) - {"input", "cached_input", "output", "as_of", "source", "aliases",
-                                "note"}
+        unknown = set(entry) - {
+            "input",
+            "cached_input",
+            "output",
+            "as_of",
+            "source",
+            "aliases",
+            "note",
+        }
         if unknown:
             raise ConfigError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
         as_of = entry.get("as_of", file_as_of)
@@ -117,9 +144,13 @@ def load_prices(path: str | Path | None = None, *, defaults: bool = True) -> Pri
     if path is not None:
         p = Path(path)
         try:
-            raw = yaml.safe_load(p.read_text())
+            raw = yaml.safe_load(p.read_text(encoding="utf-8"))
         except OSError as exc:
             raise ConfigError(f"--prices {p}: cannot read it ({exc.strerror})") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"--prices {p}: not UTF-8 text (byte {exc.start}); save it as UTF-8 YAML"
+            ) from exc
         except yaml.YAMLError as exc:
             raise ConfigError(f"--prices {p}: not valid YAML ({exc})") from exc
         _merge(table, raw, str(p))
