@@ -31,6 +31,7 @@ from rich.console import Console
 
 from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, api_root
+from agentbench.cli.options import check_output, write_text
 from agentbench.errors import BackendError, ConfigError
 from agentbench.local.diagnose import Diagnosis, diagnose
 from agentbench.local.profiles import Profile, expand, load_profiles
@@ -398,6 +399,7 @@ def doctor(
     """Which servers answer, what they serve, whether tool calls and reasoning work."""
     if local and (base_url or model):
         raise ConfigError("give either --local ALIAS or --base-url URL --model NAME, not both")
+    check_output(json_out, "--json")
     console = Console(soft_wrap=True)
     logs: dict[str, str] = {}
     for item in log or []:
@@ -412,7 +414,11 @@ def doctor(
                         timeout_s=timeout, logs=logs)
     render(report, console)
     if json_out:
-        json_out.write_text(json.dumps(asdict(report), indent=2, default=str))
+        write_text(json_out, json.dumps(asdict(report), indent=2, default=str), "--json")
     if report.target_ok is False:
         typer.echo(f"error: {report.error or 'the target is not usable'}", err=True)
+        raise typer.Exit(1)
+    failed = [c.name for c in report.checks if c.status == "fail"]
+    if failed:
+        typer.echo(f"error: {len(failed)} check(s) failed: {', '.join(failed)}", err=True)
         raise typer.Exit(1)
