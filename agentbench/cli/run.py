@@ -120,12 +120,8 @@ def run(
 
 
 def _explicit(ctx: typer.Context, name: str) -> bool:
-    from click.core import ParameterSource
-
-    return ctx.get_parameter_source(name) in (
-        ParameterSource.COMMANDLINE,
-        ParameterSource.ENVIRONMENT,
-    )
+    source = ctx.get_parameter_source(name)  # click's ParameterSource (typer vendors click)
+    return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
 
 
 def _plain(value: Any) -> Any:
