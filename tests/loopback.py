@@ -44,6 +44,11 @@ async def _handle(
                 + f"content-length: {len(body)}\r\n\r\n{body}".encode()
             )
             return
+        if not head.startswith(b"POST /v1/chat/completions"):
+            writer.write(
+                b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            )
+            return
         writer.write(
             b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n"
         )

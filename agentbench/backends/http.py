@@ -283,7 +283,12 @@ class HttpBackend(Backend):
         """GET a JSON document for a pre-flight check; one line when it cannot be had."""
         shown = strip_credentials(url)
         try:
-            response = await self.client.get(url, headers=self.auth_headers(), timeout=timeout_s)
+            async with asyncio.timeout(timeout_s):
+                response = await self.client.get(
+                    url, headers=self.auth_headers(), timeout=timeout_s
+                )
+        except TimeoutError as exc:
+            raise ServerUnavailable(f"{shown}: no complete answer in {timeout_s:g} s") from exc
         except httpx.ConnectError as exc:
             raise ServerUnavailable(
                 f"no server answers at {strip_credentials(self.base_url)} (connection refused); "

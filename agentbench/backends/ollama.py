@@ -18,6 +18,7 @@ with JSON-text arguments become Ollama's argument objects, `tool` messages carry
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import time
@@ -432,18 +433,20 @@ class OllamaBackend(HttpBackend):
 
     async def _get_json(self, url: str) -> Any:
         try:
-            response = await self.client.get(url, headers=self.auth_headers(), timeout=5.0)
+            async with asyncio.timeout(5.0):
+                response = await self.client.get(url, headers=self.auth_headers(), timeout=5.0)
             return response.json() if response.status_code == 200 else None
-        except (httpx.HTTPError, ValueError):
+        except (httpx.HTTPError, ValueError, TimeoutError):
             return None
 
     async def _post_json(self, url: str, payload: dict[str, Any]) -> Any:
         try:
-            response = await self.client.post(
-                url, json=payload, headers=self.auth_headers(), timeout=5.0
-            )
+            async with asyncio.timeout(5.0):
+                response = await self.client.post(
+                    url, json=payload, headers=self.auth_headers(), timeout=5.0
+                )
             return response.json() if response.status_code == 200 else None
-        except (httpx.HTTPError, ValueError):
+        except (httpx.HTTPError, ValueError, TimeoutError):
             return None
 
 

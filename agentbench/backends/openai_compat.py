@@ -8,6 +8,7 @@ choices, llama.cpp's `timings`) must be read raw. The SDK, which now runs on htt
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import re
@@ -270,11 +271,12 @@ class OpenAICompatBackend(HttpBackend):
         for name in order:
             url, payload = routes[name]
             try:
-                response = await self.client.post(
-                    url, json=payload, headers=self.auth_headers(), timeout=10.0
-                )
+                async with asyncio.timeout(10.0):
+                    response = await self.client.post(
+                        url, json=payload, headers=self.auth_headers(), timeout=10.0
+                    )
                 data = response.json() if response.status_code == 200 else None
-            except (httpx.HTTPError, ValueError):
+            except (httpx.HTTPError, ValueError, TimeoutError):
                 data = None
             count = _token_count(data)
             if count is not None:
