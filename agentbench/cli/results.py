@@ -91,26 +91,25 @@ def runs(
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
-        caption="id: short id, accepted by every command; `runs --json` has the full ids",
+        caption="id: short id, accepted by every command (`runs --json` has full ids); "
+        "ok: success rate",
         caption_justify="left",
     )
     table.add_column("id", no_wrap=True)
     table.add_column("created", no_wrap=True)
-    table.add_column("kind", no_wrap=True)
-    table.add_column("status")
-    table.add_column("model", overflow="fold")
-    table.add_column("router", overflow="fold")
+    table.add_column("status", overflow="fold")
+    table.add_column("model (router)", overflow="fold", ratio=1)
     table.add_column("ok", justify="right", no_wrap=True)
-    table.add_column("note", overflow="fold")
+    table.add_column("note", overflow="fold", ratio=1)
     for r in records:
         rate = (r.summary or {}).get("success_rate")
+        model = r.server.model if r.server else str(r.config.get("model", "?"))
+        router = str(r.config.get("router", "always-local"))
         table.add_row(
             short[r.run_id],
             r.created_at[5:16].replace("T", " "),
-            r.kind,
-            r.status,
-            r.server.model if r.server else str(r.config.get("model", "?")),
-            str(r.config.get("router", "")),
+            r.status + (" (bench)" if r.kind == "bench" else ""),
+            model + ("" if router == "always-local" else f" ({router})"),
             f"{rate:.0%}" if isinstance(rate, float) else "n/a",
             (r.server.note if r.server and r.server.note else r.config.get("note")) or "",
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -70,67 +71,137 @@ def _ratio(v: float | None) -> str:
 # ---------------------------------------------------------------- terminal
 
 
-def _runs_table(runs: list[RunOverview]) -> Table:
-    t = Table(title="Runs (the first is A, the baseline)", title_justify="left")
-    for col in ("", "run", "server", "router", "episodes", "success (95% CI)",
-                "thinking tok/step", "tok/solved task", "time-to-done median s",
-                "decode tok/s median", "cost USD"):
-        t.add_column(col, justify="left" if col in ("", "run", "server", "router") else "right")
-    for i, r in enumerate(runs):
-        s = r.summary
-        t.add_row("A" if i == 0 else f"B{i}" if len(runs) > 2 else "B", r.label,
-                  str(r.server or "?"), str(r.router or ""), str(s.episodes),
-                  f"{fmt(s.success_rate, '.0%')} {fmt_ci(s.success_rate_ci)}",
-                  fmt(s.thinking_tokens_per_step, ".1f"), fmt(s.tokens_per_solved_task, ".0f"),
-                  fmt(s.time_to_done_s_median, ".2f"), fmt(s.decode_tok_s_median, ".1f"),
-                  fmt(s.cost_usd, ".4f") if s.cost_usd is not None else "unpriced")
+RUN_FIELDS = (
+    "run",
+    "server",
+    "router",
+    "episodes",
+    "success (95% CI)",
+    "thinking tok/step",
+    "tok/solved task",
+    "time-to-done median s",
+    "decode tok/s median",
+    "cost USD",
+)
+
+
+def _run_cells(r: RunOverview) -> list[str]:
+    s = r.summary
+    return [
+        r.label,
+        str(r.server or "?"),
+        str(r.router or ""),
+        str(s.episodes),
+        f"{fmt(s.success_rate, '.0%')} {fmt_ci(s.success_rate_ci)}",
+        fmt(s.thinking_tokens_per_step, ".1f"),
+        fmt(s.tokens_per_solved_task, ".0f"),
+        fmt(s.time_to_done_s_median, ".2f"),
+        fmt(s.decode_tok_s_median, ".1f"),
+        fmt(s.cost_usd, ".4f") if s.cost_usd is not None else "unpriced",
+    ]
+
+
+def _runs_table(runs: list[RunOverview], width: int = 200) -> Table:
+    """One row per run; on a terminal narrower than the row, one column per run instead."""
+    names = ["A" if i == 0 else f"B{i}" if len(runs) > 2 else "B" for i in range(len(runs))]
+    t = Table(
+        title="Runs (the first is A, the baseline)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    if width < 150:
+        t.add_column("", no_wrap=True)
+        for name in names:
+            t.add_column(name, overflow="fold")
+        columns = [_run_cells(r) for r in runs]
+        for i, field in enumerate(RUN_FIELDS):
+            t.add_row(field, *(c[i] for c in columns))
+        return t
+    t.add_column("")
+    for col in RUN_FIELDS:
+        t.add_column(col, justify="left" if col in ("run", "server", "router") else "right")
+    for name, r in zip(names, runs, strict=True):
+        t.add_row(name, *_run_cells(r))
     return t
 
 
 def print_comparison(comp: Comparison, console: Console | None = None) -> None:
     console = console or Console()
-    console.print(_runs_table(comp.runs))
+    console.print(_runs_table(comp.runs, console.width))
     for pair in comp.pairs:
-        t = Table(title=f"B = {pair.label_b} vs A = {pair.label_a} — {pair.common_tasks} common "
-                        "tasks, paired by task (repeats averaged)", title_justify="left")
+        t = Table(
+            title=f"B = {pair.label_b} vs A = {pair.label_a} — {pair.common_tasks} common "
+            "tasks, paired by task (repeats averaged)",
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+        )
         for col in ("metric", "A", "B", "B vs A [95% CI]", "tasks", "verdict", "better"):
-            t.add_column(col, justify="left" if col in ("metric", "verdict") else "right")
+            t.add_column(
+                col, justify="left" if col in ("metric", "verdict") else "right", overflow="fold"
+            )
         for m in pair.metrics:
             style = "green" if m.verdict == "resolved" else "dim"
-            t.add_row(m.label, side(m, m.a), side(m, m.b), effect(m), str(m.n_tasks),
-                      f"[{style}]{m.verdict}[/{style}]", better(m))
+            t.add_row(
+                m.label,
+                side(m, m.a),
+                side(m, m.b),
+                effect(m),
+                str(m.n_tasks),
+                f"[{style}]{m.verdict}[/{style}]",
+                better(m),
+            )
         console.print(t)
         solved = [x for x in pair.tasks if x.outcome == "both solved"]
         if solved:
-            tt = Table(title="Tasks both solved: thinking tokens per episode (mean over repeats)",
-                       title_justify="left")
-            for col in ("task", "thinking A", "thinking B", "B/A", "output A", "output B",
-                        "fewer output tokens"):
-                tt.add_column(col, justify="left" if col == "task" else "right")
+            tt = Table(
+                title="Tasks both solved: thinking tokens per episode (mean over repeats)",
+                title_justify="left",
+                box=box.SIMPLE_HEAD,
+                pad_edge=False,
+                caption="think: reasoning tokens; out: output tokens; fewer: the run "
+                "with fewer output tokens",
+                caption_justify="left",
+            )
+            for col in ("task", "think A", "think B", "B/A", "out A", "out B", "fewer"):
+                tt.add_column(col, justify="left" if col == "task" else "right", overflow="fold")
             # Largest thinking differences first, either way; the full list is in --html/--json.
-            ranked = sorted(solved, key=lambda x: -abs(math.log(x.thinking_ratio))
-                            if x.thinking_ratio else 0.0)
+            ranked = sorted(
+                solved, key=lambda x: -abs(math.log(x.thinking_ratio)) if x.thinking_ratio else 0.0
+            )
             for x in ranked[:TERMINAL_TASKS]:
-                tt.add_row(x.task_id, fmt(x.reasoning_tokens_a, ".0f"),
-                           fmt(x.reasoning_tokens_b, ".0f"), _ratio(x.thinking_ratio),
-                           fmt(x.output_tokens_a, ".0f"), fmt(x.output_tokens_b, ".0f"),
-                           {"a": "A", "b": "B", "same": "same", None: "—"}[x.fewer_tokens])
+                tt.add_row(
+                    x.task_id,
+                    fmt(x.reasoning_tokens_a, ".0f"),
+                    fmt(x.reasoning_tokens_b, ".0f"),
+                    _ratio(x.thinking_ratio),
+                    fmt(x.output_tokens_a, ".0f"),
+                    fmt(x.output_tokens_b, ".0f"),
+                    {"a": "A", "b": "B", "same": "same", None: "—"}[x.fewer_tokens],
+                )
             console.print(tt)
             if len(ranked) > TERMINAL_TASKS:
-                console.print(f"… {len(ranked) - TERMINAL_TASKS} more tasks both solved: see "
-                              "--html or --json")
+                console.print(
+                    f"… {len(ranked) - TERMINAL_TASKS} more tasks both solved: see --html or --json"
+                )
         split = [x for x in pair.tasks if x.outcome in ("only A solved", "only B solved")]
         if split:
-            console.print("Solved by one run only: " + "; ".join(
-                f"{x.task_id} ({x.outcome})" for x in split))
+            console.print(
+                "Solved by one run only: " + "; ".join(f"{x.task_id} ({x.outcome})" for x in split)
+            )
         if pair.only_a or pair.only_b:
-            console.print(f"Not paired (ran in one run only): A {len(pair.only_a)}, "
-                          f"B {len(pair.only_b)} tasks")
+            console.print(
+                f"Not paired (ran in one run only): A {len(pair.only_a)}, "
+                f"B {len(pair.only_b)} tasks"
+            )
         for note in pair.notes:
             console.print(f"[dim]note: {note}[/dim]")
-    console.print("[dim]Verdict: 'resolved' only when the 95% paired bootstrap CI of the "
-                  "difference excludes 0 (of a ratio, excludes 1); otherwise 'unresolved at "
-                  "this sample size'.[/dim]")
+    console.print(
+        "[dim]Verdict: 'resolved' only when the 95% paired bootstrap CI of the "
+        "difference excludes 0 (of a ratio, excludes 1); otherwise 'unresolved at "
+        "this sample size'.[/dim]"
+    )
 
 
 # ---------------------------------------------------------------- HTML
@@ -144,20 +215,39 @@ def _runs_html(comp: Comparison) -> str:
         pareto = "yes" if comp.pareto and comp.pareto[i] else "no"
         rows.append(
             f'<tr><th scope="row">{name}</th><td title="{esc(r.run_id)}">{esc(r.label)}</td>'
-            f"<td>{esc(r.server)}</td><td>{esc(r.router)}</td>" + num_cell(s.episodes, "d")
+            f"<td>{esc(r.server)}</td><td>{esc(r.router)}</td>"
+            + num_cell(s.episodes, "d")
             + f'<td class="n" data-v="{s.success_rate}">{fmt(s.success_rate, ".0%")} '
-              f'<span class="muted">{esc(fmt_ci(s.success_rate_ci))}</span></td>'
-            + num_cell(s.thinking_tokens_per_step, ".1f") + num_cell(s.tokens_per_solved_task,
-                                                                     ".0f")
-            + num_cell(s.time_to_done_s_median) + num_cell(s.decode_tok_s_median, ".1f")
-            + (num_cell(s.cost_usd, ".4f") if s.cost_usd is not None
-               else '<td class="n muted">unpriced</td>')
-            + f"<td>{pareto}</td></tr>")
-    return table([("", False), ("run (hover for its id)", False), ("server", False),
-                  ("router", False), ("episodes", True), ("success (95% CI)", True),
-                  ("thinking tok/step", True), ("output tok/solved task", True),
-                  ("time-to-done median (s)", True), ("decode median (tok/s)", True),
-                  ("cost (USD)", True), ("Pareto", False)], rows, table_id="runs")
+            f'<span class="muted">{esc(fmt_ci(s.success_rate_ci))}</span></td>'
+            + num_cell(s.thinking_tokens_per_step, ".1f")
+            + num_cell(s.tokens_per_solved_task, ".0f")
+            + num_cell(s.time_to_done_s_median)
+            + num_cell(s.decode_tok_s_median, ".1f")
+            + (
+                num_cell(s.cost_usd, ".4f")
+                if s.cost_usd is not None
+                else '<td class="n muted">unpriced</td>'
+            )
+            + f"<td>{pareto}</td></tr>"
+        )
+    return table(
+        [
+            ("", False),
+            ("run (hover for its id)", False),
+            ("server", False),
+            ("router", False),
+            ("episodes", True),
+            ("success (95% CI)", True),
+            ("thinking tok/step", True),
+            ("output tok/solved task", True),
+            ("time-to-done median (s)", True),
+            ("decode median (tok/s)", True),
+            ("cost (USD)", True),
+            ("Pareto", False),
+        ],
+        rows,
+        table_id="runs",
+    )
 
 
 def _pair_html(i: int, pair: PairComparison) -> str:
@@ -165,74 +255,132 @@ def _pair_html(i: int, pair: PairComparison) -> str:
     for m in pair.metrics:
         cls = {"resolved": "resolved", NOT_COMPARED: "muted"}.get(m.verdict, "unresolved")
         note = f'<br><span class="note">{esc(m.note)}</span>' if m.note else ""
-        rows.append(f'<tr><td>{esc(m.label)}{note}</td><td class="n">{esc(side(m, m.a))}</td>'
-                    f'<td class="n">{esc(side(m, m.b))}</td><td class="n">{esc(effect(m))}</td>'
-                    f'<td class="n">{m.n_tasks}</td><td class="{cls}">{esc(m.verdict)}</td>'
-                    f"<td>{better(m)}</td></tr>")
-    metrics = table([("metric", False), ("A", True), ("B", True), ("B vs A [95% CI]", True),
-                     ("tasks", True), ("verdict", False), ("better", False)], rows,
-                    table_id=f"metrics-{i}")
+        rows.append(
+            f'<tr><td>{esc(m.label)}{note}</td><td class="n">{esc(side(m, m.a))}</td>'
+            f'<td class="n">{esc(side(m, m.b))}</td><td class="n">{esc(effect(m))}</td>'
+            f'<td class="n">{m.n_tasks}</td><td class="{cls}">{esc(m.verdict)}</td>'
+            f"<td>{better(m)}</td></tr>"
+        )
+    metrics = table(
+        [
+            ("metric", False),
+            ("A", True),
+            ("B", True),
+            ("B vs A [95% CI]", True),
+            ("tasks", True),
+            ("verdict", False),
+            ("better", False),
+        ],
+        rows,
+        table_id=f"metrics-{i}",
+    )
     plot = ""
     if plots.available():
-        plot = figure(plots.paired_bars([m.label for m in pair.metrics],
-                                        [m.value for m in pair.metrics],
-                                        [m.ci for m in pair.metrics],
-                                        [m.kind for m in pair.metrics],
-                                        "B / A with 95% paired bootstrap CI"),
-                      "Ratios of B to A over paired tasks; circles (orange) are resolved, "
-                      "squares (blue) unresolved at this sample size.", f"plot-ratios-{i}")
+        plot = figure(
+            plots.paired_bars(
+                [m.label for m in pair.metrics],
+                [m.value for m in pair.metrics],
+                [m.ci for m in pair.metrics],
+                [m.kind for m in pair.metrics],
+                "B / A with 95% paired bootstrap CI",
+            ),
+            "Ratios of B to A over paired tasks; circles (orange) are resolved, "
+            "squares (blue) unresolved at this sample size.",
+            f"plot-ratios-{i}",
+        )
     task_rows = []
     for x in pair.tasks:
         fewer = {"a": "A", "b": "B", "same": "same", None: "—"}[x.fewer_tokens]
         task_rows.append(
             f"<tr><td>{esc(x.task_id)}</td><td>{esc(x.category)}</td><td>{esc(x.outcome)}</td>"
-            + num_cell(x.success_a, ".0%") + num_cell(x.success_b, ".0%")
-            + num_cell(x.reasoning_tokens_a, ".0f") + num_cell(x.reasoning_tokens_b, ".0f")
-            + num_cell(x.thinking_ratio, ".2f") + num_cell(x.output_tokens_a, ".0f")
-            + num_cell(x.output_tokens_b, ".0f") + num_cell(x.time_to_done_s_a)
-            + num_cell(x.time_to_done_s_b) + f"<td>{fewer}</td></tr>")
-    tasks = table([("task", False), ("category", False), ("outcome", False),
-                   ("success A", True), ("success B", True), ("thinking tok A", True),
-                   ("thinking tok B", True), ("thinking B/A", True), ("output tok A", True),
-                   ("output tok B", True), ("time-to-done A (s)", True),
-                   ("time-to-done B (s)", True), ("fewer output tokens (both solved)", False)],
-                  task_rows, sortable=True, table_id=f"pair-tasks-{i}",
-                  caption="Per task, mean per episode over repeats. Click a column to sort; "
-                          "sort by 'thinking B/A' to find where one run solved it with fewer "
-                          "tokens.")
+            + num_cell(x.success_a, ".0%")
+            + num_cell(x.success_b, ".0%")
+            + num_cell(x.reasoning_tokens_a, ".0f")
+            + num_cell(x.reasoning_tokens_b, ".0f")
+            + num_cell(x.thinking_ratio, ".2f")
+            + num_cell(x.output_tokens_a, ".0f")
+            + num_cell(x.output_tokens_b, ".0f")
+            + num_cell(x.time_to_done_s_a)
+            + num_cell(x.time_to_done_s_b)
+            + f"<td>{fewer}</td></tr>"
+        )
+    tasks = table(
+        [
+            ("task", False),
+            ("category", False),
+            ("outcome", False),
+            ("success A", True),
+            ("success B", True),
+            ("thinking tok A", True),
+            ("thinking tok B", True),
+            ("thinking B/A", True),
+            ("output tok A", True),
+            ("output tok B", True),
+            ("time-to-done A (s)", True),
+            ("time-to-done B (s)", True),
+            ("fewer output tokens (both solved)", False),
+        ],
+        task_rows,
+        sortable=True,
+        table_id=f"pair-tasks-{i}",
+        caption="Per task, mean per episode over repeats. Click a column to sort; "
+        "sort by 'thinking B/A' to find where one run solved it with fewer "
+        "tokens.",
+    )
     unpaired = ""
     if pair.only_a or pair.only_b:
-        unpaired = (f'<p class="note">Not paired (ran in one run only): A: '
-                    f"{esc(', '.join(pair.only_a) or 'none')}; B: "
-                    f"{esc(', '.join(pair.only_b) or 'none')}.</p>")
+        unpaired = (
+            f'<p class="note">Not paired (ran in one run only): A: '
+            f"{esc(', '.join(pair.only_a) or 'none')}; B: "
+            f"{esc(', '.join(pair.only_b) or 'none')}.</p>"
+        )
     notes = "".join(f'<p class="note">Note: {esc(n)}.</p>' for n in pair.notes)
-    return (f'<h2 id="pair-{i}">B = {esc(pair.label_b)} vs A = {esc(pair.label_a)}</h2>'
-            f'<p class="sub">{pair.common_tasks} tasks in common, paired by task id; each '
-            f"task's repeats averaged.</p>{metrics}{plot}<h3>Per task</h3>{tasks}{unpaired}"
-            f"{notes}")
+    return (
+        f'<h2 id="pair-{i}">B = {esc(pair.label_b)} vs A = {esc(pair.label_a)}</h2>'
+        f'<p class="sub">{pair.common_tasks} tasks in common, paired by task id; each '
+        f"task's repeats averaged.</p>{metrics}{plot}<h3>Per task</h3>{tasks}{unpaired}"
+        f"{notes}"
+    )
 
 
 def render_compare_html(comp: Comparison) -> str:
-    parts = ["<h1>agentbench compare</h1>",
-             f'<p class="sub">{len(comp.runs)} runs; each run after the first (A) is compared '
-             "with A.</p>", '<h2 id="runs">Runs</h2>', _runs_html(comp)]
+    parts = [
+        "<h1>agentbench compare</h1>",
+        f'<p class="sub">{len(comp.runs)} runs; each run after the first (A) is compared '
+        "with A.</p>",
+        '<h2 id="runs">Runs</h2>',
+        _runs_html(comp),
+    ]
     if len(comp.runs) > 1 and plots.available():
-        parts.append(figure(
-            plots.cost_accuracy([r.label for r in comp.runs], comp.cost_axis_values,
-                                [r.summary.success_rate for r in comp.runs],
-                                [r.summary.success_rate_ci for r in comp.runs], comp.pareto,
-                                comp.pareto_axis),
-            "Each run's success rate against its cost (output tokens per episode when a run "
-            "is unpriced); the dotted line joins the Pareto front.", "plot-pareto"))
+        parts.append(
+            figure(
+                plots.cost_accuracy(
+                    [r.label for r in comp.runs],
+                    comp.cost_axis_values,
+                    [r.summary.success_rate for r in comp.runs],
+                    [r.summary.success_rate_ci for r in comp.runs],
+                    comp.pareto,
+                    comp.pareto_axis,
+                ),
+                "Each run's success rate against its cost (output tokens per episode when a run "
+                "is unpriced); the dotted line joins the Pareto front.",
+                "plot-pareto",
+            )
+        )
     parts += [_pair_html(i, p) for i, p in enumerate(comp.pairs, 1)]
-    parts.append('<h2 id="definitions">How to read this</h2><p class="note">Verdict: '
-                 "'resolved' only when the 95% paired bootstrap CI (tasks resampled, 2000 draws, "
-                 "seeded) of the difference excludes 0, or of the ratio excludes 1; otherwise "
-                 "'unresolved at this sample size' — more tasks or repeats are needed to tell. "
-                 "Differences are B − A averaged over tasks; ratios are mean(B) / mean(A) over "
-                 "the tasks where both have the figure.</p>")
-    return page("agentbench compare", "".join(parts),
-                generator=f"agentbench {__version__} — self-contained report; no network needed.")
+    parts.append(
+        '<h2 id="definitions">How to read this</h2><p class="note">Verdict: '
+        "'resolved' only when the 95% paired bootstrap CI (tasks resampled, 2000 draws, "
+        "seeded) of the difference excludes 0, or of the ratio excludes 1; otherwise "
+        "'unresolved at this sample size' — more tasks or repeats are needed to tell. "
+        "Differences are B − A averaged over tasks; ratios are mean(B) / mean(A) over "
+        "the tasks where both have the figure.</p>"
+    )
+    return page(
+        "agentbench compare",
+        "".join(parts),
+        generator=f"agentbench {__version__} — self-contained report; no network needed.",
+    )
 
 
 def write_compare_html(path: Path, comp: Comparison) -> None:
