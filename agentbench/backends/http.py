@@ -19,7 +19,7 @@ import asyncio
 import difflib
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -67,7 +67,7 @@ def http_error(
     status: int,
     body: str,
     url: str,
-    headers: httpx.Headers,
+    headers: Mapping[str, str],
     *,
     model: str = "",
     ollama: bool = False,

@@ -19,7 +19,6 @@ with JSON-text arguments become Ollama's argument objects, `tool` messages carry
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import time
 from collections import OrderedDict
@@ -29,10 +28,14 @@ import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, api_root, bad_stream, http_error, unknown_model
+from agentbench.backends.ollama_messages import (
+    digest,
+    estimate_prompt_tokens,
+    to_ollama_messages,
+)
 from agentbench.backends.stream import StreamAccumulator
-from agentbench.backends.tokens import estimate_tokens
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
-from agentbench.records import Completion, ServerInfo
+from agentbench.records import Completion, ServerInfo, TokensMethod
 
 # A prompt_eval_count below this share of our (conservative) estimate of the prompt is a clear
 # sign that Ollama dropped part of the prompt. The estimate uses o200k_base, not the model's
@@ -44,74 +47,6 @@ _PREFIX_MEMORY = 4096
 def ollama_root(base_url: str) -> str:
     """`http://h:11434/v1` or `…/api` -> `http://h:11434` (the native API lives at the root)."""
     return api_root(base_url)
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return content or ""
-
-
-def _arguments_object(arguments: Any) -> dict[str, Any]:
-    """OpenAI arguments (JSON text) -> Ollama arguments (an object). Invalid text -> {}."""
-    if isinstance(arguments, dict):
-        return arguments
-    try:
-        parsed = json.loads(arguments or "{}")
-    except (TypeError, json.JSONDecodeError):
-        return {}
-    return parsed if isinstance(parsed, dict) else {}
-
-
-def to_ollama_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """OpenAI chat messages -> Ollama /api/chat messages."""
-    names: dict[str, str] = {}  # tool_call_id -> function name, for the `tool` turns
-    out: list[dict[str, Any]] = []
-    for m in messages:
-        role = m.get("role", "user")
-        msg: dict[str, Any] = {"role": role, "content": _text(m.get("content"))}
-        if role == "assistant" and m.get("tool_calls"):
-            calls = []
-            for i, call in enumerate(m["tool_calls"]):
-                fn = call.get("function") or {}
-                if call.get("id"):
-                    names[call["id"]] = fn.get("name", "")
-                calls.append(
-                    {
-                        "function": {
-                            "index": i,
-                            "name": fn.get("name", ""),
-                            "arguments": _arguments_object(fn.get("arguments")),
-                        }
-                    }
-                )
-            msg["tool_calls"] = calls
-        if role == "assistant" and m.get("reasoning"):
-            msg["thinking"] = m["reasoning"]
-        if role == "tool":
-            name = m.get("name") or names.get(m.get("tool_call_id") or "")
-            if name:
-                msg["tool_name"] = name
-        out.append(msg)
-    return out
-
-
-def estimate_prompt_tokens(messages: list[dict[str, Any]]) -> int:
-    """A low estimate of the prompt's tokens: message text and tool calls, +3 per message."""
-    total = 0
-    for m in messages:
-        total += 3 + estimate_tokens(_text(m.get("content")))
-        for call in m.get("tool_calls") or []:
-            fn = call.get("function") or {}
-            args = fn.get("arguments")
-            total += estimate_tokens(
-                fn.get("name", "") + (args if isinstance(args, str) else json.dumps(args or {}))
-            )
-    return total
-
-
-def _digest(messages: list[dict[str, Any]]) -> str:
-    return hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
 
 
 class NdjsonReader:
@@ -262,6 +197,8 @@ class OllamaBackend(HttpBackend):
             if k in final
         }
         eval_count = _int(final.get("eval_count"))
+        output_tokens: int
+        method: TokensMethod
         if eval_count is not None:
             output_tokens, method = eval_count, "server_counter"
         else:
@@ -344,13 +281,13 @@ class OllamaBackend(HttpBackend):
     def _longest_prefix_count(self, messages: list[dict[str, Any]]) -> tuple[int, int] | None:
         """(prefix length, prompt_eval_count) of the longest earlier prompt this one extends."""
         for n in range(len(messages), 0, -1):
-            count = self._prefix_counts.get(_digest(messages[:n]))
+            count = self._prefix_counts.get(digest(messages[:n]))
             if count is not None:
                 return n, count
         return None
 
     def _remember(self, messages: list[dict[str, Any]], count: int) -> None:
-        key = _digest(messages)
+        key = digest(messages)
         self._prefix_counts[key] = max(count, self._prefix_counts.get(key, 0))
         self._prefix_counts.move_to_end(key)
         while len(self._prefix_counts) > _PREFIX_MEMORY:

@@ -66,9 +66,9 @@ def _read_yaml(path: Path) -> tuple[Any, str]:
     except OSError as exc:
         raise TaskFileError(str(path), "-", f"cannot read file: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
-        line = exc.object[: exc.start].count(b"\n") + 1
+        bad_line = exc.object[: exc.start].count(b"\n") + 1
         raise TaskFileError(
-            str(path), "-", f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", line
+            str(path), "-", f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", bad_line
         ) from exc
     try:
         return yaml.load(text, Loader=_LOADER), text
