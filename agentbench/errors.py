@@ -4,6 +4,7 @@
     ├── TaskFileError               a task or tool file is malformed (path, field, line)
     ├── ConfigError                 a bad flag, alias, provider, policy or price file
     ├── ServerUnavailable           no server answered where one was expected
+    ├── StorageError                the results database cannot be written (disk full, I/O)
     └── BackendError                a model call failed; `kind` classifies it
         ├── RetryableBackendError   429, 5xx, refused connection, stream cut: retried
         └── NotAnLLMServer          something answered, but not an LLM API (HTML, 404)
@@ -37,6 +38,10 @@ class ConfigError(AgentbenchError):
 
 class ServerUnavailable(AgentbenchError):
     """No server answered at the address(es) tried."""
+
+
+class StorageError(AgentbenchError):
+    """The results database could not be written; what was committed before is kept."""
 
 
 class BackendError(AgentbenchError):

@@ -7,6 +7,7 @@ the store the moment it is scored, and reports progress through a callback.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ from agentbench.agent.episode import EpisodeLoop
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.base import Backend
 from agentbench.cost import Pricing, episode_cost, price_steps
+from agentbench.errors import StorageError
 from agentbench.metrics.summary import episode_figures, summarize
 from agentbench.records import SCHEMA_VERSION, EpisodeResult, RunRecord, ServerInfo
 from agentbench.runhooks import RunHook, hook_for
@@ -51,6 +53,16 @@ class RunConfig(BaseModel):
     local_usd_per_hour: float | None = None
     prices_file: str | None = None
     agent: str = "native"  # native | langchain (agentbench.agent.langchain_agent)
+    request: dict[str, Any] = Field(
+        default_factory=dict, description="Sampling and extra body sent; header names only."
+    )
+    flags: dict[str, Any] = Field(
+        default_factory=dict, description="The defining command-line flags, for --resume."
+    )
+    selected_tasks: list[str] = Field(default_factory=list, description="Task ids, in order.")
+    task_hashes: dict[str, str] = Field(
+        default_factory=dict, description="sha256 of each task file (and the tools) at start."
+    )
 
 
 def new_run_id() -> str:
@@ -178,11 +190,14 @@ class Runner:
         jobs = [asyncio.ensure_future(one(t, r)) for t, r in self.pending(run)]
         try:
             await asyncio.gather(*jobs)
-        except BaseException:
+        except BaseException as exc:
             for job in jobs:
                 job.cancel()
             await asyncio.gather(*jobs, return_exceptions=True)
-            self.finish(run, "interrupted")
+            with contextlib.suppress(StorageError):  # a full disk may refuse this one too
+                self.finish(run, "interrupted")
+            if isinstance(exc, StorageError):
+                raise StorageError(f"{exc} {run.run_id}") from exc
             raise
         await hook.after_run(run)
         return self.finish(run, "complete")

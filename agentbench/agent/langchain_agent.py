@@ -23,7 +23,9 @@ from typing import Any
 
 from agentbench.agent.episode import AgentConfig, EpisodeLoop, EpisodeState, call_id
 from agentbench.agent.langchain_stream import CallTiming, StreamTimer, step_record
-from agentbench.backends.base import Backend
+from agentbench.backends.base import Backend, strip_credentials
+from agentbench.backends.http import HttpBackend, http_error
+from agentbench.backends.ollama import OllamaBackend
 from agentbench.backends.stream import StreamAccumulator
 from agentbench.errors import BackendError, ConfigError
 from agentbench.records import (
@@ -116,16 +118,9 @@ def _backend_error(exc: Exception) -> BackendError:
     if isinstance(exc, openai.APIConnectionError):
         return BackendError("connection_refused", f"cannot connect: {exc}")
     if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        if status in (401, 403):
-            kind = "auth"
-        elif status == 429:
-            kind = "rate_limited"
-        elif status == 404 and "model" in str(exc).lower():
-            kind = "model_not_found"
-        else:
-            kind = f"http_{status}"
-        return BackendError(kind, str(exc)[:300], status_code=status)
+        response = exc.response
+        url = strip_credentials(str(response.request.url))
+        return http_error(exc.status_code, response.text, url, response.headers)
     return BackendError("langchain", f"{type(exc).__name__}: {exc}"[:300])
 
 
@@ -184,8 +179,8 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
         chat_openai = _chat_openai_class()
 
         base_url = backend.base_url
-        if backend.provider == "ollama":  # Ollama's OpenAI-compatible endpoint
-            base_url = base_url.rstrip("/") + "/v1"
+        if isinstance(backend, OllamaBackend):  # Ollama's OpenAI-compatible endpoint
+            base_url = backend.openai_base_url()
         kwargs: dict[str, Any] = {}
         if self.config.max_tokens is not None:
             kwargs["max_tokens"] = self.config.max_tokens
@@ -196,12 +191,16 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
         extra_body = getattr(backend, "extra_body", None)
         if extra_body:
             kwargs["extra_body"] = dict(extra_body)
+        if isinstance(backend, HttpBackend) and backend.headers:
+            kwargs["default_headers"] = dict(backend.headers)
         retry = backend.retry
         return chat_openai(
             model=backend.model,
             base_url=base_url,
             # never fall back to OPENAI_API_KEY: a local server gets a placeholder
-            api_key=SecretStr(getattr(backend, "_api_key", None) or "not-needed"),
+            api_key=SecretStr(
+                (backend.api_key if isinstance(backend, HttpBackend) else None) or "not-needed"
+            ),
             streaming=True,
             stream_usage=True,
             max_retries=retry.max_retries,

@@ -37,7 +37,8 @@ class RetryPolicy:
     backoff_s: float = 0.5
     max_backoff_s: float = 8.0
     connect_timeout_s: float = 10.0
-    request_timeout_s: float = 300.0
+    request_timeout_s: float = 300.0  # one call, from sending to the last byte
+    idle_timeout_s: float = 60.0  # between two stream events, once the first one arrived
 
     def delay(self, attempt: int, retry_after_s: float | None) -> float:
         if retry_after_s is not None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
 
 from agentbench.backends.base import strip_credentials
+from agentbench.backends.http import api_root
 from agentbench.records import ServerInfo
 
 SPEC_DECODE_METRIC = "vllm:spec_decode_num_draft_tokens_total"
@@ -14,18 +16,20 @@ SPEC_DECODE_METRIC = "vllm:spec_decode_num_draft_tokens_total"
 
 async def _get_json(client: httpx.AsyncClient, url: str, headers: dict[str, str]) -> Any:
     try:
-        response = await client.get(url, headers=headers, timeout=5.0)
+        async with asyncio.timeout(5.0):  # the whole call: keep-alives must not stretch it
+            response = await client.get(url, headers=headers, timeout=5.0)
         if response.status_code != 200:
             return None
         return response.json()
-    except (httpx.HTTPError, ValueError):
+    except (httpx.HTTPError, ValueError, TimeoutError):
         return None
 
 
 async def _get_text(client: httpx.AsyncClient, url: str, headers: dict[str, str]) -> str | None:
     try:
-        response = await client.get(url, headers=headers, timeout=5.0)
-    except httpx.HTTPError:
+        async with asyncio.timeout(5.0):
+            response = await client.get(url, headers=headers, timeout=5.0)
+    except (httpx.HTTPError, TimeoutError):
         return None
     return response.text if response.status_code == 200 else None
 
@@ -48,7 +52,7 @@ async def describe_openai_server(
     context size and sends no usage in streams (its counts come from /extras/tokenize).
     refserver: /version names itself.
     """
-    root = base_url[:-3] if base_url.endswith("/v1") else base_url
+    root = api_root(base_url)
     models = await _get_json(client, f"{base_url}/models", headers)
     entry = model_entry(models, model) or {}
     version_doc = await _get_json(client, f"{root}/version", headers)

@@ -18,7 +18,7 @@ with JSON-text arguments become Ollama's argument objects, `tool` messages carry
 
 from __future__ import annotations
 
-import hashlib
+import asyncio
 import json
 import time
 from collections import OrderedDict
@@ -26,17 +26,17 @@ from typing import Any
 
 import httpx
 
-from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
-from agentbench.backends.openai_compat import classify_http_error
-from agentbench.backends.stream import StreamAccumulator
-from agentbench.backends.tokens import estimate_tokens
-from agentbench.errors import BackendError, NotAnLLMServer, RetryableBackendError
-from agentbench.records import Completion, ServerInfo
-
-UPGRADE_HINT = (
-    "upgrade Ollama (curl -fsSL https://ollama.com/install.sh | sh, or pull a newer "
-    "ollama/ollama image — ':latest' can lag behind a release), then `ollama pull` the model again"
+from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
+from agentbench.backends.http import HttpBackend, api_root, bad_stream, http_error, unknown_model
+from agentbench.backends.ollama_messages import (
+    digest,
+    estimate_prompt_tokens,
+    to_ollama_messages,
 )
+from agentbench.backends.stream import StreamAccumulator
+from agentbench.errors import NotAnLLMServer, RetryableBackendError
+from agentbench.records import Completion, ServerInfo, TokensMethod
+
 # A prompt_eval_count below this share of our (conservative) estimate of the prompt is a clear
 # sign that Ollama dropped part of the prompt. The estimate uses o200k_base, not the model's
 # tokenizer, and leaves out the chat template and the tool schemas, so it errs low.
@@ -46,108 +46,58 @@ _PREFIX_MEMORY = 4096
 
 def ollama_root(base_url: str) -> str:
     """`http://h:11434/v1` or `…/api` -> `http://h:11434` (the native API lives at the root)."""
-    url = base_url.rstrip("/")
-    for suffix in ("/v1", "/api"):
-        if url.endswith(suffix):
-            url = url[: -len(suffix)]
-    return url
+    return api_root(base_url)
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return content or ""
+class NdjsonReader:
+    """Ollama's `/api/chat` stream: one JSON object a line, the last with `done: true`."""
 
+    def __init__(self, url: str, model: str) -> None:
+        self.url = url
+        self.model = model
+        self.complete = False
+        self.final: dict[str, Any] | None = None
+        self.n_calls = 0
 
-def _arguments_object(arguments: Any) -> dict[str, Any]:
-    """OpenAI arguments (JSON text) -> Ollama arguments (an object). Invalid text -> {}."""
-    if isinstance(arguments, dict):
-        return arguments
-    try:
-        parsed = json.loads(arguments or "{}")
-    except (TypeError, json.JSONDecodeError):
-        return {}
-    return parsed if isinstance(parsed, dict) else {}
-
-
-def to_ollama_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """OpenAI chat messages -> Ollama /api/chat messages."""
-    names: dict[str, str] = {}  # tool_call_id -> function name, for the `tool` turns
-    out: list[dict[str, Any]] = []
-    for m in messages:
-        role = m.get("role", "user")
-        msg: dict[str, Any] = {"role": role, "content": _text(m.get("content"))}
-        if role == "assistant" and m.get("tool_calls"):
-            calls = []
-            for i, call in enumerate(m["tool_calls"]):
-                fn = call.get("function") or {}
-                if call.get("id"):
-                    names[call["id"]] = fn.get("name", "")
-                calls.append({"function": {"index": i, "name": fn.get("name", ""),
-                                           "arguments": _arguments_object(fn.get("arguments"))}})
-            msg["tool_calls"] = calls
-        if role == "assistant" and m.get("reasoning"):
-            msg["thinking"] = m["reasoning"]
-        if role == "tool":
-            name = m.get("name") or names.get(m.get("tool_call_id") or "")
-            if name:
-                msg["tool_name"] = name
-        out.append(msg)
-    return out
-
-
-def estimate_prompt_tokens(messages: list[dict[str, Any]]) -> int:
-    """A low estimate of the prompt's tokens: message text and tool calls, +3 per message."""
-    total = 0
-    for m in messages:
-        total += 3 + estimate_tokens(_text(m.get("content")))
-        for call in m.get("tool_calls") or []:
+    def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
+        try:
+            chunk = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise bad_stream(self.url, line, "a line that is not JSON") from exc
+        if not isinstance(chunk, dict):
+            raise bad_stream(self.url, line, "a line that is not a JSON object")
+        if chunk.get("error"):
+            raise http_error(500, line, self.url, httpx.Headers(), model=self.model, ollama=True)
+        acc.model = chunk.get("model") or acc.model
+        message = chunk.get("message") or {}
+        acc.add_reasoning(message.get("thinking") or "", now_ns)
+        acc.add_content(message.get("content") or "", now_ns)
+        for call in message.get("tool_calls") or []:
             fn = call.get("function") or {}
-            args = fn.get("arguments")
-            total += estimate_tokens(fn.get("name", "") + (args if isinstance(args, str)
-                                                           else json.dumps(args or {})))
-    return total
+            arguments = fn.get("arguments")
+            text = (
+                arguments
+                if isinstance(arguments, str)
+                else json.dumps(arguments if arguments is not None else {})
+            )
+            acc.add_tool_fragment(
+                self.n_calls, now_ns, id=call.get("id"), name=fn.get("name") or "", arguments=text
+            )
+            self.n_calls += 1
+        if chunk.get("done"):
+            for key in ("eval_count", "prompt_eval_count"):
+                if chunk.get(key) is not None and _int(chunk[key]) is None:
+                    raise bad_stream(self.url, line, f"a {key} that is not a number")
+            self.final = chunk
+            self.complete = True
 
 
-def _digest(messages: list[dict[str, Any]]) -> str:
-    return hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
-
-
-def ollama_error(status: int, body: str, url: str, headers: httpx.Headers,
-                 model: str) -> BackendError:
-    """Ollama's `{"error": "..."}` bodies, with the two a user meets first made actionable."""
-    try:
-        message = str(json.loads(body).get("error") or body)
-    except (ValueError, AttributeError):
-        message = body
-    lowered = message.lower()
-    if status == 412 or "newer version of ollama" in lowered:
-        return BackendError(
-            "ollama_too_old",
-            f"{url}: this Ollama is too old for model '{model}' (HTTP {status}: "
-            f"{' '.join(message.split())[:160]}). Fix: {UPGRADE_HINT}.",
-            status_code=status,
-        )
-    if status == 404 and "model" in lowered and "not found" in lowered:
-        return BackendError(
-            "model_not_found",
-            f"{url}: Ollama has no model '{model}' ({message.strip()[:120]}); run "
-            f"`ollama pull {model}` or check the name with `ollama list`.",
-            status_code=status,
-        )
-    if status == 404:
-        return NotAnLLMServer(
-            f"{url} has no /api/chat (HTTP 404); is this an Ollama server? Ollama listens on "
-            "port 11434 by default.", status_code=status,
-        )
-    return classify_http_error(status, message, url, headers)
-
-
-class OllamaBackend(Backend):
+class OllamaBackend(HttpBackend):
     """Ollama's native `/api/chat`, streamed (NDJSON), with its eval counters recorded."""
 
     provider = "ollama"
     kind = "ollama"
+    ollama_errors = True
 
     def __init__(
         self,
@@ -156,22 +106,21 @@ class OllamaBackend(Backend):
         *,
         retry: RetryPolicy | None = None,
         client: httpx.AsyncClient | None = None,
+        headers: dict[str, str] | None = None,
         think: bool | str | None = None,
         num_ctx: int | None = None,
         options: dict[str, Any] | None = None,
         keep_alive: str | None = None,
         truncation_ratio: float = TRUNCATION_RATIO,
+        extra_body: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(ollama_root(base_url), model, retry)
-        self._owns_client = client is None
-        timeout = httpx.Timeout(self.retry.request_timeout_s, connect=self.retry.connect_timeout_s)
-        self.client = client or httpx.AsyncClient(timeout=timeout, limits=httpx.Limits(
-            max_connections=None, max_keepalive_connections=256))
+        super().__init__(api_root(base_url), model, headers=headers, client=client, retry=retry)
         self.think = think
         self.options: dict[str, Any] = dict(options or {})
         if num_ctx is not None:
             self.options["num_ctx"] = num_ctx
         self.keep_alive = keep_alive
+        self.extra_body = dict(extra_body or {})
         self.truncation_ratio = truncation_ratio
         # digest of a message list -> prompt_eval_count it was given (bounded, oldest dropped)
         self._prefix_counts: OrderedDict[str, int] = OrderedDict()
@@ -201,97 +150,65 @@ class OllamaBackend(Backend):
             body["think"] = self.think
         if self.keep_alive is not None:
             body["keep_alive"] = self.keep_alive
+        body.update(self.extra_body)
         body.update(request.extra_body)
         return body
 
     async def _complete_once(self, request: ChatRequest) -> Completion:
         url = f"{self.base_url}/api/chat"
-        body = self.build_body(request)
-        http_request = self.client.build_request("POST", url, json=body,
-                                                 headers={"accept": "application/x-ndjson"})
-        t_send = time.perf_counter_ns()
-        acc = StreamAccumulator(t_send_ns=t_send)
-        final: dict[str, Any] | None = None
-        n_calls = 0
-        shown_url = strip_credentials(url)
-        try:
-            response = await self.client.send(http_request, stream=True)
-        except httpx.ConnectError as exc:
-            raise RetryableBackendError(
-                "connection_refused", f"cannot connect to {shown_url}: {exc} (is `ollama serve` "
-                "running? OLLAMA_HOST sets where agentbench looks)"
-            ) from exc
-        except httpx.TimeoutException as exc:
-            raise RetryableBackendError("timeout", f"{shown_url}: no response in time") from exc
-        try:
-            if response.status_code != 200:
-                text = (await response.aread()).decode("utf-8", "replace")
-                raise ollama_error(response.status_code, text, shown_url, response.headers,
-                                   self.model)
-            if "text/html" in response.headers.get("content-type", ""):
-                raise NotAnLLMServer(f"{shown_url} answered an HTML page, not Ollama's API.")
-            async for line in response.aiter_lines():
-                now = time.perf_counter_ns()
-                if not line.strip():
-                    continue
-                acc.event(now)
-                try:
-                    chunk = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise RetryableBackendError(
-                        "malformed_stream", f"{shown_url} sent a line that is not JSON: "
-                        f"{line[:80]!r}"
-                    ) from exc
-                if not isinstance(chunk, dict):
-                    continue
-                if chunk.get("error"):
-                    raise ollama_error(500, json.dumps(chunk), shown_url, response.headers,
-                                       self.model)
-                acc.model = chunk.get("model") or acc.model
-                message = chunk.get("message") or {}
-                acc.add_reasoning(message.get("thinking") or "", now)
-                acc.add_content(message.get("content") or "", now)
-                for call in message.get("tool_calls") or []:
-                    fn = call.get("function") or {}
-                    arguments = fn.get("arguments")
-                    text = arguments if isinstance(arguments, str) else json.dumps(
-                        arguments if arguments is not None else {})
-                    acc.add_tool_fragment(n_calls, now, id=call.get("id"),
-                                          name=fn.get("name") or "", arguments=text)
-                    n_calls += 1
-                if chunk.get("done"):
-                    final = chunk
-                    break
-        except httpx.TimeoutException as exc:
-            raise RetryableBackendError("timeout", f"{shown_url}: stream stalled") from exc
-        except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
-            raise RetryableBackendError("stream_cut", f"{shown_url}: stream cut: {exc}") from exc
-        finally:
-            await response.aclose()
-        end = time.perf_counter_ns()
+        reader = NdjsonReader(strip_credentials(url), self.model)
+        result = await self.stream(
+            url,
+            self.build_body(request),
+            reader,
+            accept="application/x-ndjson",
+            max_tokens=request.max_tokens,
+        )
+        result.acc.finish(time.perf_counter_ns())
+        final = reader.final
+        if final is None and result.cut_reason:
+            final = {"done_reason": "length"}
         if final is None:
-            raise RetryableBackendError("stream_cut",
-                                        f"{shown_url}: stream ended before its `done` line")
-        acc.finish(end)
-        return await self._finish(acc, final, request.messages)
+            raise RetryableBackendError(
+                "stream_cut", f"{reader.url}: stream ended before its `done` line"
+            )
+        completion = await self._finish(result.acc, final, request.messages)
+        if result.cut_reason:
+            completion.truncated, completion.truncation_reason = True, result.cut_reason
+        return completion
 
-    async def _finish(self, acc: StreamAccumulator, final: dict[str, Any],
-                      messages: list[dict[str, Any]]) -> Completion:
+    async def _finish(
+        self, acc: StreamAccumulator, final: dict[str, Any], messages: list[dict[str, Any]]
+    ) -> Completion:
         tool_calls = acc.tool_calls()
         for i, call in enumerate(tool_calls):
             call.id = call.id or f"call_ollama_{i}"
-        counters: dict[str, Any] = {k: final[k] for k in (
-            "total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration",
-            "eval_count", "eval_duration", "done_reason") if k in final}
+        counters: dict[str, Any] = {
+            k: final[k]
+            for k in (
+                "total_duration",
+                "load_duration",
+                "prompt_eval_count",
+                "prompt_eval_duration",
+                "eval_count",
+                "eval_duration",
+                "done_reason",
+            )
+            if k in final
+        }
         eval_count = _int(final.get("eval_count"))
+        output_tokens: int
+        method: TokensMethod
         if eval_count is not None:
             output_tokens, method = eval_count, "server_counter"
         else:
-            produced = acc.reasoning + acc.content + "".join(
-                c.name + c.arguments for c in tool_calls)
+            produced = (
+                acc.reasoning + acc.content + "".join(c.name + c.arguments for c in tool_calls)
+            )
             output_tokens, method = await self.count_tokens(produced) if produced else (0, "none")
         reasoning_tokens, reasoning_method = (
-            await self.count_tokens(acc.reasoning) if acc.reasoning else (0, "none"))
+            await self.count_tokens(acc.reasoning) if acc.reasoning else (0, "none")
+        )
         prompt_count = _int(final.get("prompt_eval_count"))
         estimate = estimate_prompt_tokens(messages)
         counters["prompt_tokens_estimate"] = estimate
@@ -326,8 +243,13 @@ class OllamaBackend(Backend):
         )
         return completion
 
-    def _truncation(self, final: dict[str, Any], prompt_count: int | None, estimate: int,
-                    messages: list[dict[str, Any]]) -> tuple[bool, str | None]:
+    def _truncation(
+        self,
+        final: dict[str, Any],
+        prompt_count: int | None,
+        estimate: int,
+        messages: list[dict[str, Any]],
+    ) -> tuple[bool, str | None]:
         """Ollama cuts a prompt longer than num_ctx without saying so: find it in the counters."""
         reasons: list[str] = []
         if final.get("done_reason") == "length":
@@ -338,7 +260,8 @@ class OllamaBackend(Backend):
                 reasons.append(
                     f"silent context truncation: prompt_eval_count {prompt_count} is far below "
                     f"the ~{estimate} tokens sent{ctx}; Ollama dropped the start of the prompt — "
-                    "raise num_ctx")
+                    "raise num_ctx"
+                )
             else:
                 found = self._longest_prefix_count(messages)
                 if found is not None:
@@ -350,20 +273,21 @@ class OllamaBackend(Backend):
                             f"silent context truncation: prompt_eval_count {prompt_count} is "
                             f"below the {prior} tokens an earlier request with the same "
                             f"conversation prefix was counted at, plus ~{added} tokens added "
-                            f"since{ctx}; Ollama dropped the start of the prompt — raise num_ctx")
+                            f"since{ctx}; Ollama dropped the start of the prompt — raise num_ctx"
+                        )
             self._remember(messages, prompt_count)
         return (bool(reasons), "; ".join(reasons) or None)
 
     def _longest_prefix_count(self, messages: list[dict[str, Any]]) -> tuple[int, int] | None:
         """(prefix length, prompt_eval_count) of the longest earlier prompt this one extends."""
         for n in range(len(messages), 0, -1):
-            count = self._prefix_counts.get(_digest(messages[:n]))
+            count = self._prefix_counts.get(digest(messages[:n]))
             if count is not None:
                 return n, count
         return None
 
     def _remember(self, messages: list[dict[str, Any]], count: int) -> None:
-        key = _digest(messages)
+        key = digest(messages)
         self._prefix_counts[key] = max(count, self._prefix_counts.get(key, 0))
         self._prefix_counts.move_to_end(key)
         while len(self._prefix_counts) > _PREFIX_MEMORY:
@@ -382,8 +306,14 @@ class OllamaBackend(Backend):
         spec: bool | None = None
         if isinstance(show, dict):
             info = show.get("model_info") or {}
-            model_ctx = next((int(v) for k, v in info.items()
-                              if k.endswith(".context_length") and isinstance(v, int)), None)
+            model_ctx = next(
+                (
+                    int(v)
+                    for k, v in info.items()
+                    if k.endswith(".context_length") and isinstance(v, int)
+                ),
+                None,
+            )
             extra["capabilities"] = show.get("capabilities")
             extra["details"] = show.get("details")
             extra["model_context_length"] = model_ctx
@@ -393,8 +323,7 @@ class OllamaBackend(Backend):
                 key, _, value = line.strip().partition(" ")
                 if key == "num_ctx" and value.strip().isdigit():
                     extra["modelfile_num_ctx"] = int(value.strip())
-            if "draft" in params or any("draft" in k or "nextn" in k or "mtp" in k
-                                        for k in info):
+            if "draft" in params or any("draft" in k or "nextn" in k or "mtp" in k for k in info):
                 spec = True
         loaded_ctx = None
         if isinstance(ps, dict):
@@ -410,29 +339,52 @@ class OllamaBackend(Backend):
             model=self.model,
             version=version.get("version") if isinstance(version, dict) else None,
             # The context that applies: ours, else the loaded model's, the Modelfile's, the model's.
-            max_context=(self.num_ctx or loaded_ctx or extra.get("modelfile_num_ctx")
-                         or model_ctx),
+            max_context=(self.num_ctx or loaded_ctx or extra.get("modelfile_num_ctx") or model_ctx),
             spec_decode_seen=spec,
             extra=extra,
         )
 
+    async def check_reachable(self) -> None:
+        """Before any episode: Ollama answers and has the model pulled (one line)."""
+        tags = await self.get_json(f"{self.base_url}/api/tags")
+        models = tags.get("models") if isinstance(tags, dict) else None
+        if not isinstance(models, list):
+            raise NotAnLLMServer(
+                f"{self.base_url}/api/tags is not Ollama's model list; is this "
+                "an Ollama server? It listens on port 11434 by default"
+            )
+        served = {
+            str(m.get(k))
+            for m in models
+            if isinstance(m, dict)
+            for k in ("name", "model")
+            if m.get(k)
+        }
+        if served and not {self.model, f"{self.model}:latest"} & served:
+            raise unknown_model(
+                self.model,
+                served,
+                self.base_url,
+                f"; run `ollama pull {self.model}` or check `ollama list`",
+            )
+
     async def _get_json(self, url: str) -> Any:
         try:
-            response = await self.client.get(url, timeout=5.0)
+            async with asyncio.timeout(5.0):
+                response = await self.client.get(url, headers=self.auth_headers(), timeout=5.0)
             return response.json() if response.status_code == 200 else None
-        except (httpx.HTTPError, ValueError):
+        except (httpx.HTTPError, ValueError, TimeoutError):
             return None
 
     async def _post_json(self, url: str, payload: dict[str, Any]) -> Any:
         try:
-            response = await self.client.post(url, json=payload, timeout=5.0)
+            async with asyncio.timeout(5.0):
+                response = await self.client.post(
+                    url, json=payload, headers=self.auth_headers(), timeout=5.0
+                )
             return response.json() if response.status_code == 200 else None
-        except (httpx.HTTPError, ValueError):
+        except (httpx.HTTPError, ValueError, TimeoutError):
             return None
-
-    async def aclose(self) -> None:
-        if self._owns_client:
-            await self.client.aclose()
 
 
 def _int(value: Any) -> int | None:

@@ -8,76 +8,111 @@ choices, llama.cpp's `timings`) must be read raw. The SDK, which now runs on htt
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+import re
 import time
 from typing import Any
 
 import httpx
 
-from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
+from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
+from agentbench.backends.http import HttpBackend, bad_stream, unknown_model
 from agentbench.backends.stream import StreamAccumulator
 from agentbench.backends.tokens import estimate_tokens
-from agentbench.errors import (
-    BackendError,
-    NotAnLLMServer,
-    RetryableBackendError,
-    ServerUnavailable,
-)
+from agentbench.errors import NotAnLLMServer, RetryableBackendError
 from agentbench.records import Completion, ServerInfo, TokensMethod
 
 ROUTER_HEADER = "x-model-router-selected-model"
 
 
-def api_root(base_url: str) -> str:
-    """`http://h:8000/v1` -> `http://h:8000` (vLLM and llama.cpp serve /tokenize at the root)."""
-    return base_url[:-3] if base_url.endswith("/v1") else base_url
+def _count(usage: dict[str, Any], *path: str) -> int | None:
+    """An integer usage field, or None when absent; anything else is a bad stream."""
+    value: Any = usage
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"usage {'.'.join(path)} is {value!r}, not a whole number")
+    return value
 
 
-def classify_http_error(status: int, body: str, url: str, headers: httpx.Headers) -> BackendError:
-    snippet = " ".join(body.split())[:200]
-    if status == 429 or status >= 500:
-        retry_after = headers.get("retry-after")
+class SseReader:
+    """OpenAI chat-completion chunks (`data: {...}` lines, then `data: [DONE]`)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.complete = False
+        self.usage: dict[str, Any] | None = None
+        self.timings: dict[str, Any] | None = None
+        self.logprobs: list[float] = []
+
+    def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
+        if not line.startswith("data:"):
+            return  # `event:`, `id:`, `retry:` fields
+        data = line[5:].strip()
+        if data == "[DONE]":
+            self.complete = True
+            return
         try:
-            delay = float(retry_after) if retry_after else None
-        except ValueError:
-            delay = None
-        kind = "rate_limited" if status == 429 else f"http_{status}"
-        return RetryableBackendError(
-            kind,
-            f"{url} answered HTTP {status}: {snippet}",
-            status_code=status,
-            retry_after_s=delay,
-        )
-    if status in (401, 403):
-        return BackendError(
-            "auth",
-            f"{url} refused the credentials (HTTP {status}); check the API key variable.",
-            status_code=status,
-        )
-    if "text/html" in headers.get("content-type", ""):
-        return NotAnLLMServer(
-            f"{url} answered an HTML page (HTTP {status}), not an OpenAI-compatible API; "
-            "check --base-url (it usually ends in /v1).",
-            status_code=status,
-        )
-    lowered = snippet.lower()
-    if status == 404 and "model" in lowered:
-        return BackendError("model_not_found", f"{url}: {snippet}", status_code=status)
-    if status == 404:
-        return NotAnLLMServer(
-            f"{url} has no chat-completions endpoint (HTTP 404); is this an OpenAI-compatible "
-            "server? vLLM and llama.cpp serve it under /v1.",
-            status_code=status,
-        )
-    if "context" in lowered and ("length" in lowered or "exceed" in lowered):
-        return BackendError("context_length", f"{url}: {snippet}", status_code=status)
-    return BackendError(
-        f"http_{status}", f"{url} answered HTTP {status}: {snippet}", status_code=status
-    )
+            chunk = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise bad_stream(self.url, line, "an SSE line that is not JSON") from exc
+        if not isinstance(chunk, dict):
+            raise bad_stream(self.url, line, "an SSE payload that is not a JSON object")
+        if "error" in chunk and not chunk.get("choices"):
+            raise RetryableBackendError(
+                "stream_error",
+                f"{self.url} reported an error mid-stream: {str(chunk['error'])[:200]}",
+            )
+        _read_chunk(chunk, acc, now_ns, self.logprobs)
+        usage = chunk.get("usage")
+        if usage:
+            if not isinstance(usage, dict):
+                raise bad_stream(self.url, line, "a usage that is not an object")
+            try:
+                for path in (
+                    ("completion_tokens",),
+                    ("prompt_tokens",),
+                    ("completion_tokens_details", "reasoning_tokens"),
+                    ("prompt_tokens_details", "cached_tokens"),
+                ):
+                    _count(usage, *path)
+            except ValueError as exc:
+                raise bad_stream(self.url, line, str(exc)) from exc
+            self.usage = usage
+        timings = chunk.get("timings")
+        if isinstance(timings, dict):
+            self.timings = timings
 
 
-class OpenAICompatBackend(Backend):
+def _read_chunk(
+    chunk: dict[str, Any], acc: StreamAccumulator, now: int, logprobs: list[float]
+) -> None:
+    acc.model = chunk.get("model") or acc.model
+    for choice in chunk.get("choices") or []:
+        delta = choice.get("delta") or {}
+        acc.add_reasoning(delta.get("reasoning") or delta.get("reasoning_content") or "", now)
+        acc.add_content(delta.get("content") or "", now)
+        for call in delta.get("tool_calls") or []:
+            function = call.get("function") or {}
+            acc.add_tool_fragment(
+                call.get("index", 0),
+                now,
+                id=call.get("id"),
+                name=function.get("name"),
+                arguments=function.get("arguments"),
+            )
+        if choice.get("finish_reason"):
+            acc.finish_reason = choice["finish_reason"]
+        for item in (choice.get("logprobs") or {}).get("content") or []:
+            if isinstance(item.get("logprob"), int | float):
+                logprobs.append(float(item["logprob"]))
+
+
+class OpenAICompatBackend(HttpBackend):
     """Any server implementing POST /v1/chat/completions with `stream: true`."""
 
     provider = "openai"
@@ -89,28 +124,18 @@ class OpenAICompatBackend(Backend):
         model: str,
         *,
         api_key: str | None = None,
+        headers: dict[str, str] | None = None,
         client: httpx.AsyncClient | None = None,
         retry: RetryPolicy | None = None,
         max_tokens_field: str = "max_tokens",
         extra_body: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(base_url, model, retry)
-        self._api_key = api_key
-        self._owns_client = client is None
-        timeout = httpx.Timeout(self.retry.request_timeout_s, connect=self.retry.connect_timeout_s)
-        self.client = client or httpx.AsyncClient(
-            timeout=timeout,
-            limits=httpx.Limits(max_connections=None, max_keepalive_connections=256),
+        super().__init__(
+            base_url, model, api_key=api_key, headers=headers, client=client, retry=retry
         )
         self.max_tokens_field = max_tokens_field
         self.extra_body = extra_body or {}
         self._tokenizer_route: str | bool | None = None  # None: not probed; False: none
-
-    def _headers(self) -> dict[str, str]:
-        headers = {"accept": "text/event-stream"}
-        if self._api_key:
-            headers["authorization"] = f"Bearer {self._api_key}"
-        return headers
 
     def build_body(self, request: ChatRequest) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -135,97 +160,27 @@ class OpenAICompatBackend(Backend):
 
     async def _complete_once(self, request: ChatRequest) -> Completion:
         url = f"{self.base_url}/chat/completions"
-        http_request = self.client.build_request(
-            "POST", url, json=self.build_body(request), headers=self._headers()
+        reader = SseReader(strip_credentials(url))
+        result = await self.stream(
+            url,
+            self.build_body(request),
+            reader,
+            accept="text/event-stream",
+            max_tokens=request.max_tokens,
         )
-        t_send = time.perf_counter_ns()
-        acc = StreamAccumulator(t_send_ns=t_send)
-        usage: dict[str, Any] | None = None
-        timings: dict[str, Any] | None = None
-        logprobs: list[float] = []
-        done = False
-        shown_url = strip_credentials(url)
-        try:
-            response = await self.client.send(http_request, stream=True)
-        except httpx.ConnectError as exc:
-            raise RetryableBackendError(
-                "connection_refused", f"cannot connect to {shown_url}: {exc}"
-            ) from exc
-        except httpx.TimeoutException as exc:
-            raise RetryableBackendError("timeout", f"{shown_url}: no response in time") from exc
-        try:
-            if response.status_code != 200:
-                body = (await response.aread()).decode("utf-8", "replace")
-                raise classify_http_error(response.status_code, body, shown_url, response.headers)
-            ctype = response.headers.get("content-type", "")
-            if "text/html" in ctype:
-                raise NotAnLLMServer(f"{shown_url} answered an HTML page, not an SSE stream.")
-            selected = response.headers.get(ROUTER_HEADER)
-            async for line in response.aiter_lines():
-                now = time.perf_counter_ns()
-                if done or not line or line.startswith(":"):
-                    continue  # after [DONE]: drain, so the connection can be kept alive
-                acc.event(now)
-                if not line.startswith("data:"):
-                    continue
-                data = line[5:].strip()
-                if data == "[DONE]":
-                    done = True
-                    continue
-                try:
-                    chunk = json.loads(data)
-                except json.JSONDecodeError as exc:
-                    raise RetryableBackendError(
-                        "malformed_sse",
-                        f"{shown_url} sent an SSE line that is not JSON: {data[:80]!r}",
-                    ) from exc
-                if "error" in chunk and not chunk.get("choices"):
-                    raise RetryableBackendError(
-                        "stream_error",
-                        f"{shown_url} reported an error mid-stream: {str(chunk['error'])[:200]}",
-                    )
-                self._read_chunk(chunk, acc, now, logprobs)
-                usage = chunk.get("usage") or usage
-                timings = chunk.get("timings") or timings
-        except httpx.TimeoutException as exc:
-            raise RetryableBackendError("timeout", f"{shown_url}: stream stalled") from exc
-        except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
-            raise RetryableBackendError("stream_cut", f"{shown_url}: stream cut: {exc}") from exc
-        finally:
-            await response.aclose()
-        end = time.perf_counter_ns()
-        if not done and acc.finish_reason is None:
-            raise RetryableBackendError("stream_cut", f"{shown_url}: stream ended before [DONE]")
-        acc.finish(end)
-        completion = await self._finish(acc, usage, timings, logprobs)
+        acc = result.acc
+        acc.finish(time.perf_counter_ns())
+        if result.cut_reason is None and not reader.complete and acc.finish_reason is None:
+            raise RetryableBackendError("stream_cut", f"{reader.url}: stream ended before [DONE]")
+        completion = await self._finish(acc, reader.usage, reader.timings, reader.logprobs)
+        if result.cut_reason:
+            completion.finish_reason = completion.finish_reason or "length"
+            completion.truncated, completion.truncation_reason = True, result.cut_reason
+        selected = result.headers.get(ROUTER_HEADER)
         if selected:
             completion.server_counters["selected_model"] = selected
             completion.model = selected
         return completion
-
-    @staticmethod
-    def _read_chunk(
-        chunk: dict[str, Any], acc: StreamAccumulator, now: int, logprobs: list[float]
-    ) -> None:
-        acc.model = chunk.get("model") or acc.model
-        for choice in chunk.get("choices") or []:
-            delta = choice.get("delta") or {}
-            acc.add_reasoning(delta.get("reasoning") or delta.get("reasoning_content") or "", now)
-            acc.add_content(delta.get("content") or "", now)
-            for call in delta.get("tool_calls") or []:
-                function = call.get("function") or {}
-                acc.add_tool_fragment(
-                    call.get("index", 0),
-                    now,
-                    id=call.get("id"),
-                    name=function.get("name"),
-                    arguments=function.get("arguments"),
-                )
-            if choice.get("finish_reason"):
-                acc.finish_reason = choice["finish_reason"]
-            for item in (choice.get("logprobs") or {}).get("content") or []:
-                if isinstance(item.get("logprob"), int | float):
-                    logprobs.append(float(item["logprob"]))
 
     async def _finish(
         self,
@@ -238,8 +193,9 @@ class OpenAICompatBackend(Backend):
         produced = acc.reasoning + acc.content + "".join(c.name + c.arguments for c in tool_calls)
         output_tokens: int | None
         method: TokensMethod
-        if usage and usage.get("completion_tokens") is not None:
-            output_tokens, method = int(usage["completion_tokens"]), "usage"
+        counted = _count(usage, "completion_tokens") if usage else None
+        if counted is not None:
+            output_tokens, method = counted, "usage"
         elif produced:
             output_tokens, method = await self.count_tokens(produced)
         else:
@@ -276,8 +232,8 @@ class OpenAICompatBackend(Backend):
         self, acc: StreamAccumulator, usage: dict[str, Any] | None
     ) -> tuple[int | None, TokensMethod]:
         details = (usage or {}).get("completion_tokens_details") or {}
-        if details.get("reasoning_tokens") is not None:
-            return int(details["reasoning_tokens"]), "usage"
+        if isinstance(details.get("reasoning_tokens"), int):
+            return details["reasoning_tokens"], "usage"
         if not acc.reasoning:
             return 0, "none"
         return await self.count_tokens(acc.reasoning)
@@ -302,7 +258,7 @@ class OpenAICompatBackend(Backend):
         return estimate_tokens(text), "estimated"
 
     async def _server_token_count(self, text: str) -> int | None:
-        root = api_root(self.base_url)
+        root = self.api_root()
         routes = {
             "vllm": (
                 f"{root}/tokenize",
@@ -315,11 +271,12 @@ class OpenAICompatBackend(Backend):
         for name in order:
             url, payload = routes[name]
             try:
-                response = await self.client.post(
-                    url, json=payload, headers=self._headers(), timeout=10.0
-                )
+                async with asyncio.timeout(10.0):
+                    response = await self.client.post(
+                        url, json=payload, headers=self.auth_headers(), timeout=10.0
+                    )
                 data = response.json() if response.status_code == 200 else None
-            except (httpx.HTTPError, ValueError):
+            except (httpx.HTTPError, ValueError, TimeoutError):
                 data = None
             count = _token_count(data)
             if count is not None:
@@ -329,35 +286,41 @@ class OpenAICompatBackend(Backend):
         return None
 
     async def check_reachable(self) -> None:
-        """Fail fast, with one clear line, when nothing (or no LLM API) answers at base_url."""
+        """Before any episode: the base URL speaks the API and serves the model (one line)."""
         url = f"{self.base_url}/models"
-        shown = strip_credentials(url)
-        try:
-            response = await self.client.get(url, headers=self._headers(), timeout=10.0)
-        except httpx.ConnectError as exc:
-            raise ServerUnavailable(
-                f"no server answers at {strip_credentials(self.base_url)} (connection refused); "
-                "start it or check --base-url"
-            ) from exc
-        except httpx.HTTPError as exc:
-            raise ServerUnavailable(f"{shown}: {type(exc).__name__}: {exc}") from exc
-        if "text/html" in response.headers.get("content-type", ""):
+        models = await self.get_json(url)
+        entries = models.get("data") if isinstance(models, dict) else None
+        if not isinstance(entries, list):
             raise NotAnLLMServer(
-                f"{shown} answered an HTML page, not an OpenAI-compatible API; check --base-url "
-                "(it usually ends in /v1)",
-                status_code=response.status_code,
+                f"{strip_credentials(url)} is not an OpenAI-compatible model list; check "
+                "--base-url (it usually ends in /v1)"
             )
-        if response.status_code in (401, 403):
-            raise classify_http_error(response.status_code, response.text, shown, response.headers)
+        served = [str(e.get("id")) for e in entries if isinstance(e, dict) and e.get("id")]
+        if served and not _serves(entries, self.model):
+            raise unknown_model(self.model, served, strip_credentials(self.base_url))
 
     async def server_info(self) -> ServerInfo:
         from agentbench.backends.introspect import describe_openai_server
 
-        return await describe_openai_server(self.client, self.base_url, self.model, self._headers())
+        return await describe_openai_server(
+            self.client, self.base_url, self.model, self.auth_headers()
+        )
 
-    async def aclose(self) -> None:
-        if self._owns_client:
-            await self.client.aclose()
+
+def _serves(entries: list[Any], model: str) -> bool:
+    """Whether a /v1/models list admits `model`. llama.cpp and llama-cpp-python answer to any
+    name; the reference server takes `POLICY-PARAM` variants of the policies it lists."""
+    for e in entries:
+        if not isinstance(e, dict):
+            continue
+        owner, name = e.get("owned_by"), str(e.get("id"))
+        if model == name or owner in ("llamacpp", "me"):
+            return True
+        if owner == "agentbench-refserver" and re.fullmatch(
+            re.escape(name) + r"[-:][0-9.]+", model
+        ):
+            return True
+    return False
 
 
 def _token_count(data: Any) -> int | None:

@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from agentbench.backends.base import Backend
+from agentbench.backends.http import HttpBackend, api_root
 from agentbench.records import EpisodeResult, RunRecord
 
 DRAFTS = "vllm:spec_decode_num_drafts_total"
@@ -192,8 +193,15 @@ async def read_spec_metrics(client: httpx.AsyncClient, metrics_url: str,
 
 
 def metrics_url_for(backend: Backend) -> str:
-    base = backend.base_url
-    return (base[:-3] if base.endswith("/v1") else base) + "/metrics"
+    return api_root(backend.base_url) + "/metrics"
+
+
+def metrics_access(backend: Backend | None) -> tuple[httpx.AsyncClient, dict[str, str]] | None:
+    """The client and the authorization header to read a backend's /metrics with."""
+    if not isinstance(backend, HttpBackend):
+        return None
+    auth = {k: v for k, v in backend.auth_headers().items() if k.lower() == "authorization"}
+    return backend.client, auth
 
 
 class SpecDecodeMonitor:
@@ -211,14 +219,10 @@ class SpecDecodeMonitor:
         self.run_figures: dict[str, Any] | None = None
 
     async def _read(self) -> SpecSnapshot | None:
-        client = getattr(self.backend, "client", None)
-        if self.backend is None or not isinstance(client, httpx.AsyncClient):
+        access = metrics_access(self.backend)
+        if self.backend is None or access is None:
             return None
-        headers = {}
-        header_fn = getattr(self.backend, "_headers", None)
-        if callable(header_fn):
-            headers = {k: v for k, v in header_fn().items() if k.lower() == "authorization"}
-        return await read_spec_metrics(client, metrics_url_for(self.backend), headers)
+        return await read_spec_metrics(access[0], metrics_url_for(self.backend), access[1])
 
     async def before_run(self, run: RunRecord) -> None:
         if isinstance(run.config.get("concurrency"), int):  # a resumed run keeps its own

@@ -182,6 +182,8 @@ def load_bench(source: str, db: Path | None) -> dict[str, Any]:
             raise ConfigError(f"{source}: no such file")
         try:
             data = json.loads(path.read_text())
+        except OSError as exc:
+            raise ConfigError(f"{source}: cannot read it ({exc.strerror})") from exc
         except ValueError as exc:
             raise ConfigError(f"{source}: not a JSON file ({exc})") from exc
         if not isinstance(data, dict) or not isinstance(data.get("results"), list):

@@ -12,14 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import httpx
-
 from agentbench.backends.base import Backend
 from agentbench.backends.vllm import (
     SpecSnapshot,
     acceptance,
     combine,
     llamacpp_acceptance,
+    metrics_access,
     metrics_url_for,
     read_spec_metrics,
 )
@@ -33,14 +32,10 @@ METHOD = (
 
 async def read_counters(backend: Backend) -> SpecSnapshot | None:
     """The drafter counters now, or None when the server has no /metrics or no drafter."""
-    client = getattr(backend, "client", None)
-    if not isinstance(client, httpx.AsyncClient):
+    access = metrics_access(backend)
+    if access is None:
         return None
-    header_fn = getattr(backend, "_headers", None)
-    headers = {}
-    if callable(header_fn):
-        headers = {k: v for k, v in header_fn().items() if k.lower() == "authorization"}
-    return await read_spec_metrics(client, metrics_url_for(backend), headers)
+    return await read_spec_metrics(access[0], metrics_url_for(backend), access[1])
 
 
 def repetition_acceptance(

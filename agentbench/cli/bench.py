@@ -16,6 +16,7 @@ from agentbench.bench.compare import compare_json, compare_results
 from agentbench.bench.engine import BenchConfig, BenchOutcome, run_bench
 from agentbench.bench.report import compare_table, fmt, print_results
 from agentbench.bench.results import bench_json, load_bench, store_bench, write_outputs
+from agentbench.cli import options as opt
 from agentbench.cli.targets import open_target
 from agentbench.errors import ConfigError
 from agentbench.records import RunRecord
@@ -121,15 +122,17 @@ def bench(
     csv_out: Annotated[
         Path | None, typer.Option("--csv", help="Write one row per repetition here.")
     ] = None,
-    db: Annotated[Path, typer.Option("--db", help="SQLite results database.")] = Path(
-        "agentbench.db"
-    ),
+    db: opt.DbOption = opt.DEFAULT_DB,
     profiles: Annotated[
         Path | None, typer.Option("--profiles", help="Extra model profiles (YAML).")
     ] = None,
-    request_timeout: Annotated[
-        float, typer.Option("--request-timeout", help="Seconds per call.")
-    ] = 600.0,
+    request_timeout: opt.RequestTimeoutOption = opt.DEFAULT_REQUEST_TIMEOUT_S,
+    idle_timeout: opt.IdleTimeoutOption = opt.DEFAULT_IDLE_TIMEOUT_S,
+    temperature: opt.TemperatureOption = None,
+    top_p: opt.TopPOption = None,
+    seed: opt.SeedOption = None,
+    extra_body: opt.ExtraBodyOption = None,
+    header: opt.HeaderOption = None,
     note: Annotated[
         str | None, typer.Option("--note", help="Free text stored with the result.")
     ] = None,
@@ -138,6 +141,9 @@ def bench(
     """Measure TTFT, prefill and decode speed of one model server per scenario."""
     if ctx.invoked_subcommand is not None:
         return
+    for path, flag in ((json_out, "--json"), (csv_out, "--csv"), (db, "--db")):
+        opt.check_output(path, flag)
+    request = opt.RequestOptions.parse(temperature, top_p, seed, extra_body, header)
     config = BenchConfig(
         scenarios=scenario_mod.select(scenario, pp, tg),
         depths=_ints(depth, "--depth", [0], 0),
@@ -149,7 +155,9 @@ def bench(
         force_output=not no_force_output,
     )
     console = Console()
-    retry = RetryPolicy(max_retries=1, request_timeout_s=request_timeout)
+    retry = RetryPolicy(
+        max_retries=1, request_timeout_s=request_timeout, idle_timeout_s=idle_timeout
+    )
     with (
         ResultStore(db) as store,
         open_target(
@@ -159,6 +167,7 @@ def bench(
             api_key_env=api_key_env,
             profiles_file=profiles,
             retry=retry,
+            request=request,
         ) as target,
     ):
         record = RunRecord(
@@ -171,6 +180,7 @@ def bench(
                 "model": target.backend.model,
                 "base_url": target.backend.base_url,
                 "note": note,
+                "request": request.stored(),
             },
         )
         console.print(f"[bold]bench {record.run_id}[/bold]: {target.label}")
@@ -189,7 +199,8 @@ def bench(
     data = bench_json(record, outcome.results, outcome.gate.as_dict())
     data["notes"] = _notes(outcome)
     print_results(data, console)
-    write_outputs(data, json_out, csv_out)
+    with opt.writing(json_out or csv_out or Path("."), "--json/--csv"):
+        write_outputs(data, json_out, csv_out)
     for path in (json_out, csv_out):
         if path:
             typer.echo(f"written: {path}")
@@ -248,14 +259,13 @@ async def _measure(
 def compare(
     a: Annotated[str, typer.Argument(help="Baseline: bench JSON file or stored run id (latest).")],
     b: Annotated[str, typer.Argument(help="Candidate: bench JSON file or stored run id.")],
-    db: Annotated[Path, typer.Option("--db", help="SQLite results database.")] = Path(
-        "agentbench.db"
-    ),
+    db: opt.DbOption = opt.DEFAULT_DB,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the comparison here.")
     ] = None,
 ) -> None:
     """Ratio B/A per scenario of decode, prefill and TTFT medians with 95% bootstrap CIs."""
+    opt.check_output(json_out, "--json")
     data_a, data_b = load_bench(a, db), load_bench(b, db)
     rows = compare_results(data_a, data_b)
     if not rows:
@@ -268,5 +278,7 @@ def compare(
         "excludes 1. Never rank two configurations on one run each.[/dim]"
     )
     if json_out:
-        json_out.write_text(json.dumps(compare_json(data_a, data_b, rows, a, b), indent=2))
+        opt.write_text(
+            json_out, json.dumps(compare_json(data_a, data_b, rows, a, b), indent=2), "--json"
+        )
         typer.echo(f"written: {json_out}")

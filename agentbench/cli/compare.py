@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from agentbench.cli import options as opt
 from agentbench.errors import ConfigError
 from agentbench.store import ResultStore
 
@@ -16,14 +17,19 @@ def register(app: typer.Typer) -> None:
 
 
 def compare(
-    run_ids: Annotated[list[str], typer.Argument(
-        help="Two or more RUN_IDs (or unique prefixes, or latest); the first is the baseline A.")],
-    db: Annotated[Path, typer.Option("--db", help="SQLite results database.")] = Path(
-        "agentbench.db"),
-    html_out: Annotated[Path | None, typer.Option(
-        "--html", help="Also write a self-contained HTML page here.")] = None,
-    json_out: Annotated[Path | None, typer.Option(
-        "--json", help="Also write the comparison as JSON here.")] = None,
+    run_ids: Annotated[
+        list[str],
+        typer.Argument(
+            help="Two or more RUN_IDs (or unique prefixes, or latest); the first is the baseline A."
+        ),
+    ],
+    db: opt.DbOption = opt.DEFAULT_DB,
+    html_out: Annotated[
+        Path | None, typer.Option("--html", help="Also write a self-contained HTML page here.")
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the comparison as JSON here.")
+    ] = None,
 ) -> None:
     """Accuracy, tokens, time-to-done, decode speed and cost of runs on their common tasks, with
     paired bootstrap CIs and a verdict on every difference."""
@@ -32,6 +38,9 @@ def compare(
 
     if len(run_ids) < 2:
         raise typer.BadParameter("give at least two runs", param_hint="RUN_IDS")
+    opt.check_output(html_out, "--html")
+    opt.check_output(json_out, "--json")
+    opt.check_db_exists(db)
     with ResultStore(db) as store:
         ids = [store.resolve(r) for r in run_ids]
         if len(set(ids)) < len(ids):
@@ -43,8 +52,9 @@ def compare(
     comparison = compare_runs(runs)
     print_comparison(comparison)
     if json_out:
-        json_out.write_text(comparison.model_dump_json(indent=2))
+        opt.write_text(json_out, comparison.model_dump_json(indent=2), "--json")
         typer.echo(f"json: {json_out}")
     if html_out:
-        write_compare_html(html_out, comparison)
+        with opt.writing(html_out, "--html"):
+            write_compare_html(html_out, comparison)
         typer.echo(f"html: {html_out}")

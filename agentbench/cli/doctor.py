@@ -18,6 +18,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from agentbench.cli.options import check_output, write_text
 from agentbench.errors import ConfigError
 from agentbench.local.checks import DoctorReport
 from agentbench.local.doctor import run_doctor
@@ -61,6 +62,7 @@ def doctor(
     """Which servers answer, what they serve, whether tool calls and reasoning work."""
     if local and (base_url or model):
         raise ConfigError("give either --local ALIAS or --base-url URL --model NAME, not both")
+    check_output(json_out, "--json")
     console = Console(soft_wrap=True)
     logs: dict[str, str] = {}
     for item in log or []:
@@ -81,7 +83,11 @@ def doctor(
     )
     render(report, console)
     if json_out:
-        json_out.write_text(json.dumps(asdict(report), indent=2, default=str))
+        write_text(json_out, json.dumps(asdict(report), indent=2, default=str), "--json")
     if report.target_ok is False:
         typer.echo(f"error: {report.error or 'the target is not usable'}", err=True)
+        raise typer.Exit(1)
+    failed = [c.name for c in report.checks if c.status == "fail"]
+    if failed:
+        typer.echo(f"error: {len(failed)} check(s) failed: {', '.join(failed)}", err=True)
         raise typer.Exit(1)

@@ -1,15 +1,20 @@
 """The `agentbench` command. Each command is a few lines that call the library.
 
 Errors a user can cause end as one line on stderr and exit code 1 (2 for usage errors); no
-traceback reaches the user.
+traceback reaches the user. SIGTERM is handled like SIGINT (Ctrl-C): whatever was started is
+stopped, what was stored is kept; the exit code is 128 + the signal (130, 143).
 """
 
 from __future__ import annotations
 
+import signal
 import sys
+from types import FrameType
+from typing import Annotated
 
 import typer
 
+from agentbench import __version__
 from agentbench.cli import bench, compare, results, run, serve, tasks
 from agentbench.errors import AgentbenchError
 
@@ -20,6 +25,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    rich_markup_mode=None,
 )
 app.add_typer(tasks.app, name="tasks")
 app.add_typer(bench.app, name="bench")
@@ -31,15 +37,42 @@ __import__("agentbench.cli.routes", fromlist=["register"]).register(app)  # agen
 __import__("agentbench.cli.doctor", fromlist=["register"]).register(app)  # agentbench doctor
 
 
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"agentbench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool | None,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = None,
+) -> None:
+    """Benchmark agent workloads on local LLMs: correctness, thinking tokens per step,
+    time-to-done, serving speed and routing economics."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Python runs when no event loop has its own handler."""
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise Terminated()
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         app()
     except AgentbenchError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
+    except KeyboardInterrupt as exc:
+        terminated = isinstance(exc, Terminated)
+        typer.echo("terminated" if terminated else "interrupted", err=True)
+        sys.exit(143 if terminated else 130)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""`agentbench routes --replay-confidence RUN_ID --fork`: a threshold sweep that pays only for
+"""`agentbench routes fork RUN_ID`: a threshold sweep that pays only for
 the divergent suffixes (agentbench.agent.replay)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from rich.table import Table
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.agent.replay import ForkedEpisode, fork_sweep
 from agentbench.backends.base import Backend
+from agentbench.cli.resume import stored_suite
 from agentbench.cli.targets import open_target
 from agentbench.errors import ConfigError
 from agentbench.metrics.replay import answer_pairs
@@ -36,9 +37,9 @@ def replay_fork(db: str, run_id: str, thresholds: list[float], json_out: str | N
         except PolicySpecError as exc:
             raise ConfigError(f"--thresholds: {exc}") from exc
     if not (local[0] or local[1]) or not (frontier[0] or frontier[1]):
-        raise ConfigError("--fork continues episodes live: name the local model (--base-url URL "
-                          "--model NAME) and the frontier (--frontier-base-url URL "
-                          "--frontier-model NAME, or --frontier PROVIDER/MODEL)")
+        raise ConfigError("`routes fork` continues episodes live: name the local model "
+                          "(--base-url URL --model NAME) and the frontier (--frontier-base-url "
+                          "URL --frontier NAME, or --frontier PROVIDER/MODEL)")
     with ResultStore(db) as store:
         run = store.run(store.resolve(run_id))
         episodes = [e for e in store.episodes(run.run_id) if answer_pairs(e)]
@@ -47,7 +48,9 @@ def replay_fork(db: str, run_id: str, thresholds: list[float], json_out: str | N
                           "make it with `agentbench run --record-both`")
     if not run.task_dir or not Path(run.task_dir).is_dir():
         raise ConfigError(f"run {run.run_id}: its task directory {run.task_dir!r} is gone")
-    suite = load_suite(Path(run.task_dir))
+    # the stored run decides: its own task selection, refused when a task file changed
+    suite = (stored_suite(run, Path(run.task_dir)) if run.config.get("task_hashes")
+             else load_suite(Path(run.task_dir)))
     missing = sorted({e.task_id for e in episodes} - {t.id for t in suite.tasks})
     if missing:
         raise ConfigError(f"tasks of run {run.run_id} not in {run.task_dir}: "
@@ -65,6 +68,13 @@ def replay_fork(db: str, run_id: str, thresholds: list[float], json_out: str | N
                     api_key_env=frontier[2]) as frontier_target,
     ):
         targets = {LOCAL: local_target.backend, FRONTIER: frontier_target.backend}
+        for flag, given, stored in (("--model", local_target.backend.model, cfg.model),
+                                    ("--frontier", frontier_target.backend.model,
+                                     cfg.frontier_model)):
+            if stored and given != stored:
+                raise ConfigError(f"{flag} {given} is not the model run {run.run_id} recorded "
+                                  f"({stored}); a fork continues the recorded episodes with "
+                                  "the same models")
         agent = Agent(suite, targets, agent_config)
         results = asyncio.run(_sweep(agent, episodes, thresholds, concurrency))
     points = [summarize(t, forks) for t, forks in results.items()]

@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
+from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from agentbench.cli import options as opt
 from agentbench.runner import results_json
 from agentbench.store import ResultStore
+from agentbench.store.db import short_ids
+
+
+class CsvLevel(StrEnum):
+    run = "run"
+    episode = "episode"
+    step = "step"
 
 
 def register(app: typer.Typer) -> None:
@@ -19,68 +30,91 @@ def register(app: typer.Typer) -> None:
 
 
 def report(
-    run_id: str = typer.Argument("latest", help="RUN_ID (or a unique prefix) or latest."),
-    db: Path = typer.Option(Path("agentbench.db"), "--db"),
-    json_out: Path = typer.Option(None, "--json", help="Write the results contract here."),
-    csv_out: Path = typer.Option(None, "--csv", help="Write CSV here (see --csv-level)."),
-    csv_level: str = typer.Option("episode", "--csv-level", help="CSV rows: run | episode | step."),
-    html_out: Path = typer.Option(None, "--html", help="Write a self-contained HTML report."),
+    run_id: Annotated[
+        str, typer.Argument(help="RUN_ID (or a unique prefix or short id) or latest.")
+    ] = "latest",
+    db: opt.DbOption = opt.DEFAULT_DB,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the results contract here.")
+    ] = None,
+    csv_out: Annotated[
+        Path | None, typer.Option("--csv", help="Write CSV here (see --csv-level).")
+    ] = None,
+    csv_level: Annotated[
+        CsvLevel, typer.Option("--csv-level", help="CSV rows.")
+    ] = CsvLevel.episode,
+    html_out: Annotated[
+        Path | None, typer.Option("--html", help="Write a self-contained HTML report.")
+    ] = None,
 ) -> None:
     """Summary of a stored run."""
-    from agentbench.report.export import LEVELS
     from agentbench.report.terminal import print_run
 
-    if csv_level not in LEVELS:
-        raise typer.BadParameter(f"use one of {', '.join(LEVELS)}", param_hint="--csv-level")
-
+    for path, flag in ((json_out, "--json"), (csv_out, "--csv"), (html_out, "--html")):
+        opt.check_output(path, flag)
+    opt.check_db_exists(db)
     with ResultStore(db) as store:
         run = store.run(store.resolve(run_id))
         episodes = store.episodes(run.run_id)
     print_run(run, episodes)
     if json_out:
-        json_out.write_text(json.dumps(results_json(run, episodes), indent=2))
+        opt.write_text(json_out, json.dumps(results_json(run, episodes), indent=2), "--json")
         typer.echo(f"json: {json_out}")
     if csv_out:
         from agentbench.report.export import write_csv
 
-        write_csv(csv_out, run, episodes, level=csv_level)
-        typer.echo(f"csv ({csv_level} level): {csv_out}")
+        with opt.writing(csv_out, "--csv"):
+            write_csv(csv_out, run, episodes, level=csv_level.value)
+        typer.echo(f"csv ({csv_level.value} level): {csv_out}")
     if html_out:
         from agentbench.report.html import write_html
 
-        write_html(html_out, run, episodes)
+        with opt.writing(html_out, "--html"):
+            write_html(html_out, run, episodes)
         typer.echo(f"html: {html_out}")
 
 
-def runs(db: Path = typer.Option(Path("agentbench.db"), "--db")) -> None:
-    """Stored runs: id, date, kind, model, server, router, tasks, success."""
+def runs(
+    db: opt.DbOption = opt.DEFAULT_DB,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write every run (full ids) here.")
+    ] = None,
+) -> None:
+    """Stored runs: short id, date, kind, status, model, router, success, note."""
+    opt.check_output(json_out, "--json")
+    opt.check_db_exists(db)
     with ResultStore(db) as store:
         records = store.runs()
-    table = Table(title=f"runs in {db}", title_justify="left")
-    for column in (
-        "run id",
-        "created (UTC)",
-        "kind",
-        "status",
-        "model",
-        "server",
-        "router",
-        "tasks",
-        "success",
-    ):
-        table.add_column(column)
+    short = short_ids([r.run_id for r in records])
+    table = Table(
+        title=f"runs in {db}",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        caption="id: short id, accepted by every command (`runs --json` has full ids); "
+        "ok: success rate",
+        caption_justify="left",
+    )
+    table.add_column("id", no_wrap=True)
+    table.add_column("created", no_wrap=True)
+    table.add_column("status", overflow="fold")
+    table.add_column("model (router)", overflow="fold", ratio=1)
+    table.add_column("ok", justify="right", no_wrap=True)
+    table.add_column("note", overflow="fold", ratio=1)
     for r in records:
-        summary = r.summary or {}
-        rate = summary.get("success_rate")
+        rate = (r.summary or {}).get("success_rate")
+        model = r.server.model if r.server else str(r.config.get("model", "?"))
+        router = str(r.config.get("router", "always-local"))
         table.add_row(
-            r.run_id,
-            r.created_at,
-            r.kind,
-            r.status,
-            r.server.model if r.server else "?",
-            r.server.kind if r.server else "?",
-            str(r.config.get("router", "")),
-            str(summary.get("tasks", "")),
+            short[r.run_id],
+            r.created_at[5:16].replace("T", " "),
+            r.status + (" (bench)" if r.kind == "bench" else ""),
+            model + ("" if router == "always-local" else f" ({router})"),
             f"{rate:.0%}" if isinstance(rate, float) else "n/a",
+            (r.server.note if r.server and r.server.note else r.config.get("note")) or "",
         )
     Console().print(table)
+    if json_out:
+        data = [{"short_id": short[r.run_id], **r.model_dump()} for r in records]
+        opt.write_text(json_out, json.dumps(data, indent=2), "--json")
+        typer.echo(f"json: {json_out}")

@@ -1,8 +1,10 @@
-"""`agentbench routes [RUN_ID ...]`: cost vs accuracy of routers against their baselines."""
+"""`agentbench routes`: cost vs accuracy of routers against their baselines; `routes replay`
+and `routes fork` replay confidence thresholds on a `run --record-both` run."""
 
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -10,93 +12,135 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from agentbench.cli import options as opt
 from agentbench.errors import ConfigError
 from agentbench.figures import pct, pct_change, signed
 from agentbench.metrics.routes import RoutesReport, compare_routes
 from agentbench.records import EpisodeResult, RunRecord
 from agentbench.store import ResultStore
 
+app = typer.Typer(
+    help="Cost vs accuracy per run (baselines and routers), Pareto front, APGR, random control. "
+    "`routes replay` and `routes fork` replay confidence thresholds on a --record-both run.",
+    no_args_is_help=False,
+)
 
-def register(app: typer.Typer) -> None:
-    app.command("routes")(routes)
+Thresholds = Annotated[
+    str,
+    typer.Option("--thresholds", help="Mean-logprob thresholds to replay, comma-separated."),
+]
+DEFAULT_THRESHOLDS = "-0.05,-0.1,-0.2,-0.3,-0.5,-0.75,-1,-1.5,-2"
+JsonOut = Annotated[Path | None, typer.Option("--json", help="Write the result here.")]
+Prices = Annotated[
+    str | None, typer.Option("--prices", help="Re-price every call with this table.")
+]
+LocalPrice = Annotated[
+    float | None,
+    typer.Option("--local-usd-per-hour", min=0.0, help="Re-price local model time at this $/h."),
+]
+RecordedRun = Annotated[str, typer.Argument(help="RUN_ID of a `run --record-both` run.")]
 
 
+class Metric(StrEnum):
+    success = "success"
+    score = "score"
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="routes")
+
+
+@app.callback(invoke_without_command=True)
 def routes(
-    run_ids: Annotated[
+    ctx: typer.Context,
+    run: Annotated[
         list[str] | None,
-        typer.Argument(
-            help="Runs to compare (default: every run in the database over the newest run's task "
-            "set)."
+        typer.Option(
+            "--run",
+            help="A run to compare (repeatable; default: every run over the "
+            "newest run's task set).",
         ),
     ] = None,
-    db: str = typer.Option("agentbench.db", "--db", help="SQLite results database."),
-    metric: str = typer.Option("success", "--metric", help="success (solved share) | score."),
-    prices: str = typer.Option(None, "--prices", help="Re-price every call with this table."),
-    local_usd_per_hour: float = typer.Option(
-        None, "--local-usd-per-hour", help="Re-price local model time at this $/h."
-    ),
-    json_out: str = typer.Option(None, "--json", help="Write the comparison here."),
-    replay_confidence: str = typer.Option(
-        None,
-        "--replay-confidence",
-        help="RUN_ID of a --record-both run: replay confidence "
-        "thresholds on its recorded answer pairs.",
-    ),
-    thresholds: str = typer.Option(
-        "-0.05,-0.1,-0.2,-0.3,-0.5,-0.75,-1,-1.5,-2",
-        "--thresholds",
-        help="Mean-logprob thresholds to replay.",
-    ),
-    fork: bool = typer.Option(
-        False,
-        "--fork",
-        help="With --replay-confidence: where a threshold leaves the recorded "
-        "trajectory, continue the episode live (needs the local and frontier targets).",
-    ),
-    base_url: str = typer.Option(None, "--base-url", help="--fork: the local model's URL."),
-    model: str = typer.Option(None, "--model", help="--fork: the local model."),
-    api_key_env: str = typer.Option(None, "--api-key-env"),
-    frontier: str = typer.Option(None, "--frontier", help="--fork: frontier PROVIDER/MODEL."),
-    frontier_base_url: str = typer.Option(None, "--frontier-base-url"),
-    frontier_model: str = typer.Option(None, "--frontier-model"),
-    frontier_api_key_env: str = typer.Option(None, "--frontier-api-key-env"),
-    concurrency: int = typer.Option(1, "--concurrency", min=1, help="--fork: episodes in flight."),
+    db: opt.DbOption = opt.DEFAULT_DB,
+    metric: Annotated[
+        Metric, typer.Option(help="success (solved share) | score.")
+    ] = Metric.success,
+    prices: Prices = None,
+    local_usd_per_hour: LocalPrice = None,
+    json_out: JsonOut = None,
 ) -> None:
     """Cost vs accuracy per run (baselines and routers), Pareto front, APGR, random control."""
-    if metric not in ("success", "score"):
-        raise ConfigError(f"--metric {metric}: use success or score")
-    if not Path(db).exists():
-        raise ConfigError(f"{db}: no such database; run `agentbench run` first")
-    if fork and not replay_confidence:
-        raise ConfigError("--fork goes with --replay-confidence RUN_ID")
-    if replay_confidence and fork:
-        from agentbench.cli.replay_fork import replay_fork
-
-        replay_fork(
-            db,
-            replay_confidence,
-            parse_thresholds(thresholds),
-            json_out,
-            local=(model, base_url, api_key_env),
-            frontier=(frontier or frontier_model, frontier_base_url, frontier_api_key_env),
-            concurrency=concurrency,
-        )
+    if ctx.invoked_subcommand is not None:
         return
-    if replay_confidence:
-        replay(db, replay_confidence, thresholds, prices, local_usd_per_hour, json_out)
-        return
+    opt.check_output(json_out, "--json")
+    opt.check_db_exists(db)
     with ResultStore(db) as store:
-        runs = select_runs(store, run_ids or [])
+        runs = select_runs(store, run or [])
     if prices is not None or local_usd_per_hour is not None:
         from agentbench.cost import Pricing, price_episode
 
         pricing = Pricing.build(prices, local_usd_per_hour)
         runs = [(r, [price_episode(e, pricing) for e in eps]) for r, eps in runs]
-    report = compare_routes(runs, metric=metric)
+    report = compare_routes(runs, metric=metric.value)
     print_routes(report)
     if json_out:
-        Path(json_out).write_text(json.dumps(report.model_dump(), indent=2))
+        opt.write_text(json_out, json.dumps(report.model_dump(), indent=2), "--json")
         typer.echo(f"json: {json_out}")
+
+
+@app.command("replay")
+def replay_cmd(
+    run_id: RecordedRun,
+    db: opt.DbOption = opt.DEFAULT_DB,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    prices: Prices = None,
+    local_usd_per_hour: LocalPrice = None,
+    json_out: JsonOut = None,
+) -> None:
+    """Replay confidence thresholds on the recorded (local, frontier) answer pairs of a run."""
+    opt.check_output(json_out, "--json")
+    opt.check_db_exists(db)
+    replay(
+        str(db), run_id, thresholds, prices, local_usd_per_hour, str(json_out) if json_out else None
+    )
+
+
+@app.command("fork")
+def fork_cmd(
+    run_id: RecordedRun,
+    base_url: Annotated[str | None, typer.Option(help="The local model's base URL.")] = None,
+    model: Annotated[str | None, typer.Option(help="The local model.")] = None,
+    api_key_env: Annotated[str | None, typer.Option(help="Env var of the local key.")] = None,
+    frontier: Annotated[
+        str | None,
+        typer.Option(
+            "--frontier",
+            "--frontier-model",
+            help="Frontier PROVIDER/MODEL, or NAME with --frontier-base-url.",
+        ),
+    ] = None,
+    frontier_base_url: Annotated[str | None, typer.Option(help="Frontier base URL.")] = None,
+    frontier_api_key_env: Annotated[str | None, typer.Option(help="Env var of its key.")] = None,
+    db: opt.DbOption = opt.DEFAULT_DB,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight.")] = 1,
+    json_out: JsonOut = None,
+) -> None:
+    """Replay thresholds; where one leaves the recorded trajectory, continue the episode live
+    (the stored run's settings and task files; the targets named here)."""
+    from agentbench.cli.replay_fork import replay_fork
+
+    opt.check_output(json_out, "--json")
+    opt.check_db_exists(db)
+    replay_fork(
+        str(db),
+        run_id,
+        parse_thresholds(thresholds),
+        str(json_out) if json_out else None,
+        local=(model, base_url, api_key_env),
+        frontier=(frontier, frontier_base_url, frontier_api_key_env),
+        concurrency=concurrency,
+    )
 
 
 def replay(
@@ -165,7 +209,9 @@ def replay(
         f"({with_lp} of {points[0].decisions} had logprobs)."
     )
     if json_out:
-        Path(json_out).write_text(json.dumps([p.model_dump() for p in points], indent=2))
+        opt.write_text(
+            Path(json_out), json.dumps([p.model_dump() for p in points], indent=2), "--json"
+        )
         typer.echo(f"json: {json_out}")
 
 

@@ -1,23 +1,39 @@
-"""`agentbench run TASKS_DIR ...`: run a suite against a model, store and summarise it."""
+"""`agentbench run TASKS_DIR ...`: run a suite against a model, store and summarise it.
+
+`--resume` takes every defining flag from the stored run (agentbench.cli.resume).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import signal
+from contextlib import ExitStack
+from enum import Enum
 from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
 from agentbench.backends.base import RetryPolicy
+from agentbench.cli import options as opt
+from agentbench.cli.finish import print_end, run_outcome
+from agentbench.cli.resume import (
+    merge_flags,
+    resumable_run,
+    stored_flags,
+    stored_suite,
+    task_hashes,
+)
 from agentbench.cli.targets import OllamaOptions, open_target
 from agentbench.errors import ConfigError
-from agentbench.records import EpisodeResult
-from agentbench.runner import RunConfig, Runner, results_json
+from agentbench.records import EpisodeResult, RunRecord
+from agentbench.runner import RunConfig, Runner
 from agentbench.store import ResultStore
-from agentbench.tasks.loader import load_suite
+from agentbench.tasks.loader import TaskSuite, load_suite
 from router import FRONTIER, LOCAL, build_policy
 from router._registry import PolicySpecError
+
+Opt = typer.Option
 
 
 def register(app: typer.Typer) -> None:
@@ -25,53 +41,103 @@ def register(app: typer.Typer) -> None:
 
 
 def run(
-    tasks_dir: Path = typer.Argument(..., help="Task directory (e.g. tasks/)."),
-    local: str = typer.Option(None, "--local", help="Model profile alias: embedded, nemotron…"),
-    model: str = typer.Option(None, "--model", help="PROVIDER/MODEL, or NAME with --base-url."),
-    base_url: str = typer.Option(None, "--base-url", help="OpenAI-compatible base URL (…/v1)."),
-    api_key_env: str = typer.Option(None, "--api-key-env", help="Env var holding the API key."),
-    router: str = typer.Option("always-local", "--router", help="POLICY[:key=value,...]"),
-    frontier: str = typer.Option(None, "--frontier", help="Frontier PROVIDER/MODEL."),
-    frontier_base_url: str = typer.Option(None, "--frontier-base-url"),
-    frontier_model: str = typer.Option(None, "--frontier-model"),
-    frontier_api_key_env: str = typer.Option(None, "--frontier-api-key-env"),
-    repeats: int = typer.Option(1, "--repeats", min=1, help="Episodes per task."),
-    concurrency: int = typer.Option(1, "--concurrency", min=1, help="Episodes in flight."),
-    task: list[str] = typer.Option(None, "--task", help="Only these task ids (repeatable)."),
-    category: list[str] = typer.Option(None, "--category", help="Only these categories."),
-    max_steps: int = typer.Option(None, "--max-steps", min=1, help="Override step budgets."),
-    max_tokens: int = typer.Option(None, "--max-tokens", min=1, help="Per model call."),
-    tool_mode: str = typer.Option(None, "--tool-mode", help="native | prompt (profile default)."),
-    episode_timeout: float = typer.Option(None, "--episode-timeout", help="Seconds per episode."),
-    request_timeout: float = typer.Option(300.0, "--request-timeout", help="Seconds per call."),
-    retries: int = typer.Option(3, "--retries", min=0, help="Retries of transient faults."),
-    json_out: Path = typer.Option(None, "--json", help="Write the results contract here."),
-    db: Path = typer.Option(Path("agentbench.db"), "--db", help="SQLite results database."),
-    resume: str = typer.Option(None, "--resume", help="RUN_ID or latest: finish that run."),
-    profiles: Path = typer.Option(None, "--profiles", help="Extra model profiles (YAML)."),
-    note: str = typer.Option(None, "--note", help="Free text stored with the run."),
-    num_ctx: int = typer.Option(None, "--num-ctx", help="Ollama: context size to request."),
-    think: bool = typer.Option(None, "--think/--no-think", help="Ollama: thinking on or off."),
-    prices: str = typer.Option(None, "--prices", help="Price table (YAML) over the shipped one."),
-    local_usd_per_hour: float = typer.Option(
-        None, "--local-usd-per-hour", help="Price of local model time ($/h); else unpriced."
-    ),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
-    agent: str = typer.Option(
-        "native", "--agent", help="native (agentbench's loop) | langchain (RoutedChatModel)."
-    ),
-    record_both: bool = typer.Option(
-        False,
-        "--record-both",
-        help="Answer every step locally and on the frontier (kept); "
-        "`routes --replay-confidence` replays thresholds on it.",
-    ),
+    ctx: typer.Context,
+    tasks_dir: Annotated[Path, typer.Argument(help="Task directory (e.g. tasks/).")],
+    local: Annotated[str | None, Opt(help="Model profile alias: embedded, nemotron…")] = None,
+    model: Annotated[str | None, Opt(help="PROVIDER/MODEL, or NAME with --base-url.")] = None,
+    base_url: Annotated[str | None, Opt(help="OpenAI-compatible base URL (…/v1).")] = None,
+    api_key_env: Annotated[str | None, Opt(help="Env var holding the API key.")] = None,
+    router: Annotated[str, Opt(help="POLICY[:key=value,...]")] = "always-local",
+    frontier: Annotated[
+        str | None,
+        Opt(
+            "--frontier",
+            "--frontier-model",
+            help="Frontier PROVIDER/MODEL, or NAME with --frontier-base-url.",
+        ),
+    ] = None,
+    frontier_base_url: Annotated[str | None, Opt(help="Frontier base URL (…/v1).")] = None,
+    frontier_api_key_env: Annotated[str | None, Opt(help="Env var of the frontier key.")] = None,
+    repeats: Annotated[int, Opt(min=1, help="Episodes per task.")] = 1,
+    concurrency: Annotated[int, Opt(min=1, help="Episodes in flight.")] = 1,
+    task: Annotated[list[str] | None, Opt(help="Only these task ids (repeatable).")] = None,
+    category: Annotated[list[str] | None, Opt(help="Only these categories.")] = None,
+    max_steps: Annotated[int | None, Opt(min=1, help="Override step budgets.")] = None,
+    max_tokens: Annotated[int | None, Opt(min=1, help="Per model call.")] = None,
+    tool_mode: Annotated[opt.ToolMode | None, Opt(help="Profile default if not given.")] = None,
+    episode_timeout: Annotated[float, Opt(min=1.0, help="Seconds per episode.")] = 900.0,
+    request_timeout: opt.RequestTimeoutOption = opt.DEFAULT_REQUEST_TIMEOUT_S,
+    idle_timeout: opt.IdleTimeoutOption = opt.DEFAULT_IDLE_TIMEOUT_S,
+    retries: Annotated[int, Opt(min=0, help="Retries of transient faults.")] = 3,
+    json_out: Annotated[Path | None, Opt("--json", help="Write the results contract here.")] = None,
+    db: opt.DbOption = opt.DEFAULT_DB,
+    resume: Annotated[str | None, Opt(help="RUN_ID or latest (unfinished): finish it.")] = None,
+    profiles: Annotated[Path | None, Opt(help="Extra model profiles (YAML).")] = None,
+    note: Annotated[str | None, Opt(help="Free text stored with the run.")] = None,
+    num_ctx: Annotated[int | None, Opt(min=1, help="Ollama: context size to request.")] = None,
+    think: Annotated[bool | None, Opt("--think/--no-think", help="Ollama: thinking.")] = None,
+    prices: Annotated[str | None, Opt(help="Price table (YAML) over the shipped one.")] = None,
+    local_usd_per_hour: Annotated[
+        float | None, Opt(min=0.0, help="Price of local model time ($/h); else unpriced.")
+    ] = None,
+    temperature: opt.TemperatureOption = None,
+    top_p: opt.TopPOption = None,
+    seed: opt.SeedOption = None,
+    extra_body: opt.ExtraBodyOption = None,
+    header: opt.HeaderOption = None,
+    quiet: Annotated[bool, Opt(help="No progress bar.")] = False,
+    agent: Annotated[
+        opt.AgentKind, Opt(help="native (agentbench's loop) | langchain (RoutedChatModel).")
+    ] = opt.AgentKind.native,
+    record_both: Annotated[
+        bool,
+        Opt(
+            help="Answer every step locally and on the frontier (kept); `routes replay` "
+            "replays thresholds on it."
+        ),
+    ] = False,
 ) -> None:
     """Run every task (x repeats) against the model and print a summary per category."""
-    if tool_mode not in (None, "native", "prompt"):
-        raise ConfigError(f"--tool-mode {tool_mode}: use native or prompt")
-    if agent not in ("native", "langchain"):
-        raise ConfigError(f"--agent {agent}: use native or langchain")
+    flags = {k: _plain(v) for k, v in ctx.params.items()}
+    opt.check_output(json_out, "--json")
+    opt.check_output(db, "--db")
+    with ResultStore(db) as store:
+        resumed: RunRecord | None = None
+        if resume:
+            resumed = resumable_run(store, resume)
+            explicit = {k for k in flags if _explicit(ctx, k)}
+            flags = merge_flags(resumed, flags, explicit)
+            suite = stored_suite(resumed, tasks_dir)
+        else:
+            suite = load_suite(tasks_dir).select(task or None, category or None)
+            if not suite.tasks:
+                raise ConfigError("no task matches the --task/--category filters")
+        record, stopped_by = _run(flags, suite, store, resumed)
+        episodes = store.episodes(record.run_id)
+    outcome = run_outcome(record, episodes, stopped_by)
+    print_end(record, episodes, db, json_out, outcome)
+    raise typer.Exit(outcome.exit_code)
+
+
+def _explicit(ctx: typer.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)  # click's ParameterSource (typer vendors click)
+    return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _run(
+    f: dict[str, Any], suite: TaskSuite, store: ResultStore, resumed: RunRecord | None
+) -> tuple[RunRecord, int | None]:
+    agent, router, tool_mode = f["agent"], f["router"], f["tool_mode"]
     if agent == "langchain":
         from agentbench.agent.langchain_agent import langchain_missing
 
@@ -79,7 +145,7 @@ def run(
             raise ConfigError(langchain_missing() or "")
         if tool_mode == "prompt":
             raise ConfigError("--agent langchain binds tools natively; drop --tool-mode prompt")
-    if record_both:
+    if f["record_both"]:
         if router not in ("always-local", "record-both"):
             raise ConfigError(f"--record-both replaces the router; drop --router {router}")
         router = "record-both"
@@ -88,95 +154,88 @@ def run(
     except PolicySpecError as exc:
         raise ConfigError(str(exc)) from exc
     probe = policy_factory()
-    needs_frontier = probe.needs_frontier
-    if needs_frontier and not (frontier or frontier_model):
+    if probe.needs_frontier and not f["frontier"]:
         raise ConfigError(
             f"--router {router} needs a frontier model: --frontier PROVIDER/MODEL "
-            "or --frontier-base-url URL --frontier-model NAME"
+            "or --frontier-base-url URL --frontier NAME"
         )
     from agentbench.cost import Pricing
 
-    pricing = Pricing.build(prices, local_usd_per_hour)  # a bad price file fails before any call
-    suite = load_suite(tasks_dir).select(task or None, category or None)
-    if not suite.tasks:
-        raise ConfigError("no task matches the --task/--category filters")
-    retry = RetryPolicy(max_retries=retries, request_timeout_s=request_timeout)
-    with (
-        ResultStore(db) as store,
-        open_target(
-            local=local,
-            model=model,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            profiles_file=profiles,
-            retry=retry,
-            ollama=OllamaOptions(num_ctx, think),
-        ) as target,
-    ):
-        frontier_ctx = (
+    pricing = Pricing.build(f["prices"], f["local_usd_per_hour"])  # fails before any call
+    request = opt.RequestOptions.parse(None, f["top_p"], f["seed"], f["extra_body"], f["header"])
+    request.temperature = f["temperature"]
+    retry = RetryPolicy(
+        max_retries=f["retries"],
+        request_timeout_s=f["request_timeout"],
+        idle_timeout_s=f["idle_timeout"],
+    )
+    with ExitStack() as stack:
+        target = stack.enter_context(
             open_target(
-                local=None,
-                model=frontier or frontier_model,
-                base_url=frontier_base_url,
-                api_key_env=frontier_api_key_env,
+                local=f["local"],
+                model=f["model"],
+                base_url=f["base_url"],
+                api_key_env=f["api_key_env"],
+                profiles_file=Path(f["profiles"]) if f["profiles"] else None,
                 retry=retry,
+                ollama=OllamaOptions(f["num_ctx"], f["think"]),
+                request=request,
             )
-            if needs_frontier
-            else None
         )
-        with frontier_ctx or _null() as frontier_target:
-            config = RunConfig(
-                target=target.label,
-                model=target.backend.model,
-                base_url=target.backend.base_url,
-                router=router,
-                frontier_model=frontier_target.backend.model if frontier_target else None,
-                frontier_base_url=frontier_target.backend.base_url if frontier_target else None,
-                tool_mode="native"
-                if agent == "langchain"
-                else (tool_mode or target.tool_mode or "native"),
-                repeats=repeats,
-                concurrency=concurrency,
-                max_tokens=max_tokens or target.max_tokens or 1024,
-                max_steps=max_steps,
-                episode_timeout_s=episode_timeout,
-                task_ids=task or [],
-                categories=category or [],
-                note=note,
-                logprobs=probe.needs_logprobs,
-                local_usd_per_hour=local_usd_per_hour,
-                prices_file=str(prices) if prices else None,
-                agent=agent,
+        frontier_target = None
+        if probe.needs_frontier:
+            frontier_target = stack.enter_context(
+                open_target(
+                    local=None,
+                    model=f["frontier"],
+                    base_url=f["frontier_base_url"],
+                    api_key_env=f["frontier_api_key_env"],
+                    retry=retry,
+                    request=request,
+                )
             )
-            targets = {LOCAL: target.backend}
-            if frontier_target:
-                targets[FRONTIER] = frontier_target.backend
-            runner = Runner(suite, targets, policy_factory, config, store, pricing)
-            resumed = None
-            if resume:
-                resumed = store.run(resume)
-                runner.config = RunConfig.model_validate(resumed.config)
-            record = asyncio.run(_execute(runner, resumed, quiet))
-        episodes = store.episodes(record.run_id)
-        from agentbench.report.terminal import print_run
+        config = RunConfig(
+            target=target.label,
+            model=target.backend.model,
+            base_url=target.backend.base_url,
+            router=router,
+            frontier_model=frontier_target.backend.model if frontier_target else None,
+            frontier_base_url=frontier_target.backend.base_url if frontier_target else None,
+            tool_mode="native"
+            if agent == "langchain"
+            else (tool_mode or target.tool_mode or "native"),
+            repeats=f["repeats"],
+            concurrency=f["concurrency"],
+            max_tokens=f["max_tokens"] or target.max_tokens or 1024,
+            temperature=f["temperature"] if f["temperature"] is not None else 0.0,
+            max_steps=f["max_steps"],
+            episode_timeout_s=f["episode_timeout"],
+            task_ids=f["task"] or [],
+            categories=f["category"] or [],
+            note=f["note"],
+            logprobs=probe.needs_logprobs,
+            local_usd_per_hour=f["local_usd_per_hour"],
+            prices_file=f["prices"],
+            agent=agent,
+            request=request.stored(),
+            flags=stored_flags(f),
+            selected_tasks=[t.id for t in suite.tasks],
+            task_hashes=task_hashes(suite),
+        )
+        if resumed is not None:  # the stored config, unchanged, is what the run does
+            config = RunConfig.model_validate(resumed.config)
+        targets = {LOCAL: target.backend}
+        if frontier_target:
+            targets[FRONTIER] = frontier_target.backend
+        runner = Runner(suite, targets, policy_factory, config, store, pricing)
+        return asyncio.run(_execute(runner, resumed, f["quiet"]))
 
-        print_run(record, episodes)
-        if json_out:
-            json_out.write_text(json.dumps(results_json(record, episodes), indent=2))
-            typer.echo(f"results: {json_out}")
-        if record.status == "interrupted":
-            raise typer.Exit(130)
 
-
-class _null:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-async def _execute(runner: Runner, resumed, quiet: bool):  # type: ignore[no-untyped-def]
+async def _execute(
+    runner: Runner, resumed: RunRecord | None, quiet: bool
+) -> tuple[RunRecord, int | None]:
+    """Run the pending episodes; SIGINT and SIGTERM store the run as interrupted. Returns the
+    run and the signal that stopped it, if one did."""
     from agentbench.report.progress import RunProgress
 
     backends = list(runner.targets.values())
@@ -190,16 +249,24 @@ async def _execute(runner: Runner, resumed, quiet: bool):  # type: ignore[no-unt
         pending = runner.pending(run)
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
-        loop.add_signal_handler(signal.SIGINT, task.cancel)  # type: ignore[union-attr]
+        received: list[int] = []
+
+        def stop(sig: int) -> None:
+            received.append(sig)
+            if task is not None:
+                task.cancel()
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop, sig)
         with RunProgress(len(pending), run.run_id, disabled=quiet) as progress:
 
             def report(ep: EpisodeResult) -> None:
                 progress.advance(ep)
 
             try:
-                return await runner.execute(run, report)
+                return await runner.execute(run, report), None
             except asyncio.CancelledError:
-                return runner.store.run(run.run_id)
+                return runner.store.run(run.run_id), received[0] if received else None
     finally:
         for backend in backends:
             await backend.aclose()

@@ -36,12 +36,27 @@ def refserver(
         "--num-ctx",
         help="Ollama protocol: silently keep only the last N prompt tokens, like Ollama.",
     ),
+    draft_depth: int = typer.Option(
+        None,
+        "--draft-depth",
+        min=1,
+        help="Act as a server with a drafter: tokens drafted per "
+        "step (vLLM-named counters on /metrics). No drafter unless given.",
+    ),
+    acceptance: float = typer.Option(
+        None,
+        "--acceptance",
+        min=0.0,
+        max=1.0,
+        help="With --draft-depth: share of drafted "
+        "tokens accepted (sets the chunk pattern). Else --chunks decides.",
+    ),
 ) -> None:
     """Serve the reference server; the model name picks the policy (oracle, wrong, noisy, echo)."""
     import uvicorn
 
     from agentbench.refserver.app import RefServerState, build_app
-    from agentbench.refserver.schedule import Schedule
+    from agentbench.refserver.schedule import Schedule, SpecCounters
     from agentbench.tasks.loader import load_suite
 
     try:
@@ -54,6 +69,15 @@ def refserver(
         raise ConfigError(
             f"--reasoning-style {reasoning_style}: reasoning, reasoning_content or think"
         )
+    if acceptance is not None and draft_depth is None:
+        raise ConfigError(
+            "--acceptance needs --draft-depth K (a server without a drafter accepts nothing)"
+        )
+    spec = (
+        SpecCounters(depth=draft_depth, accepted_per_pos=[0] * draft_depth) if draft_depth else None
+    )
+    if spec is not None and acceptance is not None:
+        sizes = SpecCounters.chunks_for(spec.depth, acceptance)
     schedule = Schedule(
         ttft_s=ttft,
         rate_tok_s=rate,
@@ -63,7 +87,7 @@ def refserver(
         max_context=max_context,
     )
     state = RefServerState(
-        load_suite(tasks_dir).tasks, schedule, noise=noise, seed=seed, num_ctx=num_ctx
+        load_suite(tasks_dir).tasks, schedule, noise=noise, seed=seed, num_ctx=num_ctx, spec=spec
     )
     typer.echo(f"reference server on http://{host}:{port}/v1 (models: oracle, wrong, noisy, echo)")
     uvicorn.run(build_app(state), host=host, port=port, log_level="warning")

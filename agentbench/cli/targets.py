@@ -7,9 +7,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import typer
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
+from agentbench.cli.options import RequestOptions
 from agentbench.errors import ConfigError
+from agentbench.local.children import stale_warning
 from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
 from agentbench.local.profiles import find_served, load_profiles
 from agentbench.local.providers import PROVIDERS, OllamaOptions, build_backend
@@ -36,6 +41,7 @@ def open_target(
     profiles_file: Path | None = None,
     retry: RetryPolicy | None = None,
     ollama: OllamaOptions | None = None,
+    request: RequestOptions | None = None,
 ) -> Iterator[Target]:
     """Resolve the flags to a backend; an embedded server is started here and always stopped.
 
@@ -44,6 +50,12 @@ def open_target(
     from agentbench.local.profiles import expand
 
     retry = retry or RetryPolicy()
+    request = request or RequestOptions()
+    sent: dict[str, Any] = {
+        "headers": request.headers,
+        "sampling": request.sampling(),
+        "extra_body": request.extra_body,
+    }
     env = dict(os.environ)
     api_key = env.get(api_key_env) if api_key_env else None
     if api_key_env and not api_key:
@@ -61,9 +73,14 @@ def open_target(
         if profile is None:
             raise ConfigError(f"unknown --local alias '{local}'; known: {', '.join(profiles)}")
         if profile.embedded:
+            stale = stale_warning()
+            if stale:
+                typer.echo(f"warning: {stale}", err=True)
             with EmbeddedServer() as embedded:
                 yield Target(
-                    build_backend("llama.cpp", embedded.base_url, EMBEDDED_ALIAS, retry=retry),
+                    build_backend(
+                        "llama.cpp", embedded.base_url, EMBEDDED_ALIAS, retry=retry, **sent
+                    ),
                     f"local:{local}",
                     "llama-cpp-python",
                     profile.tool_mode,
@@ -72,7 +89,13 @@ def open_target(
             return
         found = find_served(local, profile, env)
         backend = build_backend(
-            found.server, found.base_url, found.model, retry=retry, api_key=api_key, ollama=ollama
+            found.server,
+            found.base_url,
+            found.model,
+            retry=retry,
+            api_key=api_key,
+            ollama=ollama,
+            **sent,
         )
         yield Target(backend, f"local:{local}", found.server, profile.tool_mode, profile.max_tokens)
         return
@@ -81,7 +104,9 @@ def open_target(
     if base_url:
         server = "ollama" if model.startswith("ollama/") else "openai-compatible"
         name = model.split("/", 1)[1] if model.startswith("ollama/") else model
-        backend = build_backend(server, base_url, name, retry=retry, api_key=api_key, ollama=ollama)
+        backend = build_backend(
+            server, base_url, name, retry=retry, api_key=api_key, ollama=ollama, **sent
+        )
         label = f"{strip_credentials(base_url)} {model}"
     else:
         provider, sep, name = model.partition("/")
@@ -104,6 +129,7 @@ def open_target(
             api_key=api_key,
             max_tokens_field=spec.max_tokens_field,
             ollama=ollama,
+            **sent,
         )
         label = model
     yield Target(backend, label, server)

@@ -128,9 +128,13 @@ def load_prices(path: str | Path | None = None, *, defaults: bool = True) -> Pri
     if path is not None:
         p = Path(path)
         try:
-            raw = yaml.safe_load(p.read_text())
+            raw = yaml.safe_load(p.read_text(encoding="utf-8"))
         except OSError as exc:
             raise ConfigError(f"--prices {p}: cannot read it ({exc.strerror})") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"--prices {p}: not UTF-8 text (byte {exc.start}); save it as UTF-8 YAML"
+            ) from exc
         except yaml.YAMLError as exc:
             raise ConfigError(f"--prices {p}: not valid YAML ({exc})") from exc
         _merge(table, raw, str(p))

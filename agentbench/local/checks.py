@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 
 from agentbench.backends.base import Backend, ChatRequest, RetryPolicy
+from agentbench.backends.http import HttpBackend
 from agentbench.errors import BackendError
 from agentbench.local.diagnose import Diagnosis, diagnose
 from agentbench.local.providers import build_backend
@@ -125,7 +126,9 @@ async def _tool_check(
 
 
 async def _openai_reasoning_check(report: DoctorReport, backend: Backend) -> None:
-    client: httpx.AsyncClient = backend.client  # type: ignore[attr-defined]
+    if not isinstance(backend, HttpBackend):
+        return
+    client = backend.client
     body = {
         "model": backend.model,
         "messages": THINK_PROMPT,
@@ -133,8 +136,7 @@ async def _openai_reasoning_check(report: DoctorReport, backend: Backend) -> Non
         "temperature": 0,
         "stream": False,
     }
-    headers = backend._headers() if hasattr(backend, "_headers") else {}
-    headers = {k: v for k, v in headers.items() if k.lower() == "authorization"}
+    headers = backend.auth_headers()
     try:
         response = await client.post(
             f"{backend.base_url}/chat/completions",

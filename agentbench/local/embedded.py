@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 import httpx
 
 from agentbench.errors import ConfigError, ServerUnavailable
+from agentbench.local.children import ChildServer, spawn
 
 EMBEDDED_ALIAS = "smollm2-135m"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -47,7 +47,7 @@ class EmbeddedServer:
         self.n_ctx = n_ctx
         self.port = port or free_port()
         self.ready_timeout_s = ready_timeout_s
-        self.process: subprocess.Popen[bytes] | None = None
+        self.child: ChildServer | None = None
         self._log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - lives as long as the server
             prefix="agentbench-llamacpp-", suffix=".log", delete=False
         )
@@ -74,20 +74,19 @@ class EmbeddedServer:
             "--model_alias",
             EMBEDDED_ALIAS,
         ]
-        self.process = subprocess.Popen(
-            command, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
-        )
+        self.child = spawn(command, "llama.cpp (embedded)", log=self._log, port=self.port)
         self._wait_ready()
         return self
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + self.ready_timeout_s
         while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
+            assert self.child is not None
+            process = self.child.process
+            if process.poll() is not None:
                 tail = Path(self._log.name).read_text(errors="replace")[-400:].strip()
                 raise ServerUnavailable(
-                    f"the embedded llama.cpp server exited with code {self.process.returncode}: "
+                    f"the embedded llama.cpp server exited with code {process.returncode}: "
                     f"{tail.splitlines()[-1] if tail else 'no output'} (log: {self._log.name})"
                 )
             try:
@@ -103,14 +102,9 @@ class EmbeddedServer:
         )
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-        self.process = None
+        if self.child is not None:
+            self.child.stop()
+        self.child = None
 
     def __enter__(self) -> EmbeddedServer:
         return self.start()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from agentbench.backends.base import strip_credentials
+from agentbench.backends.http import api_root
 from agentbench.local.providers import protocol_of
 
 
@@ -38,7 +39,7 @@ def probe(server: str, base_url: str, timeout: float = 3.0) -> Probe:
             return Probe(True, f"{shown} answers HTTP {response.status_code} on /models: {text}")
         data = response.json().get("data") or []
         names = [m.get("id", "") for m in data if isinstance(m, dict)]
-        root = base_url[:-3] if base_url.rstrip("/").endswith("/v1") else base_url
+        root = api_root(base_url)
         version = _version(f"{root.rstrip('/')}/version", timeout)
         label = f"{server} {version}" if version else server
         return Probe(True, f"{label} at {shown}", names)

@@ -58,7 +58,7 @@ def load_profiles(user_file: Path | None = None) -> dict[str, Profile]:
     if user_file is not None:
         try:
             sources.append((str(user_file), yaml.safe_load(user_file.read_text()) or {}))
-        except (OSError, yaml.YAMLError) as exc:
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
             raise ConfigError(f"{user_file}: cannot read profile file: {exc}") from exc
     profiles: dict[str, Profile] = {}
     for origin, data in sources:

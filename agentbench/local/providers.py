@@ -9,6 +9,7 @@ caps the answer's length. `build_backend` is the one place a server kind turns i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from agentbench.backends.base import Backend, RetryPolicy
 
@@ -64,17 +65,37 @@ def build_backend(
     api_key: str | None = None,
     max_tokens_field: str = "max_tokens",
     ollama: OllamaOptions | None = None,
+    headers: dict[str, str] | None = None,
+    sampling: dict[str, Any] | None = None,
+    extra_body: dict[str, Any] | None = None,
 ) -> Backend:
     """A backend for `model` on a server of kind `server` (a provider name or a server kind
-    such as `openai-compatible`, `llama.cpp`) at `base_url`."""
+    such as `openai-compatible`, `llama.cpp`) at `base_url`. `headers`, `sampling` (top_p, seed,
+    temperature) and `extra_body` are what the user asked to send with every request."""
     retry = retry or RetryPolicy()
+    headers, sampling, extra_body = headers or {}, sampling or {}, extra_body or {}
     if protocol_of(server) == "ollama":
         from agentbench.backends.ollama import OllamaBackend
 
         opts = ollama or OllamaOptions()
-        return OllamaBackend(base_url, model, retry=retry, num_ctx=opts.num_ctx, think=opts.think)
+        return OllamaBackend(
+            base_url,
+            model,
+            retry=retry,
+            headers=headers,
+            num_ctx=opts.num_ctx,
+            think=opts.think,
+            options=sampling,
+            extra_body=extra_body,
+        )
     from agentbench.backends.openai_compat import OpenAICompatBackend
 
     return OpenAICompatBackend(
-        base_url, model, api_key=api_key, retry=retry, max_tokens_field=max_tokens_field
+        base_url,
+        model,
+        api_key=api_key,
+        headers=headers,
+        retry=retry,
+        max_tokens_field=max_tokens_field,
+        extra_body={**sampling, **extra_body},
     )

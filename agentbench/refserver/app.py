@@ -90,7 +90,8 @@ def build_app(state: RefServerState) -> Starlette:
                              "max_model_len": state.schedule.max_context})
 
     async def metrics(request: Request) -> Response:
-        return PlainTextResponse(state.spec.render("refserver"))
+        text = state.spec.render("refserver") if state.spec else ""
+        return PlainTextResponse(f"agentbench_refserver_requests_total {state.requests}\n{text}")
 
     async def chat(request: Request) -> Response:
         arrived = time.perf_counter()
@@ -219,7 +220,8 @@ async def _stream(
                     await asyncio.sleep(state.faults.stall_s)
                 if fault == "malformed":
                     yield b"data: {this is not json\n\n"
-            state.spec.record(size)
+            if state.spec is not None:
+                state.spec.record(size)
             choice = {"index": 0, "delta": _delta(chunk, style, call_ids), "finish_reason": None}
             if logprob is not None:
                 choice["logprobs"] = _logprobs(chunk, logprob)

@@ -225,7 +225,8 @@ async def _stream(state: RefServerState, arrived: float, model: str,
         chunk = tokens[position : position + size]
         position += size
         await sleep_until(arrived + offset)
-        state.spec.record(size)
+        if state.spec is not None:
+            state.spec.record(size)
         out = [t for t in chunk if not t[0].startswith("tool")]
         pending += [t for t in chunk if t[0].startswith("tool")]
         # A call is whole unless the next token still continues its arguments.

@@ -64,6 +64,18 @@ class SpecCounters:
         for pos in range(accepted):
             self.accepted_per_pos[pos] += 1
 
+    @staticmethod
+    def chunks_for(depth: int, acceptance: float, steps: int = 100) -> tuple[int, ...]:
+        """A chunk pattern whose drafts accept `acceptance` of `depth` drafted tokens on
+        average (error diffusion, so the share is exact over the cycle): chunk = accepted + 1."""
+        chunks, carried = [], 0.0
+        for _ in range(steps):
+            carried += acceptance * depth
+            accepted = min(int(carried), depth)
+            carried -= accepted
+            chunks.append(accepted + 1)
+        return tuple(chunks)
+
     def render(self, model: str) -> str:
         label = f'{{model_name="{model}"}}'
         lines = [

@@ -25,7 +25,7 @@ class RefServerState:
     schedule: Schedule = field(default_factory=Schedule)
     noise: float = 0.2
     seed: int = 0
-    spec: SpecCounters = field(default_factory=SpecCounters)
+    spec: SpecCounters | None = None  # a drafter only when told (serve --draft-depth)
     requests: int = 0
     in_flight: int = 0
     max_in_flight: int = 0

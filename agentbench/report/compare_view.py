@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -71,51 +72,76 @@ def _ratio(v: float | None) -> str:
 # ---------------------------------------------------------------- terminal
 
 
-def _runs_table(runs: list[RunOverview]) -> Table:
-    t = Table(title="Runs (the first is A, the baseline)", title_justify="left")
-    for col in (
-        "",
-        "run",
-        "server",
-        "router",
-        "episodes",
-        "success (95% CI)",
-        "thinking tok/step",
-        "tok/solved task",
-        "time-to-done median s",
-        "decode tok/s median",
-        "cost USD",
-    ):
-        t.add_column(col, justify="left" if col in ("", "run", "server", "router") else "right")
-    for i, r in enumerate(runs):
-        s = r.summary
-        t.add_row(
-            "A" if i == 0 else f"B{i}" if len(runs) > 2 else "B",
-            r.label,
-            str(r.server or "?"),
-            str(r.router or ""),
-            str(s.episodes),
-            f"{fmt(s.success_rate, '.0%')} {fmt_ci(s.success_rate_ci)}",
-            fmt(s.thinking_tokens_per_step, ".1f"),
-            fmt(s.tokens_per_solved_task, ".0f"),
-            fmt(s.time_to_done_s_median, ".2f"),
-            fmt(s.decode_tok_s_median, ".1f"),
-            fmt(s.cost_usd, ".4f") if s.cost_usd is not None else "unpriced",
-        )
+RUN_FIELDS = (
+    "run",
+    "server",
+    "router",
+    "episodes",
+    "success (95% CI)",
+    "thinking tok/step",
+    "tok/solved task",
+    "time-to-done median s",
+    "decode tok/s median",
+    "cost USD",
+)
+
+
+def _run_cells(r: RunOverview) -> list[str]:
+    s = r.summary
+    return [
+        r.label,
+        str(r.server or "?"),
+        str(r.router or ""),
+        str(s.episodes),
+        f"{fmt(s.success_rate, '.0%')} {fmt_ci(s.success_rate_ci)}",
+        fmt(s.thinking_tokens_per_step, ".1f"),
+        fmt(s.tokens_per_solved_task, ".0f"),
+        fmt(s.time_to_done_s_median, ".2f"),
+        fmt(s.decode_tok_s_median, ".1f"),
+        fmt(s.cost_usd, ".4f") if s.cost_usd is not None else "unpriced",
+    ]
+
+
+def _runs_table(runs: list[RunOverview], width: int = 200) -> Table:
+    """One row per run; on a terminal narrower than the row, one column per run instead."""
+    names = ["A" if i == 0 else f"B{i}" if len(runs) > 2 else "B" for i in range(len(runs))]
+    t = Table(
+        title="Runs (the first is A, the baseline)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    if width < 150:
+        t.add_column("", no_wrap=True)
+        for name in names:
+            t.add_column(name, overflow="fold")
+        columns = [_run_cells(r) for r in runs]
+        for i, field in enumerate(RUN_FIELDS):
+            t.add_row(field, *(c[i] for c in columns))
+        return t
+    t.add_column("")
+    for col in RUN_FIELDS:
+        t.add_column(col, justify="left" if col in ("run", "server", "router") else "right")
+    for name, r in zip(names, runs, strict=True):
+        t.add_row(name, *_run_cells(r))
     return t
 
 
 def print_comparison(comp: Comparison, console: Console | None = None) -> None:
     console = console or Console()
-    console.print(_runs_table(comp.runs))
+    console.print(_runs_table(comp.runs, console.width))
     for pair in comp.pairs:
         t = Table(
             title=f"B = {pair.label_b} vs A = {pair.label_a} — {pair.common_tasks} common "
             "tasks, paired by task (repeats averaged)",
             title_justify="left",
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
         )
         for col in ("metric", "A", "B", "B vs A [95% CI]", "tasks", "verdict", "better"):
-            t.add_column(col, justify="left" if col in ("metric", "verdict") else "right")
+            t.add_column(
+                col, justify="left" if col in ("metric", "verdict") else "right", overflow="fold"
+            )
         for m in pair.metrics:
             style = "green" if m.verdict == "resolved" else "dim"
             t.add_row(
@@ -133,17 +159,14 @@ def print_comparison(comp: Comparison, console: Console | None = None) -> None:
             tt = Table(
                 title="Tasks both solved: thinking tokens per episode (mean over repeats)",
                 title_justify="left",
+                box=box.SIMPLE_HEAD,
+                pad_edge=False,
+                caption="think: reasoning tokens; out: output tokens; fewer: the run "
+                "with fewer output tokens",
+                caption_justify="left",
             )
-            for col in (
-                "task",
-                "thinking A",
-                "thinking B",
-                "B/A",
-                "output A",
-                "output B",
-                "fewer output tokens",
-            ):
-                tt.add_column(col, justify="left" if col == "task" else "right")
+            for col in ("task", "think A", "think B", "B/A", "out A", "out B", "fewer"):
+                tt.add_column(col, justify="left" if col == "task" else "right", overflow="fold")
             # Largest thinking differences first, either way; the full list is in --html/--json.
             ranked = sorted(
                 solved, key=lambda x: -abs(math.log(x.thinking_ratio)) if x.thinking_ratio else 0.0

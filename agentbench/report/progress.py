@@ -16,12 +16,13 @@ class RunProgress:
         self.ok = 0
         self.done = 0
         self.decode: list[float] = []
+        # Count and time first: a narrow terminal cuts the status text at the end, never them.
         self._progress = Progress(
-            TextColumn(f"[bold]run {run_id}"),
-            BarColumn(),
+            TextColumn(f"[bold]run {run_id[-6:]}"),
+            BarColumn(bar_width=16),
             MofNCompleteColumn(),
-            TextColumn("{task.fields[status]}"),
             TimeElapsedColumn(),
+            TextColumn("{task.fields[status]}"),
             console=Console(stderr=True),
             disable=disabled,
             transient=False,
@@ -39,6 +40,6 @@ class RunProgress:
         self.done += 1
         self.ok += episode.success
         self.decode += [s.decode_tok_s for s in episode.steps if s.decode_tok_s is not None]
-        rate = f"{statistics.median(self.decode):.1f} tok/s decode (median)" if self.decode else ""
-        status = f"success {self.ok}/{self.done}  {rate}"
+        rate = f", decode {statistics.median(self.decode):.0f} tok/s" if self.decode else ""
+        status = f"ok {self.ok}/{self.done}{rate}"
         self._progress.update(self._task, advance=1, status=status)

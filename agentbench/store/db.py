@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from agentbench.errors import ConfigError
+from agentbench.errors import ConfigError, StorageError
 from agentbench.records import SCHEMA_VERSION, EpisodeResult, RunRecord
 
 SCHEMA = """
@@ -86,8 +86,13 @@ class ResultStore:
                 return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or attempt == 4:
-                    raise
+                    raise StorageError(
+                        f"{self.path}: cannot store results ({exc}); what was stored before is "
+                        "kept — free disk space, then resume the run with --resume"
+                    ) from exc
                 time.sleep(0.2 * (attempt + 1))
+            except sqlite3.DatabaseError as exc:
+                raise StorageError(f"{self.path}: cannot store results ({exc})") from exc
 
     def save_run(self, run: RunRecord) -> None:
         self._write(
@@ -141,13 +146,26 @@ class ResultStore:
                 raise ConfigError(f"{self.path} holds no runs yet; run `agentbench run` first")
             return str(row[0])
         rows = self.conn.execute(
-            "SELECT run_id FROM runs WHERE run_id LIKE ?", (run_id + "%",)
+            "SELECT run_id FROM runs WHERE run_id LIKE ? ESCAPE '\\'", (_like(run_id) + "%",)
         ).fetchall()
+        if not rows:  # a short id: the unique end of a run id (see short_ids)
+            rows = self.conn.execute(
+                "SELECT run_id FROM runs WHERE run_id LIKE ? ESCAPE '\\'", ("%" + _like(run_id),)
+            ).fetchall()
         if len(rows) == 1:
             return str(rows[0][0])
         if not rows:
             raise ConfigError(f"no run '{run_id}' in {self.path}; `agentbench runs` lists them")
         raise ConfigError(f"run id prefix '{run_id}' is ambiguous in {self.path}")
+
+    def latest_unfinished(self, kind: str = "run") -> str | None:
+        """The newest run of `kind` that did not complete (running, interrupted, failed)."""
+        row = self.conn.execute(
+            "SELECT run_id FROM runs WHERE kind=? AND status != 'complete' "
+            "ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            (kind,),
+        ).fetchone()
+        return None if row is None else str(row[0])
 
     def runs(self, kind: str | None = None) -> list[RunRecord]:
         sql, params = "SELECT record FROM runs", tuple[str, ...]()
@@ -174,3 +192,19 @@ class ResultStore:
             (run_id,),
         )
         return {(str(t), int(r)) for t, r in rows}
+
+
+def _like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def short_ids(run_ids: list[str], minimum: int = 6) -> dict[str, str]:
+    """Each run id's shortest unique ending (at least `minimum` characters), like git's short
+    hashes; `resolve` accepts it. Run ids end in random hex, so 6 characters nearly always do."""
+    out: dict[str, str] = {}
+    for run_id in run_ids:
+        n = min(minimum, len(run_id))
+        while n < len(run_id) and sum(r.endswith(run_id[-n:]) for r in run_ids) > 1:
+            n += 1
+        out[run_id] = run_id[-n:]
+    return out

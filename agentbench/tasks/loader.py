@@ -9,6 +9,7 @@ Layout:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,11 @@ def _read_yaml(path: Path) -> tuple[Any, str]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise TaskFileError(str(path), "-", f"cannot read file: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        bad_line = exc.object[: exc.start].count(b"\n") + 1
+        raise TaskFileError(
+            str(path), "-", f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", bad_line
+        ) from exc
     try:
         return yaml.load(text, Loader=_LOADER), text
     except yaml.YAMLError as exc:
@@ -108,9 +114,11 @@ def load_tools(tools_dir: Path) -> tuple[dict[str, ToolDef], dict[str, ProgramFl
     grammar: dict[str, ProgramFlags] = {}
     if not tools_dir.is_dir():
         return tools, grammar
-    for path in sorted(tools_dir.glob("*.yaml")):
+    for path in sorted(_yaml_files(tools_dir.glob("*"))):
         data, node = _read_yaml(path)
-        if path.name == "flags.yaml":
+        if path.stem == "flags":
+            if not isinstance(data or {}, dict):
+                raise TaskFileError(str(path), "-", "must map program names to flag specs", 1)
             for program, spec in (data or {}).items():
                 grammar[program] = _validate(ProgramFlags, spec, path, node)
             continue
@@ -121,6 +129,11 @@ def load_tools(tools_dir: Path) -> tuple[dict[str, ToolDef], dict[str, ProgramFl
     return tools, grammar
 
 
+def _yaml_files(paths: Iterable[Path]) -> list[Path]:
+    """Task data files: `.yaml` and `.yml` alike."""
+    return [p for p in paths if p.suffix in (".yaml", ".yml") and p.is_file()]
+
+
 def load_suite(root: str | Path) -> TaskSuite:
     """Load every task under `root`, checking cross-references (tools exist, ids unique)."""
     root = Path(root)
@@ -128,15 +141,19 @@ def load_suite(root: str | Path) -> TaskSuite:
         raise TaskFileError(str(root), "-", "no such task directory")
     tools, grammar = load_tools(root / "tools")
     system_prompt = DEFAULT_SYSTEM_PROMPT
-    suite_file = root / "suite.yaml"
-    if suite_file.exists():
+    suite_file = next((p for p in (root / "suite.yaml", root / "suite.yml") if p.exists()), None)
+    if suite_file is not None:
         data, _ = _read_yaml(suite_file)
+        if not isinstance(data or {}, dict):
+            raise TaskFileError(str(suite_file), "-", "must be a mapping, e.g. system_prompt: …", 1)
         system_prompt = (data or {}).get("system_prompt", system_prompt)
+        if not isinstance(system_prompt, str):
+            raise TaskFileError(str(suite_file), "system_prompt", "must be text", 1)
     tasks: list[Task] = []
     paths: dict[str, Path] = {}
-    for path in sorted(root.rglob("*.yaml")):
+    for path in sorted(_yaml_files(root.rglob("*"))):
         rel = path.relative_to(root)
-        if rel.parts[0] == "tools" or rel == Path("suite.yaml") or len(rel.parts) < 2:
+        if rel.parts[0] == "tools" or len(rel.parts) < 2:
             continue
         data, node = _read_yaml(path)
         task: Task = _validate(Task, data, path, node)

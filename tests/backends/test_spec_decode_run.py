@@ -13,7 +13,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from agentbench.cli.main import app
-from agentbench.refserver.schedule import Schedule
+from agentbench.refserver.schedule import Schedule, SpecCounters
 
 
 def run_cli(server, suite, tmp_path: Path, concurrency: int) -> tuple[dict, str]:
@@ -27,7 +27,8 @@ def run_cli(server, suite, tmp_path: Path, concurrency: int) -> tuple[dict, str]
 
 def test_concurrency_1_attributes_acceptance_to_episodes(refserver_factory, mini_suite,
                                                          tmp_path: Path) -> None:
-    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, chunks=(1, 3, 2)))
+    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, chunks=(1, 3, 2)),
+                              spec=SpecCounters())
     data, output = run_cli(server, mini_suite, tmp_path, 1)
     assert data["server"]["spec_decode_seen"] is True
     for episode in data["episodes"]:
@@ -45,7 +46,8 @@ def test_concurrency_1_attributes_acceptance_to_episodes(refserver_factory, mini
 
 def test_concurrency_2_reports_the_run_only(refserver_factory, mini_suite,
                                             tmp_path: Path) -> None:
-    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, chunks=(1, 3, 2)))
+    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, chunks=(1, 3, 2)),
+                              spec=SpecCounters())
     data, output = run_cli(server, mini_suite, tmp_path, 2)
     assert all(e["spec_decode"] is None for e in data["episodes"])
     total = data["summary"]["spec_decode"]["run"]

@@ -5,13 +5,15 @@ from __future__ import annotations
 from agentbench.bench.engine import BenchConfig, run_bench
 from agentbench.bench.measure import FIGURES
 from agentbench.bench.scenarios import BUILTIN, custom
-from agentbench.refserver.schedule import Schedule
+from agentbench.refserver.schedule import Schedule, SpecCounters
 
 from .conftest import RecordingBackend
 
 
 async def test_runs_figures_and_summary(refserver_factory) -> None:
-    server = refserver_factory(Schedule(ttft_s=0.02, rate_tok_s=250.0, chunks=(1, 3, 2, 4)))
+    server = refserver_factory(
+        Schedule(ttft_s=0.02, rate_tok_s=250.0, chunks=(1, 3, 2, 4)), spec=SpecCounters()
+    )
     backend = RecordingBackend(server.base_url, "echo")
     try:
         outcome = await run_bench(

@@ -8,6 +8,7 @@ from agentbench.cli.main import app
 from agentbench.store import ResultStore
 
 from ..conftest import TASKS_DIR
+from .cli import agentbench, one_error_line, small_suite
 
 CONTRACT_SUMMARY = {
     "tasks",
@@ -98,6 +99,7 @@ def test_prompt_mode_repeats_and_pass_k(refserver, tmp_path):
 
 
 def test_user_errors_are_one_line_and_exit_1(tmp_path):
+    small = small_suite(tmp_path / "tasks")
     for args, needle in [
         (["--base-url", "http://127.0.0.1:9/v1", "--model", "x"], "no server answers"),
         (["--model", "nosuch/provider-model"], "PROVIDER/MODEL"),
@@ -108,19 +110,8 @@ def test_user_errors_are_one_line_and_exit_1(tmp_path):
             "unknown router policy",
         ),
     ]:
-        result = CliRunner().invoke(
-            app,
-            [
-                "run",
-                str(TASKS_DIR),
-                "--db",
-                str(tmp_path / "e.db"),
-                "--quiet",
-                "--retries",
-                "0",
-                *args,
-            ],
+        result = agentbench(
+            "run", str(small), "--db", str(tmp_path / "e.db"), "--quiet", "--retries", "0", *args
         )
-        assert result.exit_code == 1, (args, result.output)
-        message = str(result.exception) if result.exception else result.output
-        assert needle in message, (args, message)
+        assert result.returncode == 1, (args, result.stderr)
+        assert needle in one_error_line(result), (args, result.stderr)

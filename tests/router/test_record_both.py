@@ -14,6 +14,7 @@ from agentbench.runner import RunConfig, Runner, now_iso
 from agentbench.store import ResultStore
 from router import FRONTIER, LOCAL, build_policy
 
+from ..e2e.cli import agentbench, one_error_line
 from .conftest import FIXTURE_TASKS, FakeModel
 from .test_routed_runs import pricing
 
@@ -67,15 +68,15 @@ async def test_routes_replay_cli(router_suite, tmp_path):
     db = tmp_path / "r.db"
     await record_both_run(router_suite, db)
     out = tmp_path / "replay.json"
-    result = CliRunner().invoke(app, ["routes", "--db", str(db), "--replay-confidence", "rb",
+    result = CliRunner().invoke(app, ["routes", "replay", "rb", "--db", str(db),
                                       "--thresholds", "-0.5,-5", "--json", str(out)])
     assert result.exit_code == 0, result.output
     points = json.loads(out.read_text())
     assert [p["threshold"] for p in points] == [-0.5, -5.0]
     assert "Confidence thresholds replayed" in result.output
-    result = CliRunner().invoke(app, ["routes", "--db", str(db), "--replay-confidence", "rb",
-                                      "--thresholds", "a,b"])
-    assert result.exit_code != 0
+    bad = agentbench("routes", "replay", "rb", "--db", str(db), "--thresholds", "a,b")
+    assert bad.returncode == 1
+    assert "--thresholds a,b: give numbers" in one_error_line(bad)
 
 
 def test_record_both_flag_conflicts_with_a_router(tmp_path):

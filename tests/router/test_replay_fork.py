@@ -16,6 +16,7 @@ from agentbench.store import ResultStore
 from router import FRONTIER, LOCAL
 
 from ..conftest import TASKS_DIR
+from ..e2e.cli import agentbench, one_error_line
 
 CATEGORIES = ["--category", "data-lookup", "--category", "error-recovery"]
 # all reference steps are above -0.9 and all planted mistakes below -0.6 (refserver.answers)
@@ -62,7 +63,7 @@ def test_fork_replay_matches_live_confidence_runs(refserver_factory, tmp_path):
         with ResultStore(db) as store:
             live[t] = {(e.task_id, e.repeat): e for e in store.episodes(run_id)}
     out = tmp_path / "fork.json"
-    printed = invoke("routes", "--db", db, "--replay-confidence", recorded, "--fork",
+    printed = invoke("routes", "fork", recorded, "--db", db,
                      "--thresholds", f"{EVERYTHING},{MIDDLE},{NOTHING}", *targets,
                      "--concurrency", "8", "--json", str(out))
     assert "live forks" in printed
@@ -101,14 +102,11 @@ def test_fork_needs_a_recorded_run_and_targets(tmp_path):
     db = tmp_path / "r.db"
     with ResultStore(db):
         pass
-    result = CliRunner().invoke(app, ["routes", "--db", str(db), "--fork"])
-    assert result.exit_code != 0
-    assert "--fork goes with --replay-confidence" in str(result.exception) + result.output
-    result = CliRunner().invoke(app, ["routes", "--db", str(db), "--replay-confidence", "x",
-                                      "--fork", "--thresholds", "-0.5"])
-    assert result.exit_code != 0
-    assert "name the local model" in str(result.exception) + result.output
-    result = CliRunner().invoke(app, ["routes", "--db", str(db), "--replay-confidence", "x",
-                                      "--fork", "--thresholds", "0.5"])
-    assert result.exit_code != 0
-    assert "log-probability <= 0" in str(result.exception) + result.output
+    result = agentbench("routes", "fork", "--db", str(db))
+    assert result.returncode == 2 and "Missing argument" in result.stderr  # the RUN_ID
+    result = agentbench("routes", "fork", "x", "--db", str(db), "--thresholds", "-0.5")
+    assert result.returncode == 1
+    assert "name the local model" in one_error_line(result)
+    result = agentbench("routes", "fork", "x", "--db", str(db), "--thresholds", "0.5")
+    assert result.returncode == 1
+    assert "log-probability <= 0" in one_error_line(result)

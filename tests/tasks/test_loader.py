@@ -106,3 +106,18 @@ def test_a_task_too_long_for_a_32k_context_is_refused(tmp_path: Path) -> None:
     problems = validate_suite(load_suite(root))
     assert [p.field for p in problems] == ["environment"]
     assert "32K context" in problems[0].message
+
+
+def test_yml_task_files_are_loaded_like_yaml(tmp_path) -> None:
+    import shutil
+
+    from agentbench.tasks.loader import load_suite
+
+    from ..conftest import TASKS_DIR
+
+    shutil.copytree(TASKS_DIR / "tools", tmp_path / "tools")
+    (tmp_path / "ops-diagnosis").mkdir()
+    source = TASKS_DIR / "ops-diagnosis" / "crashloop-oomkilled.yaml"
+    shutil.copy(source, tmp_path / "ops-diagnosis" / "crashloop-oomkilled.yml")
+    suite = load_suite(tmp_path)
+    assert [t.id for t in suite.tasks] == ["ops-crashloop-oomkilled"]

@@ -1,0 +1,317 @@
+"""The HTTP layer every streaming backend shares: one client, auth, the API root, deadlines,
+and one mapping from HTTP and transport failures to agentbench's fault kinds.
+
+A protocol adapter (OpenAI SSE, Ollama NDJSON) supplies only a `StreamReader` that turns one
+line of its stream into `StreamAccumulator` calls; `HttpBackend.stream` does the rest.
+
+Deadlines of one call (see RetryPolicy):
+    call deadline   `request_timeout_s` from sending the request to the stream's last byte;
+                    nothing resets it.
+    idle timeout    `idle_timeout_s` between two stream events once the first one arrived;
+                    keep-alive comments (`: ping`) and blank lines are not events.
+    runaway stream  a server that streams more than RUNAWAY_FACTOR x max_tokens token events
+                    (it ignores max_tokens) is cut; the completion is recorded as truncated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import json
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import httpx
+
+from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
+from agentbench.backends.stream import StreamAccumulator
+from agentbench.errors import (
+    BackendError,
+    ConfigError,
+    NotAnLLMServer,
+    RetryableBackendError,
+    ServerUnavailable,
+)
+
+RUNAWAY_FACTOR = 2
+UPGRADE_OLLAMA = (
+    "upgrade Ollama (curl -fsSL https://ollama.com/install.sh | sh, or pull a newer "
+    "ollama/ollama image — ':latest' can lag behind a release), then `ollama pull` the model again"
+)
+
+
+def api_root(base_url: str) -> str:
+    """`http://h:8000/v1` or `http://h:11434/api` -> the server root (where /tokenize,
+    /metrics, /props and Ollama's /api/* live)."""
+    url = base_url.rstrip("/")
+    for suffix in ("/v1", "/api"):
+        if url.endswith(suffix):
+            return url[: -len(suffix)]
+    return url
+
+
+def _snippet(body: str) -> str:
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and parsed.get("error"):
+        error = parsed["error"]
+        body = str(error.get("message") or error) if isinstance(error, dict) else str(error)
+    return " ".join(body.split())[:200]
+
+
+def http_error(
+    status: int,
+    body: str,
+    url: str,
+    headers: Mapping[str, str],
+    *,
+    model: str = "",
+    ollama: bool = False,
+) -> BackendError:
+    """The one translation of a non-200 answer into a fault kind, with what to do."""
+    snippet = _snippet(body)
+    lowered = snippet.lower()
+    if status == 429 or (status >= 500 and not (ollama and "newer version" in lowered)):
+        retry_after = headers.get("retry-after")
+        try:
+            delay = float(retry_after) if retry_after else None
+        except ValueError:
+            delay = None
+        kind = "rate_limited" if status == 429 else f"http_{status}"
+        return RetryableBackendError(
+            kind,
+            f"{url} answered HTTP {status}: {snippet}",
+            status_code=status,
+            retry_after_s=delay,
+        )
+    if status in (401, 403):
+        return BackendError(
+            "auth",
+            f"{url} refused the credentials (HTTP {status}); check the API key variable.",
+            status_code=status,
+        )
+    if ollama and (status == 412 or "newer version of ollama" in lowered):
+        return BackendError(
+            "ollama_too_old",
+            f"{url}: this Ollama is too old for model '{model}' (HTTP {status}: "
+            f"{snippet[:160]}). Fix: {UPGRADE_OLLAMA}.",
+            status_code=status,
+        )
+    if "text/html" in headers.get("content-type", ""):
+        return NotAnLLMServer(
+            f"{url} answered an HTML page (HTTP {status}), not an LLM API; check --base-url "
+            "(OpenAI-compatible servers usually end in /v1).",
+            status_code=status,
+        )
+    if status == 404 and "model" in lowered:
+        hint = f"; run `ollama pull {model}` or check `ollama list`" if ollama else ""
+        return BackendError("model_not_found", f"{url}: {snippet}{hint}", status_code=status)
+    if status == 404:
+        what = (
+            "no /api/chat; is this an Ollama server? It listens on port 11434 by default"
+            if ollama
+            else "no chat-completions endpoint; vLLM and llama.cpp serve it under /v1"
+        )
+        return NotAnLLMServer(f"{url} answered HTTP 404: {what}.", status_code=status)
+    if "context" in lowered and ("length" in lowered or "exceed" in lowered):
+        return BackendError("context_length", f"{url}: {snippet}", status_code=status)
+    return BackendError(
+        f"http_{status}", f"{url} answered HTTP {status}: {snippet}", status_code=status
+    )
+
+
+def transport_error(exc: Exception, url: str) -> BackendError:
+    """An httpx transport failure as a retryable fault kind."""
+    if isinstance(exc, httpx.ConnectError):
+        return RetryableBackendError("connection_refused", f"cannot connect to {url}: {exc}")
+    if isinstance(exc, httpx.TimeoutException):
+        return RetryableBackendError("timeout", f"{url}: no response in time")
+    return RetryableBackendError("stream_cut", f"{url}: stream cut: {exc}")
+
+
+def bad_stream(url: str, line: str, why: str) -> RetryableBackendError:
+    """A stream payload we cannot read; the offending line is kept in the message."""
+    return RetryableBackendError("bad_stream", f"{url} sent {why}: {line[:200]!r}")
+
+
+def unknown_model(model: str, served: Iterable[str], where: str, hint: str = "") -> ConfigError:
+    names = sorted({s for s in served if s})
+    close = difflib.get_close_matches(model, names, n=1, cutoff=0.5)
+    mean = f"; did you mean '{close[0]}'?" if close else ""
+    listed = ", ".join(names[:12]) + (" …" if len(names) > 12 else "") or "none"
+    return ConfigError(f"model '{model}' is not served at {where} (served: {listed}){mean}{hint}")
+
+
+class StreamReader(Protocol):
+    """One protocol's stream payloads, fed line by line."""
+
+    complete: bool  # the protocol's end marker ([DONE], `done: true`) was seen
+
+    def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
+        """Read one non-blank line. Raise BackendError for a payload that cannot be read."""
+
+
+@dataclass
+class StreamResult:
+    acc: StreamAccumulator
+    headers: httpx.Headers
+    cut_reason: str | None = None  # set when agentbench cut a runaway stream
+
+
+class HttpBackend(Backend):
+    """A backend that streams over one httpx client it owns (or is given)."""
+
+    ollama_errors = False  # read error bodies as Ollama's
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        headers: dict[str, str] | None = None,
+        client: httpx.AsyncClient | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        super().__init__(base_url, model, retry)
+        self.api_key = api_key
+        self.headers = dict(headers or {})
+        self._owns_client = client is None
+        timeout = httpx.Timeout(self.retry.request_timeout_s, connect=self.retry.connect_timeout_s)
+        self.client = client or httpx.AsyncClient(
+            timeout=timeout,
+            limits=httpx.Limits(max_connections=None, max_keepalive_connections=256),
+        )
+
+    def auth_headers(self) -> dict[str, str]:
+        """Headers every request carries: the user's `--header`s and the bearer token."""
+        out = dict(self.headers)
+        if self.api_key:
+            out["authorization"] = f"Bearer {self.api_key}"
+        return out
+
+    def api_root(self) -> str:
+        return api_root(self.base_url)
+
+    def openai_base_url(self) -> str:
+        """Where this server's OpenAI-compatible API lives (`…/v1`)."""
+        return self.api_root() + "/v1"
+
+    async def stream(
+        self,
+        url: str,
+        body: dict[str, Any],
+        reader: StreamReader,
+        *,
+        accept: str,
+        max_tokens: int | None,
+    ) -> StreamResult:
+        """POST `body` and feed every stream line to `reader`, under the call's deadlines."""
+        shown = strip_credentials(url)
+        loop = asyncio.get_running_loop()
+        call_s, idle_s = self.retry.request_timeout_s, self.retry.idle_timeout_s
+        deadline = loop.time() + call_s
+        request = self.client.build_request(
+            "POST", url, json=body, headers={"accept": accept, **self.auth_headers()}
+        )
+        acc = StreamAccumulator(t_send_ns=time.perf_counter_ns())
+        result = StreamResult(acc, httpx.Headers())
+        limit = RUNAWAY_FACTOR * max_tokens if max_tokens else None
+        try:
+            async with asyncio.timeout_at(deadline) as scope:
+                response = await self.client.send(request, stream=True)
+                result.headers = response.headers
+                try:
+                    await self._check_response(response, shown)
+                    async for line in response.aiter_lines():
+                        if not line.strip() or line.startswith(":"):
+                            continue  # blank lines and keep-alive comments are not events
+                        now = time.perf_counter_ns()
+                        if reader.complete:
+                            continue  # drain after the end marker: the connection is reused
+                        acc.event(now)
+                        try:
+                            reader.feed(line, now, acc)
+                        except (AttributeError, TypeError, ValueError, KeyError) as exc:
+                            raise bad_stream(shown, line, "a payload of the wrong shape") from exc
+                        # after the end marker, only a short drain is worth waiting for
+                        wait = 2.0 if reader.complete else idle_s
+                        scope.reschedule(min(deadline, loop.time() + wait))
+                        if limit and acc.token_events > limit:
+                            result.cut_reason = (
+                                f"the server streamed over {limit} token events for "
+                                f"max_tokens={max_tokens}; agentbench cut the stream"
+                            )
+                            break
+                finally:
+                    await response.aclose()
+        except TimeoutError as exc:
+            if not reader.complete:
+                if loop.time() >= deadline - 0.01:
+                    raise RetryableBackendError(
+                        "timeout",
+                        f"{shown}: no complete answer within the call deadline of "
+                        f"{call_s:g} s (--request-timeout)",
+                    ) from exc
+                raise RetryableBackendError(
+                    "timeout", f"{shown}: no stream event for {idle_s:g} s (idle timeout)"
+                ) from exc
+        except httpx.HTTPError as exc:
+            if not reader.complete:
+                raise transport_error(exc, shown) from exc
+        return result
+
+    async def _check_response(self, response: httpx.Response, shown: str) -> None:
+        if response.status_code != 200:
+            text = (await response.aread()).decode("utf-8", "replace")
+            raise http_error(
+                response.status_code,
+                text,
+                shown,
+                response.headers,
+                model=self.model,
+                ollama=self.ollama_errors,
+            )
+        if "text/html" in response.headers.get("content-type", ""):
+            raise NotAnLLMServer(f"{shown} answered an HTML page, not a stream of an LLM API.")
+
+    async def get_json(self, url: str, timeout_s: float = 10.0) -> Any:
+        """GET a JSON document for a pre-flight check; one line when it cannot be had."""
+        shown = strip_credentials(url)
+        try:
+            async with asyncio.timeout(timeout_s):
+                response = await self.client.get(
+                    url, headers=self.auth_headers(), timeout=timeout_s
+                )
+        except TimeoutError as exc:
+            raise ServerUnavailable(f"{shown}: no complete answer in {timeout_s:g} s") from exc
+        except httpx.ConnectError as exc:
+            raise ServerUnavailable(
+                f"no server answers at {strip_credentials(self.base_url)} (connection refused); "
+                "start it or check --base-url"
+            ) from exc
+        except httpx.HTTPError as exc:
+            raise ServerUnavailable(f"{shown}: {type(exc).__name__}: {exc}") from exc
+        if response.status_code != 200:
+            raise http_error(
+                response.status_code,
+                response.text,
+                shown,
+                response.headers,
+                model=self.model,
+                ollama=self.ollama_errors,
+            )
+        try:
+            return response.json()
+        except ValueError as exc:
+            raise NotAnLLMServer(
+                f"{shown} answered something that is not JSON; check --base-url", status_code=200
+            ) from exc
+
+    async def aclose(self) -> None:
+        if self._owns_client:
+            await self.client.aclose()
