@@ -11,6 +11,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+SCHEMA_VERSION = 1
+"""Version of the results contract (docs/design.md#results-contract): written in every run
+record, in the run JSON and in the database (SQLite `user_version`). Bump it when a stable key
+changes meaning or goes away; adding keys does not need a bump."""
+
 TokensMethod = Literal["usage", "server_tokenizer", "estimated", "server_counter", "none"]
 
 
