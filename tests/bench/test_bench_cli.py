@@ -231,3 +231,43 @@ def test_no_server_means_the_bench_cannot_be_done(tmp_path) -> None:
     assert result.exit_code == 1
     assert isinstance(result.exception, BackendError)  # main() prints it as one line
     assert result.exception.kind == "connection_refused"
+
+
+def test_sweep_writes_a_plot_and_rate_mode_takes_slos(refserver_factory, tmp_path) -> None:
+    server = refserver_factory(Schedule(ttft_s=0.01, rate_tok_s=400.0))
+    plot = tmp_path / "sweep.html"
+    result = _bench(server.base_url, tmp_path, "s", "--concurrency", "1,2,4", "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    assert plot.read_text().count("<svg") == 1 and "aggregate tok/s" in plot.read_text()
+    assert plot.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rate = _bench(
+        server.base_url,
+        tmp_path,
+        "r",
+        "--request-rate",
+        "10,20",
+        "--num-requests",
+        "4",
+        "--arrival",
+        "constant",
+        "--slo",
+        "ttft=500ms,tpot=0.5s",
+    )
+    assert rate.exit_code == 0, rate.output
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert [r["request_rate_req_s"] for r in data["results"]] == [10.0, 20.0]
+    assert all(r["concurrency"] is None and r["arrival"] == "constant" for r in data["results"])
+    assert data["results"][0]["goodput"]["slo"] == {
+        "ttft_s": 0.5,
+        "tpot_s": 0.5,
+        "e2e_latency_s": None,
+    }
+    assert "goodput req/s" in rate.output
+
+
+def test_bad_slo_and_rate_are_one_line_usage_errors(refserver, tmp_path) -> None:
+    bad = _bench(refserver.base_url, tmp_path, "x", "--slo", "latency=3")
+    assert bad.exit_code == 2 and "use ttft, tpot or e2e" in bad.output
+    assert "Traceback" not in bad.output
+    bad = _bench(refserver.base_url, tmp_path, "x", "--request-rate", "-1")
+    assert bad.exit_code == 2 and "must be above 0" in bad.output
