@@ -52,3 +52,30 @@ async def test_spread_tool_call_keeps_its_rate(refserver_factory, suite):
     assert c.decode_tok_s == pytest.approx(200.0, rel=0.25)  # plumbing; fidelity.py measures
     assert c.itl_s is not None and len(c.itl_s) == (c.output_tokens or 0) - 1
     assert c.itl_method == "apportioned_by_text_length"
+
+
+def test_a_run_on_a_burst_server_has_no_decode_median_but_every_reason(
+    refserver_factory, tmp_path
+):
+    import json
+
+    from typer.testing import CliRunner
+
+    from agentbench.cli.main import app
+
+    from ..conftest import TASKS_DIR
+
+    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=1e6, chunks=(1, 100_000)))
+    out = tmp_path / "run.json"
+    args = ["run", str(TASKS_DIR), "--base-url", server.base_url, "--model", "oracle",
+            "--category", "ops-diagnosis", "--db", str(tmp_path / "r.db"), "--json", str(out),
+            "--quiet"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    steps = [s for e in data["episodes"] for s in e["steps"]]
+    assert steps and all(s["decode_tok_s"] is None for s in steps)
+    assert all("burst" in s["decode_unmeasured_reason"] or "event" in
+               s["decode_unmeasured_reason"] for s in steps)  # fmt: skip
+    assert data["summary"]["decode_tok_s_median"] is None  # no absurd figure in the summary
+    assert all(s["ttft_s"] is not None for s in steps)
