@@ -54,9 +54,7 @@ async def test_spread_tool_call_keeps_its_rate(refserver_factory, suite):
     assert c.itl_method == "apportioned_by_text_length"
 
 
-def test_a_run_on_a_burst_server_has_no_decode_median_but_every_reason(
-    refserver_factory, tmp_path
-):
+def test_a_run_on_a_burst_server_has_no_decode_median_but_every_reason(refserver_factory, tmp_path):
     import json
 
     from typer.testing import CliRunner
