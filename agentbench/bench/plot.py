@@ -20,16 +20,30 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-def curves(result: BenchResult) -> dict[str, list[BenchRow]]:
-    """Rows with a throughput figure, grouped by scenario and depth, in load order."""
-    groups: dict[str, list[BenchRow]] = {}
+def _load(row: BenchRow) -> str:
+    if row.request_rate_req_s is not None:
+        return f"{row.request_rate_req_s:g}/s"
+    return f"c={row.concurrency}"
+
+
+def curves(result: BenchResult) -> dict[str, list[tuple[str, BenchRow]]]:
+    """(point label, row) per curve, in sweep order. A scenario swept over loads gives one curve
+    per depth; one swept over depths only gives one curve per load, its points the depths."""
+    by_scenario: dict[str, list[BenchRow]] = {}
     for row in result.results:
-        if row.status != "ok" or row.median.aggregate_output_tok_s is None:
-            continue
-        groups.setdefault(f"{row.scenario} depth {row.depth}", []).append(row)
-    for rows in groups.values():
-        rows.sort(key=lambda r: (r.request_rate_req_s or 0.0, r.concurrency or 0))
-    return groups
+        if row.status == "ok" and row.median.aggregate_output_tok_s is not None:
+            by_scenario.setdefault(row.scenario, []).append(row)
+    out: dict[str, list[tuple[str, BenchRow]]] = {}
+    for scenario, rows in by_scenario.items():
+        over_loads = len({_load(r) for r in rows}) > 1
+        for row in sorted(
+            rows, key=lambda r: (r.request_rate_req_s or 0.0, r.concurrency or 0, r.depth)
+        ):
+            if over_loads:
+                out.setdefault(f"{scenario} depth {row.depth}", []).append((_load(row), row))
+            else:
+                out.setdefault(f"{scenario} {_load(row)}", []).append((f"d={row.depth}", row))
+    return out
 
 
 def sweep_figure(result: BenchResult) -> Figure | None:
@@ -47,29 +61,13 @@ def sweep_figure(result: BenchResult) -> Figure | None:
     )
     for ax, (xlabel, pick) in zip(axes, panels, strict=True):
         for i, (label, rows) in enumerate(groups.items()):
-            points = [(pick(r), r) for r in rows if pick(r) is not None]
-            xs = [x * 1000 for x, _ in points]
-            ys = [r.median.aggregate_output_tok_s for _, r in points]
-            ax.plot(
-                xs,
-                ys,
-                marker=MARKERS[i % len(MARKERS)],
-                color=OKABE_ITO[i % len(OKABE_ITO)],
-                label=label,
-            )
-            for x, (_, r) in zip(xs, points, strict=True):
-                load = (
-                    f"{r.request_rate_req_s:g}/s"
-                    if r.request_rate_req_s is not None
-                    else f"c={r.concurrency}"
-                )
-                ax.annotate(
-                    load,
-                    (x, r.median.aggregate_output_tok_s),
-                    fontsize=8,
-                    textcoords="offset points",
-                    xytext=(4, 4),
-                )
+            points = [(x, name, r) for name, r in rows if (x := pick(r)) is not None]
+            xs = [x * 1000 for x, _, _ in points]
+            ys = [r.median.aggregate_output_tok_s for _, _, r in points]
+            marker, color = MARKERS[i % len(MARKERS)], OKABE_ITO[i % len(OKABE_ITO)]
+            ax.plot(xs, ys, marker=marker, color=color, label=label)
+            for x, y, (_, name, _) in zip(xs, ys, points, strict=True):
+                ax.annotate(name, (x, y), fontsize=8, textcoords="offset points", xytext=(4, 4))
         _style(
             ax,
             f"aggregate throughput vs {xlabel.split(' ')[0]}",
@@ -99,7 +97,7 @@ def write_sweep(result: BenchResult, html_path: Path) -> Path | None:
         f"<td>{_num(r.requests.ttft_s.p50, 1000)}</td><td>{_num(r.requests.tpot_s.p50, 1000)}"
         f"</td></tr>"
         for rs in curves(result).values()
-        for r in rs
+        for _, r in rs
     )
     html_path.write_text(
         "<!doctype html><meta charset='utf-8'><title>agentbench bench sweep</title>"
