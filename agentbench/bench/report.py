@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -47,124 +46,127 @@ def load_cell(row: BenchRow) -> str:
     return str(row.concurrency)
 
 
+def _table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
+    """A compact table whose number columns are never cut: each is as wide as its widest cell
+    (headers wrap by word), one space apart, so a sweep fits an 80-column terminal; the
+    scenario name folds instead."""
+    table = Table(
+        title=title,
+        title_justify="left",
+        box=None,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+        header_style="bold",
+    )
+    for i, column in enumerate(columns):
+        words = [len(w) for w in column.split()]
+        if column == "scenario":
+            table.add_column(column, min_width=10, overflow="fold")
+            continue
+        widest = max(words + [len(r[i]) for r in rows if i < len(r)])
+        table.add_column(
+            column,
+            justify="left" if column == "figure" else "right",
+            min_width=widest,
+            max_width=widest,
+        )
+    for r in rows:
+        table.add_row(*r)
+    return table
+
+
+def spread_pct(value: float | None) -> str:
+    """A run-to-run spread: one decimal below 10 %, none above (it only has to be read)."""
+    if value is None:
+        return "n/a"
+    return f"{value * 100:.1f}%" if value < 0.1 else f"{value * 100:.0f}%"
+
+
 def results_table(rows: list[BenchRow], title: str = "bench results") -> Table:
     """Medians over repetitions per row; columns nobody measured are left out."""
     ok = [r for r in rows if r.status == "ok"]
     optional = [
         (key, head, spec)
         for key, head, spec in (
-            ("server_decode_tok_s", "server decode tok/s", ".2f"),
-            ("aggregate_output_tok_s", "aggregate tok/s (all streams)", ".1f"),
+            ("aggregate_output_tok_s", "aggregate tok/s", ".1f"),
+            ("server_decode_tok_s", "server tok/s", ".2f"),
             ("spec_decode_acceptance", "spec accept", "%"),
         )
         if any(getattr(r.median, key) is not None for r in ok)
     ]
     if not any(r.requests_per_run > 1 for r in ok):
         optional = [o for o in optional if o[0] != "aggregate_output_tok_s"]
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     heads = [
         "scenario",
-        "pp/tg",
         "depth",
-        "conc / rate",
+        "load",
         "runs",
         "TTFT s",
-        "decode tok/s (per stream)",
+        "decode tok/s stream",
         "spread",
-        "TPOT ms",
         "prefill tok/s",
         "out tok",
     ]
-    for column in (*heads, *(o[1] for o in optional)):
-        table.add_column(
-            column,
-            justify="left" if column == "scenario" else "right",
-            no_wrap=column in ("scenario", "pp/tg", "spread"),
-            min_width=max(len(word) for word in column.split()),
-        )
+    cells: list[list[str]] = []
     for row in rows:
         med = row.median
-        head = [
-            row.scenario,
-            f"{row.prompt_tokens}/{row.max_tokens}",
-            str(row.depth),
-            load_cell(row),
-            str(row.n_runs),
-        ]
+        head = [row.scenario, str(row.depth), load_cell(row), str(row.n_runs)]
         if row.status != "ok":
-            status = STATUS_LABELS.get(row.status, row.status)
-            table.add_row(*head, f"[yellow]{status}[/yellow]", *[""] * (5 + len(optional)))
+            cells.append([*head, STATUS_LABELS.get(row.status, row.status)])
             continue
         extra = [
             pct(getattr(med, k)) if spec == "%" else fmt(getattr(med, k), spec)
             for k, _, spec in optional
         ]
-        table.add_row(
-            *head,
-            fmt(med.ttft_s, ".3f"),
-            fmt(med.decode_tok_s),
-            pct(row.spread.decode_tok_s),
-            fmt(None if med.tpot_s is None else med.tpot_s * 1000, ".1f"),
-            fmt(med.prefill_tok_s, ".0f"),
-            fmt(med.output_tokens, ".0f"),
-            *extra,
+        cells.append(
+            [
+                *head,
+                fmt(med.ttft_s, ".3f"),
+                fmt(med.decode_tok_s),
+                spread_pct(row.spread.decode_tok_s),
+                fmt(med.prefill_tok_s, ".0f"),
+                fmt(med.output_tokens, ".0f"),
+                *extra,
+            ]
         )
-    return table
+    return _table(title, [*heads, *(o[1] for o in optional)], cells)
 
 
-def _p(p: Percentiles, scale: float, spec: str) -> str:
-    values = (p.p50, p.p90, p.p99)
-    if p.n == 0:
-        return "n/a"
-    return " / ".join(fmt(None if v is None else v * scale, spec) for v in values)
+PERCENTILE_FIGURES = (
+    ("TTFT s", "ttft_s", 1.0, ".3f"),
+    ("TPOT ms", "tpot_s", 1000.0, ".1f"),
+    ("ITL ms/token", "itl_s", 1000.0, ".1f"),
+    ("E2E s", "e2e_latency_s", 1.0, ".2f"),
+    ("decode tok/s", "decode_tok_s", 1.0, ".1f"),
+)
 
 
 def percentiles_table(rows: list[BenchRow]) -> Table:
     """p50 / p90 / p99 over requests (ITL: over tokens) per row, and goodput when SLOs given."""
-    table = Table(
-        title="per request: p50 / p90 / p99",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-    )
-    goodput = any(r.goodput for r in rows)
-    for column in (
-        "scenario",
-        "depth",
-        "conc / rate",
-        "requests",
-        "TTFT ms",
-        "TPOT ms",
-        "ITL ms (tokens)",
-        "E2E s",
-        "decode tok/s",
-        *(("goodput req/s (within SLO)",) if goodput else ()),
-    ):
-        table.add_column(column, justify="left" if column == "scenario" else "right")
+    cells: list[list[str]] = []
     for row in rows:
         if row.status != "ok":
             continue
-        req = row.requests
-        cells = [
-            row.scenario,
-            str(row.depth),
-            load_cell(row),
-            str(req.ttft_s.n),
-            _p(req.ttft_s, 1000, ".1f"),
-            _p(req.tpot_s, 1000, ".2f"),
-            _p(req.itl_s, 1000, ".2f"),
-            _p(req.e2e_latency_s, 1, ".2f"),
-            _p(req.decode_tok_s, 1, ".1f"),
-        ]
-        if goodput:
+        head = [row.scenario, str(row.depth), load_cell(row)]
+        for label, key, scale, spec in PERCENTILE_FIGURES:
+            p: Percentiles = getattr(row.requests, key)
+            values = [fmt(None if v is None else v * scale, spec) for v in (p.p50, p.p90, p.p99)]
+            cells.append([*head, label, str(p.n), *values])
+            head = ["", "", ""]
+        if row.goodput:
             g = row.goodput
             cells.append(
-                "n/a"
-                if g is None
-                else f"{fmt(g.goodput_req_s, '.2f')} ({g.requests_within_slo}/{g.requests})"
+                [
+                    *head,
+                    "goodput req/s",
+                    f"{g.requests_within_slo}/{g.requests}",
+                    fmt(g.goodput_req_s, ".2f"),
+                    "",
+                    "",
+                ]
             )
-        table.add_row(*cells)
-    return table
+    columns = ["scenario", "depth", "load", "figure", "n", "p50", "p90", "p99"]
+    return _table("per request: p50 / p90 / p99 (ITL: per token)", columns, cells)
 
 
 LEGEND = (
@@ -198,7 +200,9 @@ def print_results(result: BenchResult, console: Console | None = None) -> None:
         )
         return
     console.print(results_table(result.results))
+    console.print()
     console.print(percentiles_table(result.results))
+    console.print()
     methods = sorted({m for row in result.results for r in row.runs for m in r.tokens_method})
     if methods:
         console.print(
