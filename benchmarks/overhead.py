@@ -8,8 +8,8 @@
    instant server: wall time of the whole suite, and per episode and per step.
 
 3. With `--benchy-home DIR` (benchmarks/benchy_setup.sh): llama-benchy's client CPU per request
-   against the same instant server, side by side: its child-process CPU for 2R runs minus for R
-   runs, divided by the R extra requests (its start-up, imports and tokenizer load cancel out).
+   against the same instant server, side by side: its child-process CPU for 200 runs minus for 10
+   runs, over the 190 extra requests (its start-up, imports and tokenizer load cancel out).
 4. With `--profile`: where agentbench's client CPU goes, by package (cProfile, so inflated).
 
     python benchmarks/overhead.py [--calls N] [--benchy-home DIR] [--profile]
@@ -141,8 +141,10 @@ async def profile_groups(calls: int = 300) -> dict[str, float]:
     return {k: round(v / total, 3) for k, v in groups.most_common()}
 
 
-def benchy_cpu_per_request(home: str, runs: int = 20) -> float | None:
-    """llama-benchy's CPU seconds per request: child CPU at 2R runs minus at R runs, over R."""
+def benchy_cpu_per_request(home: str, low: int = 10, high: int = 200) -> float | None:
+    """llama-benchy's CPU seconds per request: its child CPU at `high` runs minus at `low` runs,
+    over the difference (its start-up, ~0.5 s of CPU that varies by tens of ms, cancels out
+    only over many requests), median of two such pairs."""
     import resource
 
     def cpu_of(n: int) -> float | None:
@@ -176,8 +178,13 @@ def benchy_cpu_per_request(home: str, runs: int = 20) -> float | None:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
-    low, high = cpu_of(runs), cpu_of(2 * runs)
-    return None if low is None or high is None else (high - low) / runs
+    per_request = []
+    for _ in range(2):
+        few, many = cpu_of(low), cpu_of(high)
+        if few is None or many is None:
+            return None
+        per_request.append((many - few) / (high - low))
+    return statistics.median(per_request)
 
 
 def suite_wall(concurrency: int) -> dict[str, float]:
@@ -246,7 +253,7 @@ def main() -> None:
         if benchy is not None:
             print(
                 f"llama-benchy, same server, 16+16 tokens: client CPU {benchy * 1000:.2f} "
-                "ms/request (2R − R runs)",
+                "ms/request (200 − 10 runs)",
                 flush=True,
             )
         groups = asyncio.run(profile_groups()) if args.profile else None
