@@ -123,6 +123,26 @@ class Database:
         conn.execute("BEGIN TRANSACTION")
         return conn
 
+    def _written(
+        self, statement: str, verb: str, touched: list[tuple[Any, ...]] | None
+    ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
+        target = _TARGET.match(statement)
+        table = target.group(1).strip('"') if target else "?"
+        keys = sorted(cell(row[0]) for row in touched) if touched is not None else []
+        count = len(touched) if touched is not None else None
+        detail = f"{count} row{'s' if count != 1 else ''}" if count is not None else ""
+        if keys:
+            detail += ": " + ", ".join(keys[:10]) + (" ..." if len(keys) > 10 else "")
+        tag = {
+            "insert": f"INSERT 0 {count}",
+            "update": f"UPDATE {count}",
+            "delete": f"DELETE {count}",
+        }
+        out = tag.get(verb, verb.upper() + " TABLE") + "\n"
+        change = Change("sql", verb, table, detail)
+        identity = ("sql", verb, table, *keys)
+        return [], [], CommandResult(stdout=out, identity=identity, changes=[change])
+
     def snapshot(self) -> object:
         """A dry run resolves SQL against the start state (DuckDB has no savepoints)."""
         episode, self.conn = self.conn, self._episode()
@@ -155,43 +175,31 @@ class Database:
                 control.group(1).lower(), control.group(1).upper()
             )
             return [], [], CommandResult(stdout=f"{tag}\n")
-        write = _WRITE.match(statement)
-        if write and read_only:
-            verb = write.group(1).upper()
+        parts = [p for p in statement.split(";") if p.strip()]
+        writes = [m for m in (_WRITE.match(p) for p in parts) if m]
+        if writes and read_only:
+            verb = writes[0].group(1).upper()
             text = f"ERROR:  cannot execute {verb} in a read-only transaction\n"
-            return (
-                [],
-                [],
-                CommandResult(stderr=text, exit_code=1, identity=("sql", "write", "!read-only")),
+            result = CommandResult(
+                stderr=text, exit_code=1, identity=("sql", "write", "!read-only")
             )
+            return [], [], result
+        write = _WRITE.match(parts[-1]) if parts else None
+        # an INSERT/UPDATE/DELETE reports the rows it touched (their first column): what it meant
+        returning = (
+            write is not None
+            and write.group(1).lower() in ("insert", "update", "delete")
+            and not re.search(r"\breturning\b", parts[-1], re.I)
+        )
         try:
-            cursor = self.conn.execute(statement)
+            cursor = self.conn.execute(statement + (" RETURNING *" if returning else ""))
             columns = [_column_name(d[0]) for d in cursor.description or []]
             rows = cursor.fetchall() if columns else []
         except self.error_types as exc:
             message = str(exc).split("\n\nLINE")[0].split("\nLINE")[0]
             return [], [], CommandResult(stderr=f"ERROR:  {message}\n", exit_code=1, identity=None)
-        if write:
-            target = _TARGET.match(statement)
-            table = target.group(1).strip('"') if target else "?"
-            count = (
-                rows[0][0] if rows and len(rows[0]) == 1 and isinstance(rows[0][0], int) else None
-            )
-            detail = f"{count} rows" if count is not None else ""
-            change = Change("sql", write.group(1).lower(), table, detail)
-            tag = {
-                "insert": f"INSERT 0 {count}",
-                "update": f"UPDATE {count}",
-                "delete": f"DELETE {count}",
-            }
-            out = tag.get(write.group(1).lower(), write.group(1).upper() + " TABLE") + "\n"
-            return (
-                [],
-                [],
-                CommandResult(
-                    stdout=out, identity=("sql", write.group(1).lower(), table), changes=[change]
-                ),
-            )
+        if write is not None:
+            return self._written(parts[-1], write.group(1).lower(), rows if returning else None)
         if "information_schema" in statement.lower():
             rows = [
                 tuple(_PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows
