@@ -32,6 +32,7 @@ def build_store(spec: Cluster) -> Store:
         spec.jobs,
         spec.cronjobs,
         spec.services,
+        spec.ingresses,
         spec.configmaps,
         spec.secrets,
         spec.events,
@@ -64,6 +65,8 @@ def build_store(spec: Cluster) -> Store:
         store.add("services", infra.service(svc, store.clock))
         if svc.endpoints is not None:
             store.add("endpoints", infra.fixed_endpoints(svc, store.clock))
+    for ing in spec.ingresses:
+        store.add("ingresses", infra.ingress(ing, store.clock))
     for cm in spec.configmaps:
         store.add("configmaps", infra.configmap(cm, store.clock))
     for secret in spec.secrets:

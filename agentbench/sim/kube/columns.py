@@ -316,4 +316,18 @@ def columns(
             ],
             lambda o: [o["spec"]["volumeMode"]],
         )
+    if plural == "ingresses":
+        return (
+            ["NAME", "CLASS", "HOSTS", "ADDRESS", "PORTS", "AGE"],
+            [],
+            lambda o: [
+                name(o),
+                o["spec"].get("ingressClassName", "<none>"),
+                ",".join(r.get("host", "*") for r in o["spec"].get("rules", [])),
+                external(o).replace("<none>", ""),
+                "80",
+                age(o),
+            ],
+            none,
+        )
     return (["NAME", "AGE"], [], lambda o: [name(o), age(o)], none)

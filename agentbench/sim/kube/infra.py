@@ -205,6 +205,28 @@ def fixed_endpoints(s: m.Service, clock: Clock) -> Obj:
     return out
 
 
+def ingress(i: m.Ingress, clock: Clock) -> Obj:
+    backend = {"service": {"name": i.service, "port": {"number": i.port}}}
+    status: Obj = {"loadBalancer": {}}
+    if i.address:
+        status["loadBalancer"] = {"ingress": [{"ip": i.address}]}
+    return {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "Ingress",
+        "metadata": meta(i.name, i.namespace, i.age, clock, i.labels),
+        "spec": {
+            "ingressClassName": i.ingress_class,
+            "rules": [
+                {
+                    "host": i.host,
+                    "http": {"paths": [{"backend": backend, "path": "/", "pathType": "Prefix"}]},
+                }
+            ],
+        },
+        "status": status,
+    }
+
+
 def configmap(c: m.ConfigMap, clock: Clock) -> Obj:
     return {
         "apiVersion": "v1",

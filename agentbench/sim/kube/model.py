@@ -155,6 +155,20 @@ class PersistentVolumeClaim(_Spec):
     age: str = "30d"
 
 
+class Ingress(_Spec):
+    """An Ingress routing `host` (path /) to a Service port; `address` is the load balancer's."""
+
+    name: str
+    namespace: str = "default"
+    host: str
+    service: str
+    port: int = 80
+    ingress_class: str = "nginx"
+    address: str | None = None
+    labels: dict[str, str] = Field(default_factory=dict)
+    age: str = "30d"
+
+
 class Cluster(_Spec):
     """The state kubectl answers from. Every list may be empty; `default` and `kube-system`
     namespaces always exist, and a namespace any object names is created with it.
@@ -180,6 +194,7 @@ class Cluster(_Spec):
     jobs: list[Job] = Field(default_factory=list)
     cronjobs: list[CronJob] = Field(default_factory=list)
     services: list[Service] = Field(default_factory=list)
+    ingresses: list[Ingress] = Field(default_factory=list)
     configmaps: list[ConfigMap] = Field(default_factory=list)
     secrets: list[Secret] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)

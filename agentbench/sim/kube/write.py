@@ -34,7 +34,7 @@ def resolve_objects(
 ) -> list[tuple[str, Obj]]:
     """(plural, object) for every object a write names; NotFound and Forbidden raise."""
     found: list[tuple[str, Obj]] = []
-    for target in want if want is not None else targets(args.args, allow_all=False):
+    for target in want if want is not None else targets(args.args, allow_all=verb == "delete"):
         rtype, namespace = target.rtype, scope(args, target.rtype)
         if target.names:
             for name in target.names:
