@@ -17,7 +17,7 @@ from typing import Any
 
 from agentbench.sim.base import Change, CommandResult
 from agentbench.sim.spec import SqlSpec
-from agentbench.sim.sql_engine import engine
+from agentbench.sim.sql_engine import drop_database, episode_database
 
 # DuckDB's type names as PostgreSQL's catalog spells them (information_schema answers).
 _PG_TYPES = {
@@ -107,21 +107,15 @@ def aligned(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
 
 
 class Database:
-    """One episode's view of the declared tables (see sql_engine.py for how they are shared)."""
+    """One episode's copy of the declared tables (see sql_engine.py: loaded once, copied per
+    episode; dropped when the episode's World is)."""
 
     def __init__(self, spec: SqlSpec) -> None:
         import duckdb
 
         self.spec = spec
         self.error_types: tuple[type[Exception], ...] = (duckdb.Error,)
-        self.conn = self._episode()
-
-    def _episode(self) -> Any:
-        """A cursor on the shared database, in a transaction that is never committed."""
-        conn = engine(self.spec).cursor()
-        conn.execute("SET TimeZone = 'UTC'")
-        conn.execute("BEGIN TRANSACTION")
-        return conn
+        self.name, self.conn = episode_database(self.spec)
 
     def _written(
         self, statement: str, verb: str, touched: list[tuple[Any, ...]] | None
@@ -144,13 +138,15 @@ class Database:
         return [], [], CommandResult(stdout=out, identity=identity, changes=[change])
 
     def snapshot(self) -> object:
-        """A dry run resolves SQL against the start state (DuckDB has no savepoints)."""
-        episode, self.conn = self.conn, self._episode()
-        return episode
+        """A dry run works on a copy of the episode's database, dropped by `restore`."""
+        token = (self.name, self.conn)
+        self.name, self.conn = episode_database(self.spec, source=self.name)
+        return token
 
     def restore(self, token: object) -> None:
-        self.conn.execute("ROLLBACK")
-        self.conn = token
+        assert isinstance(token, tuple)
+        drop_database(self.spec, self.name)
+        self.name, self.conn = token
 
     def run(
         self, sql: str, replica: bool = False
@@ -158,11 +154,11 @@ class Database:
         """(columns, rows, result with identity/changes or the error) of one query text;
         `replica`: as a hot-standby replica answers it (read-only, in recovery)."""
         if replica:
-            self.conn.execute("SET search_path = 'replica,main'")
+            self.conn.execute(f"SET search_path = '{self.name}.replica,{self.name}.main'")
             try:
                 return self._run(sql, read_only=True)
             finally:
-                self.conn.execute("SET search_path = 'main'")
+                self.conn.execute(f"SET search_path = '{self.name}.main'")
         return self._run(sql, read_only=self.spec.read_only)
 
     def _run(
@@ -199,7 +195,12 @@ class Database:
             message = str(exc).split("\n\nLINE")[0].split("\nLINE")[0]
             return [], [], CommandResult(stderr=f"ERROR:  {message}\n", exit_code=1, identity=None)
         if write is not None:
-            return self._written(parts[-1], write.group(1).lower(), rows if returning else None)
+            verb = write.group(1).lower()
+            touched = rows if verb in ("insert", "update", "delete") else None
+            written = self._written(parts[-1], verb, touched)
+            if not returning and columns:  # the statement's own RETURNING: psql prints the rows
+                written[2].stdout = aligned(columns, rows) + written[2].stdout
+            return written
         if "information_schema" in statement.lower():
             rows = [
                 tuple(_PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows

@@ -148,3 +148,9 @@ def test_psql_hosts_primary_and_hot_standby_replica() -> None:
     assert (
         unknown.exit_code == 2 and 'could not translate host name "db-9.internal"' in unknown.stderr
     )
+
+
+def test_an_error_aborts_nothing_as_in_psql_autocommit() -> None:
+    world = db()
+    assert query(world, "SELECT * FROM nope").exit_code == 1
+    assert query(world, "SELECT count(*) FROM orders").identity == ("sql", "5")
