@@ -74,6 +74,20 @@ VERBS: dict[str, Verb] = {
     "patch": apply.patch,
     "set": apply.set_command,
 }
+WRITES = {
+    "delete",
+    "scale",
+    "cordon",
+    "uncordon",
+    "label",
+    "annotate",
+    "taint",
+    "drain",
+    "apply",
+    "create",
+    "patch",
+    "set",
+}
 # Real kubectl verbs no simulator answers: the call is marked off-script (simulated=False).
 UNSIMULATED = {
     "exec",
@@ -129,8 +143,28 @@ class Kubectl:
 
     def __init__(self, spec: Cluster, read_file: ReadFile | None = None) -> None:
         self.spec = spec
+        self.read_file = read_file
         self.store = build_store(spec)
         self.store.read_file = read_file
+        # Every call that may change state, in order: a checkpoint is a position in it.
+        self._writes: list[tuple[list[str], str | None]] = []
+
+    def snapshot(self) -> object:
+        """A checkpoint (`Stateful`): reads change nothing, so it is the number of writes."""
+        return len(self._writes)
+
+    def restore(self, token: object) -> None:
+        """Back to a checkpoint: rebuild the declared cluster and replay the writes made before
+        it (deterministic, so the same names come back). Free when only reads happened."""
+        assert isinstance(token, int)
+        if token == len(self._writes):
+            return
+        replay = self._writes[:token]
+        self.store = build_store(self.spec)
+        self.store.read_file = self.read_file
+        self._writes = []
+        for argv, stdin in replay:
+            self.run(argv, stdin, ShellContext())
 
     def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
         try:
@@ -154,6 +188,12 @@ class Kubectl:
             if handler is None:
                 raise KubectlError(f'error: unknown command "{args.verb}" for "kubectl"')
             self.store.stdin = stdin
+            if (
+                args.verb in WRITES
+                or (args.verb == "rollout" and args.args[:1] not in (["status"], ["history"]))
+                or (args.verb == "config" and args.args[:1] == ["set-context"])
+            ):
+                self._writes.append((list(argv), stdin))
             args.flags.setdefault("namespace", self.store.default_namespace)
             return handler(self.store, args)
         except KubectlError as error:

@@ -130,3 +130,25 @@ def test_pods_wait_on_missing_config_and_start_once_it_exists(run: Run) -> None:
     assert run("kubectl get pods -n web -l app=nginx").stdout.splitlines()[1].split()[2] == (
         "Running"
     )
+
+
+def test_checkpoints_replay_writes_to_the_same_state(kubectl: object) -> None:
+    import shlex
+
+    from agentbench.sim.base import ShellContext, Stateful
+    from agentbench.sim.kube import Kubectl
+
+    assert isinstance(kubectl, Kubectl) and isinstance(kubectl, Stateful)
+
+    def run(line: str) -> str:
+        return kubectl.run(shlex.split(line), None, ShellContext()).stdout
+
+    run("kubectl scale deploy api -n shop --replicas=3")
+    token = kubectl.snapshot()
+    pods = run("kubectl get pods -n shop -o name")
+    run("kubectl delete deployment api -n shop")
+    assert run("kubectl get pods -n shop -o name") == ""
+    kubectl.restore(token)
+    assert run("kubectl get pods -n shop -o name") == pods
+    kubectl.restore(kubectl.snapshot())  # nothing written since: a no-op
+    assert run("kubectl get pods -n shop -o name") == pods
