@@ -55,7 +55,7 @@ UNITS = (
 _TECHNICAL_WORD = re.compile(r".*(\d|[a-z][A-Z]|[A-Z]{2}|[_\-./:]).*")
 
 
-def _common_word(word: str) -> bool:
+def common_word(word: str) -> bool:
     """A frequent English word: not technical-looking, and one token of a general-purpose
     tokenizer vocabulary (o200k) on its own, the proxy used for word frequency
     ("unavailable", "memory", "timeout" are; "Corefile", "deadlock", "liveness" are not)."""
@@ -136,12 +136,12 @@ class Claim(_Strict):
             words = phrase.split()
             if not words:
                 raise ValueError("an empty phrase")
-            if len(words) == 1 and _common_word(words[0]):
-                raise ValueError(
-                    f"{phrase!r} is one common word; write the fact precisely "
-                    "(e.g. 'service unavailable', not 'unavailable')"
-                )
         return phrases
+
+    def imprecise_phrases(self) -> list[str]:
+        """One-word phrases that are common words (`tasks validate` refuses them; checked there
+        because the vocabulary costs a second to load)."""
+        return [p for p in self.phrases if len(p.split()) == 1 and common_word(p.strip())]
 
     @field_validator("regex")
     @classmethod

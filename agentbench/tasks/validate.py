@@ -94,6 +94,15 @@ async def validate_task(
         )
     if strict:
         _format_problems(task, problem)
+    answer = task.expect.answer
+    for kind, claims in (("claims", answer.claims), ("decoys", answer.decoys)) if answer else ():
+        for i, claim in enumerate(claims):
+            for phrase in claim.imprecise_phrases():
+                problem(
+                    f"expect.answer.{kind}.{i}.phrases",
+                    f"{phrase!r} is one common word; write the fact precisely "
+                    "(e.g. 'service unavailable', not 'unavailable')",
+                )
     shadowed = _Simulator(task)
     correct = [("reference", "reference", task.reference)]
     correct += [

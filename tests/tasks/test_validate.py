@@ -119,3 +119,17 @@ def test_a_rule_that_shadows_the_simulator_on_a_reference_call_is_reported(tmp_p
     task["environment"].pop("rules")
     suite, _ = suite_with(tmp_path / "again", task)
     assert validate_suite(suite, strict=True) == []
+
+
+def test_a_claim_worded_as_one_common_word_is_refused(tmp_path) -> None:
+    task = {
+        **TASK,
+        "expect": {
+            "no_calls": True,
+            "answer": {"claims": [{"name": "u", "phrases": ["hours", "24 h"]}]},
+        },
+    }
+    suite, _ = suite_with(tmp_path, task)
+    problems = validate_suite(suite)
+    assert [p.field for p in problems] == ["expect.answer.claims.0.phrases"], problems
+    assert "'hours'" in problems[0].message
