@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agentbench.agent.loop import Agent, AgentConfig
@@ -54,7 +56,19 @@ class Played:
     by_rule: list[tuple[str, dict[str, Any]]]  # calls a task rule answered
 
 
-async def _play(suite: TaskSuite, task: Task, steps: list[Step]) -> Played:
+async def _play(suite: TaskSuite, task: Task, steps: list[Step]) -> Played | str:
+    """The played trajectory, or why it crashed (a simulator bug the task exposes)."""
+    try:
+        return await _play_through(suite, task, steps)
+    except Exception as exc:  # a simulator bug the task exposes: reported in one line
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return (
+            f"playing it raised {type(exc).__name__}: {exc} "
+            f"({Path(where.filename).name}:{where.lineno})"
+        )
+
+
+async def _play_through(suite: TaskSuite, task: Task, steps: list[Step]) -> Played:
     config = AgentConfig(max_steps=task.max_steps, simulate_latency=False)
     agent = Agent(suite, {LOCAL: ScriptedBackend(steps)}, config)
     trace = await agent.run(task, build_policy("always-local")())
@@ -110,6 +124,9 @@ async def validate_task(
     ]
     for field, name, steps in correct:
         played = await _play(suite, task, steps)
+        if isinstance(played, str):
+            problem(field, f"{name}: {played}")
+            continue
         if field == "reference" and played.tokens > CONTEXT_BUDGET_TOKENS:
             problem(
                 "environment",
@@ -136,7 +153,9 @@ async def validate_task(
                     )
     for i, wrong in enumerate(task.wrong):
         played = await _play(suite, task, wrong.steps)
-        if played.score >= 1.0:
+        if isinstance(played, str):
+            problem(f"wrong.{i}", f"planted mistake '{wrong.name}': {played}")
+        elif played.score >= 1.0:
             problem(
                 f"wrong.{i}",
                 f"planted mistake '{wrong.name}' scores 1.0; the expectation is too loose to "

@@ -133,3 +133,17 @@ def test_a_claim_worded_as_one_common_word_is_refused(tmp_path) -> None:
     problems = validate_suite(suite)
     assert [p.field for p in problems] == ["expect.answer.claims.0.phrases"], problems
     assert "'hours'" in problems[0].message
+
+
+def test_a_crash_while_playing_is_one_problem_naming_where(tmp_path, monkeypatch) -> None:
+    from agentbench.tasks.env import SimulatedEnvironment
+
+    def broken(self, name, raw_args):
+        raise KeyError("pods")
+
+    monkeypatch.setattr(SimulatedEnvironment, "execute", broken)
+    suite, _ = suite_with(tmp_path, TASK)
+    problems = validate_suite(suite, strict=True)
+    # Only the trajectory that calls a tool crashes.
+    assert [p.field for p in problems] == ["wrong.1"]
+    assert "raised KeyError: 'pods' (test_validate.py:" in problems[0].message
