@@ -1,8 +1,9 @@
 """Answers scored by what they assert.
 
-The answer is cut into sentences (lines, bullets, `. ! ?`, JSON punctuation, code-fence lines)
-and each sentence into clauses (`, ; : ( ) …`, "but", "because", "rather than", ...). A claim
-matched in a clause is one of:
+The answer is cut into sentences (lines, bullets, `. ! ?`, code-fence lines; a JSON object gives
+one sentence per value, led by its key, so `"ruled_out": ["bad image"]` negates) and each
+sentence into clauses (`, ; : ( ) …`, "but", "because", "rather than", ...). A claim matched in
+a clause is one of:
 
 - **negated**: the clause holds a negation ("not", "isn't", "no longer", "ruled out",
   "unlikely", ...), it is the part after "rather than" / "instead of", or it follows a
