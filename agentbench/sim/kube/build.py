@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import re
 
-from agentbench.sim.kube import infra
+from agentbench.sim.kube import batch, infra, storage
 from agentbench.sim.kube.controllers import (
     new_replicaset,
     reconcile,
@@ -78,7 +78,7 @@ def build_store(spec: Cluster) -> Store:
     for pdb in spec.pdbs:
         store.add("poddisruptionbudgets", infra.pdb(pdb, store.clock))
     for pvc in spec.pvcs:
-        claim, volume = infra.pvc(pvc, store.clock)
+        claim, volume = storage.pvc(pvc, store.clock)
         store.add("persistentvolumeclaims", claim)
         store.add("persistentvolumes", volume)
     reconcile(store)
@@ -146,7 +146,7 @@ def _add_workloads(store: Store, spec: Cluster) -> dict[str, tuple[Obj, list[Con
     for cj in spec.cronjobs:
         store.add(
             "cronjobs",
-            infra.cronjob(cj, store.clock, _containers(cj.template, cj.image, cj.name, [])),
+            batch.cronjob(cj, store.clock, _containers(cj.template, cj.image, cj.name, [])),
         )
     for job in spec.jobs:
         pods = _pods_of(spec, "job", job.namespace, job.name)
@@ -154,7 +154,7 @@ def _add_workloads(store: Store, spec: Cluster) -> dict[str, tuple[Obj, list[Con
         owner = (
             store.get("cronjobs", job.namespace, job.owner.partition("/")[2]) if job.owner else None
         )
-        obj = store.add("jobs", infra.job(job, store.clock, containers, owner))
+        obj = store.add("jobs", batch.job(job, store.clock, containers, owner))
         owners[f"job/{job.namespace}/{job.name}"] = (obj, containers)
     return owners
 

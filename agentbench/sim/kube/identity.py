@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from agentbench.sim.base import Identity
-from agentbench.sim.kube.parse import Args, targets
+from agentbench.sim.kube.parse import Args
+from agentbench.sim.kube.targets import targets
 
 
 def identity(

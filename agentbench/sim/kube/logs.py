@@ -5,9 +5,10 @@ previous instances."""
 from __future__ import annotations
 
 from agentbench.sim.base import CommandResult
-from agentbench.sim.kube.parse import Args, KubectlError, resource_type
+from agentbench.sim.kube.parse import Args, KubectlError
 from agentbench.sim.kube.read import filtered, not_found
 from agentbench.sim.kube.store import Obj, Store
+from agentbench.sim.kube.targets import resource_type
 
 _WAITING = {
     "ImagePullBackOff": "trying and failing to pull image",

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agentbench.sim.base import CommandResult, ShellContext
-from agentbench.sim.kube import apply, drain, logs, ops, read, write
+from agentbench.sim.kube import apply, drain, logs, ops, read, rollout, set_cmd, write
 from agentbench.sim.kube.build import build_store
 from agentbench.sim.kube.model import Cluster
-from agentbench.sim.kube.parse import Args, KubectlError, parse, targets
+from agentbench.sim.kube.parse import Args, KubectlError, parse
 from agentbench.sim.kube.read import scope
 from agentbench.sim.kube.store import ReadFile, Store
+from agentbench.sim.kube.targets import targets
 
 Verb = Callable[[Store, Args], CommandResult]
 
@@ -20,10 +21,10 @@ def _rollout(store: Store, args: Args) -> CommandResult:
     action = args.args[0] if args.args else ""
     args.verb, args.args = f"rollout {action}", args.args[1:]
     if action == "status":
-        return ops.rollout_status(store, args)
+        return rollout.rollout_status(store, args)
     if action == "history":
-        return ops.rollout_history(store, args)
-    return write.rollout_write(store, args)
+        return rollout.rollout_history(store, args)
+    return rollout.rollout_write(store, args)
 
 
 def _events(store: Store, args: Args) -> CommandResult:
@@ -72,7 +73,7 @@ VERBS: dict[str, Verb] = {
     "apply": apply.apply,
     "create": apply.create,
     "patch": apply.patch,
-    "set": apply.set_command,
+    "set": set_cmd.set_command,
 }
 WRITES = {
     "delete",
