@@ -186,7 +186,9 @@ def test_nodes_and_other_types(run: Run) -> None:
         "worker-2   Ready    <none>   26d   v1.31.4"
     )
     assert run("kubectl get cm -n web").stdout == (
-        "NAME               DATA   AGE\napp-config         1      30d\nkube-root-ca.crt   1      30d\n"
+        "NAME               DATA   AGE\n"
+        "app-config         1      30d\n"
+        "kube-root-ca.crt   1      30d\n"
     )
     assert "db-creds   Opaque   2      30d" in run("kubectl get secrets -n web").stdout
     assert "redis   1/1     3d" in run("kubectl get sts -n web").stdout
