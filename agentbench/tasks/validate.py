@@ -1,10 +1,11 @@
 """`agentbench tasks validate`: the reference and every alternate score 1.0, every planted
 mistake below 1.0.
 
-Strict mode (the default once every task is migrated) also requires what makes a score
-trustworthy: at least `MIN_VARIANTS` alternates and planted mistakes per task, a checked final
-answer (`expect.answer`, or `expect.answer_unchecked` saying why not), and a reference and
-alternates that never go off-script (no call answered by the unmatched fallback).
+Strict mode (the default; `--lenient` for a suite being migrated) also requires what makes a
+score trustworthy: at least `MIN_VARIANTS` alternates and planted mistakes per task, a checked
+final answer (`expect.answer`, or `expect.answer_unchecked` saying why not), a reference and
+alternates that never go off-script (no call answered by the unmatched fallback), and no rule
+answering one of their calls that the simulator answers from the declared state.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class ValidationProblem:
 # Every task must fit the fleet-matched context of the seeds (32,768) with room for the answer.
 CONTEXT_BUDGET_TOKENS = 28_000
 MIN_VARIANTS = 2  # alternates and planted mistakes each task ships, in strict mode
-STRICT_DEFAULT = False  # flipped on when every task is migrated to the scoring format
+STRICT_DEFAULT = True  # --lenient skips the requirements on alternates, answers and off-script
 
 
 @dataclass
