@@ -91,3 +91,22 @@ def test_not_installed_commands_are_simulated_absences() -> None:
     result = sh(world, "docker-compose ps")
     assert (result.stderr, result.simulated) == ("bash: docker-compose: command not found\n", True)
     assert sh(world, "docker ps").simulated is False
+
+
+def test_kubectl_runs_through_the_shell_and_identify_restores_the_cluster() -> None:
+    from agentbench.sim.kube.model import Cluster
+
+    cluster = Cluster.model_validate(
+        {
+            "deployments": [
+                {"name": "nginx", "namespace": "web", "replicas": 1, "image": "nginx:1.27"}
+            ]
+        }
+    )
+    world = World(WorldSpec(cluster=cluster))
+    listed = sh(world, "sudo /usr/local/bin/kubectl get po -n web | grep nginx | wc -l")
+    assert listed.stdout == "1\n"
+    assert listed.identity == sh(world, "kubectl get pods --namespace=web -o wide").identity
+    deleted = world.identify("run_command", {"cmd": "kubectl delete deployment nginx -n web"})
+    assert deleted is not None and "delete" in deleted
+    assert "nginx" in sh(world, "kubectl get deploy -n web").stdout
