@@ -28,7 +28,14 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any
 
-from agentbench.scoring.cues import CLAUSE_BREAK, CONTRAST, HEDGE, NEGATING_LEAD, NEGATION
+from agentbench.scoring.cues import (
+    CLAUSE_BREAK,
+    CONTRAST,
+    HEDGE,
+    HEDGE_STOP,
+    NEGATING_LEAD,
+    NEGATION,
+)
 from agentbench.scoring.numbers import number_matches
 from agentbench.tasks.expectations import Claim
 
@@ -132,8 +139,14 @@ def clauses(text: str) -> list[Clause]:
         if colon and _lead(label):
             out.append(Clause(label))
             sentence, lead = rest, _lead(label)
-        hedged = lead == "hedged" or sentence.rstrip().endswith("?")  # a question asserts nothing
-        for part in CLAUSE_BREAK.split(sentence):
+        base = lead == "hedged" or sentence.rstrip().endswith("?")  # a question asserts nothing
+        hedged = base
+        parts = re.split(f"({CLAUSE_BREAK.pattern})", sentence, flags=re.IGNORECASE)
+        for index, part in enumerate(parts):
+            if index % 2:  # a break: a hedge reaches past commas, not past "; but however"
+                if HEDGE_STOP.fullmatch(part.strip()):
+                    hedged = base
+                continue
             for i, piece in enumerate(CONTRAST.split(part)):
                 if piece.strip():
                     out.append(Clause(piece, hedged, i > 0, lead == "negated"))

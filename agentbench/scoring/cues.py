@@ -26,6 +26,8 @@ CLAUSE_BREAK = re.compile(
     r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never)\b))\s*",
     re.IGNORECASE,
 )
+# Breaks a hedge does not reach past: "maybe X; Y" asserts Y, while "maybe X, Y" hedges both.
+HEDGE_STOP = re.compile(r";|[-–—]|but|however|whereas|although|though|yet|while", re.IGNORECASE)
 # "X rather than Y": X keeps its stance, Y is negated.
 CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to)\b\s*", re.IGNORECASE)
 NEGATION = re.compile(

@@ -46,6 +46,8 @@ def problems(text: str, claims=(OOM,), decoys=(IMAGE, PROBE)) -> list[str]:
         "In May the container was OOMKilled twice.",
         "**Root cause:** OOMKilled, so if you raise the limit it will recover.",
         "Why does it restart? It is OOMKilled.",
+        "I checked the possible causes one by one; the container is OOMKilled.",
+        "Maybe the probe looked suspicious at first, but the container is OOMKilled.",
         "Ruled out: bad image, liveness probe. Cause: OOMKilled.",
         "Not the cause:\n- bad image\n- liveness probe\nThe container is OOMKilled.",
         "Nothing suggests a bad image; the container is OOMKilled.",
