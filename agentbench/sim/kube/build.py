@@ -6,14 +6,11 @@ import base64
 import re
 
 from agentbench.sim.kube import batch, infra, storage
-from agentbench.sim.kube.controllers import (
-    new_replicaset,
-    reconcile,
-    template_object,
-    workload_meta,
-)
+from agentbench.sim.kube.controllers import reconcile
 from agentbench.sim.kube.model import Cluster
 from agentbench.sim.kube.objects import pod_object, template_containers, usage_of
+from agentbench.sim.kube.quota import usage
+from agentbench.sim.kube.replicasets import new_replicaset, template_object, workload_meta
 from agentbench.sim.kube.store import Obj, Store, node_ip, safe_hash
 from agentbench.sim.kube.workloads import Container, Deployment, Pod, Revision, Template
 
@@ -81,6 +78,9 @@ def build_store(spec: Cluster) -> Store:
         claim, volume = storage.pvc(pvc, store.clock)
         store.add("persistentvolumeclaims", claim)
         store.add("persistentvolumes", volume)
+    for quota_obj in store.list_of("resourcequotas"):  # the declared usage is the baseline
+        for resource in quota_obj["spec"].get("hard", {}):
+            usage(store, quota_obj, resource)
     reconcile(store)
     store.building = False
     return store

@@ -4,7 +4,6 @@ common layout for the other types."""
 from __future__ import annotations
 
 from agentbench.sim.kube.cells import endpoints_text
-from agentbench.sim.kube.controllers import REVISION, current_replicaset
 from agentbench.sim.kube.describe import (
     Writer,
     describe_pod,
@@ -13,6 +12,7 @@ from agentbench.sim.kube.describe import (
     write_volumes,
 )
 from agentbench.sim.kube.describe_node import describe_node
+from agentbench.sim.kube.replicasets import REVISION, current_replicaset
 from agentbench.sim.kube.store import Obj, Store
 from agentbench.sim.kube.units import rfc1123
 
@@ -180,6 +180,12 @@ def _generic(store: Store, obj: Obj) -> str:
         ready = status.get("readyReplicas", status.get("numberReady", 0))
         w.line(0, f"Pods Status:\t{ready} Running / 0 Waiting / 0 Succeeded / 0 Failed")
         write_template(w, spec["template"])
+        if status.get("conditions"):
+            w.line(0, "Conditions:")
+            w.line(1, "Type\tStatus\tReason")
+            w.line(1, "----\t------\t------")
+            for c in status["conditions"]:
+                w.line(1, f"{c['type']}\t{c['status']}\t{c['reason']}")
     elif kind == "Namespace":
         w.line(0, f"Status:\t{status.get('phase', 'Active')}")
         w.line(0, "")

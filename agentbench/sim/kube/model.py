@@ -122,7 +122,10 @@ class Event(_Spec):
 
 
 class ResourceQuota(_Spec):
-    """A ResourceQuota: `hard` limits and what is `used`."""
+    """A ResourceQuota: `hard` limits (`limits.memory`, `requests.cpu`, `pods`, ...) and what
+    is `used` at the start, counting the pods declared under `pods:`. Pods a controller adds
+    later (a deployment's undeclared replicas, a scale-up) count on top and are refused past
+    `hard` with kubectl's "exceeded quota" FailedCreate event."""
 
     name: str
     namespace: str = "default"

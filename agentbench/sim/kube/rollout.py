@@ -6,13 +6,13 @@ from __future__ import annotations
 import copy
 
 from agentbench.sim.base import Change, CommandResult
-from agentbench.sim.kube.controllers import CHANGE_CAUSE, REVISION
 from agentbench.sim.kube.describe import Writer
 from agentbench.sim.kube.describe_more import write_template
 from agentbench.sim.kube.identity import identity
 from agentbench.sim.kube.parse import Args, KubectlError
 from agentbench.sim.kube.read import not_found
 from agentbench.sim.kube.render import qualified_name
+from agentbench.sim.kube.replicasets import CHANGE_CAUSE, REVISION
 from agentbench.sim.kube.store import Obj, Store
 from agentbench.sim.kube.tabwriter import align
 from agentbench.sim.kube.targets import resource_type, targets

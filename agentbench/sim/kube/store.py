@@ -41,6 +41,7 @@ class Store:
         self.read_file: ReadFile | None = None  # for `apply -f FILE`
         self.stdin: str | None = None  # for `apply -f -`
         self.building = True  # False once the declared state is built
+        self.quota_offsets: dict[tuple[str, str, str], int] = {}  # declared used - pods' asks
         self.default_namespace = "default"  # `kubectl config set-context --namespace` moves it
 
     def next_version(self) -> str:

@@ -152,3 +152,53 @@ def test_checkpoints_replay_writes_to_the_same_state(kubectl: object) -> None:
     assert run("kubectl get pods -n shop -o name") == pods
     kubectl.restore(kubectl.snapshot())  # nothing written since: a no-op
     assert run("kubectl get pods -n shop -o name") == pods
+
+
+def test_quota_refuses_pods_past_hard_limits() -> None:
+    import shlex
+
+    from agentbench.sim.base import ShellContext
+    from agentbench.sim.kube import Cluster, build_kubectl
+
+    spec = Cluster.model_validate(
+        {
+            "nodes": [{"name": "worker-2"}],
+            "deployments": [
+                {
+                    "name": "report-worker",
+                    "namespace": "reports",
+                    "template": {
+                        "containers": [
+                            {"name": "worker", "image": "w:5", "limits": {"memory": "4Gi"}}
+                        ]
+                    },
+                }
+            ],
+            "quotas": [
+                {
+                    "name": "reports-compute",
+                    "namespace": "reports",
+                    "hard": {"limits.memory": "8Gi"},
+                    "used": {"limits.memory": "0"},
+                }
+            ],
+        }
+    )
+    k = build_kubectl(spec)
+
+    def run(line: str) -> str:
+        return k.run(shlex.split(line), None, ShellContext()).stdout
+
+    run("kubectl scale deploy report-worker -n reports --replicas=3")
+    assert run("kubectl get deploy -n reports").splitlines()[1].split()[1] == "2/3"
+    event = run("kubectl get events -n reports").splitlines()[1]
+    assert (
+        "FailedCreate" in event
+        and (
+            "exceeded quota: reports-compute, requested: limits.memory=4Gi, used: "
+            "limits.memory=8Gi, limited: limits.memory=8Gi"
+        )
+        in event
+    )
+    assert "ReplicaFailure  True    FailedCreate" in run("kubectl describe rs -n reports")
+    assert "limits.memory  8Gi   8Gi" in run("kubectl describe quota -n reports")
