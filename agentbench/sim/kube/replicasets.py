@@ -88,20 +88,19 @@ def new_replicaset(
     return store.add("replicasets", rs)
 
 
-def _same_template(a: Obj, b: Obj) -> bool:
-    def strip(t: Obj) -> str:
-        t = copy.deepcopy(t)
-        t["metadata"]["labels"].pop("pod-template-hash", None)
-        return json.dumps(t, sort_keys=True)
-
-    return strip(a) == strip(b)
+def template_key(template: Obj) -> str:
+    """A template's identity without its pod-template-hash label (no deep copy: hot path)."""
+    meta = dict(template.get("metadata", {}))
+    meta["labels"] = {k: v for k, v in meta.get("labels", {}).items() if k != "pod-template-hash"}
+    return json.dumps({**template, "metadata": meta}, sort_keys=True)
 
 
 def current_replicaset(store: Store, dep: Obj) -> Obj:
     """The ReplicaSet running the deployment's template, created (next revision) if missing."""
     owned = store.owned_by("replicasets", dep)
+    wanted = template_key(dep["spec"]["template"])
     for rs in owned:
-        if _same_template(rs["spec"]["template"], dep["spec"]["template"]):
+        if template_key(rs["spec"]["template"]) == wanted:
             return rs
     revision = 1 + max(
         (int(r["metadata"]["annotations"].get(REVISION, "0")) for r in owned), default=0
