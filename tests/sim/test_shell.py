@@ -109,3 +109,12 @@ def test_syntax_errors_are_bash_s(shell: Shell) -> None:
     assert shell.run("| up", CTX).stderr == "bash: syntax error near unexpected token `|'\n"
     with pytest.raises(ShellSyntaxError):
         parse("echo a &&")
+
+
+def test_bash_builtins_work_without_a_declared_filesystem() -> None:
+    from agentbench.sim.world import World, WorldSpec
+
+    world = World(WorldSpec(http=()))
+    answer = world.call("run_command", {"cmd": "cd /srv && export A=1; set -e; echo ok"})
+    assert answer is not None
+    assert (answer.result.stdout, answer.result.simulated) == ("ok\n", True)
