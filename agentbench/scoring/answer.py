@@ -1,5 +1,5 @@
 """The final-answer check: claims and decoys (by what the answer asserts), one JSON object
-against its schema, and the plain text checks kept for exact tokens."""
+against its schema, and a plain regex for an exact token."""
 
 from __future__ import annotations
 
@@ -52,22 +52,13 @@ def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
     return problems
 
 
-def text_problems(exp: AnswerExpectation, answer: str) -> list[str]:
-    low = answer.casefold()
-    problems = [f"missing {s!r}" for s in exp.contains if s.casefold() not in low]
-    if exp.contains_any and not any(s.casefold() in low for s in exp.contains_any):
-        problems.append(f"none of {exp.contains_any!r}")
-    problems += [f"must not say {s!r}" for s in exp.not_contains if s.casefold() in low]
-    if exp.regex and not re.search(exp.regex, answer, re.IGNORECASE | re.DOTALL):
-        problems.append(f"does not match /{exp.regex}/")
-    return problems
-
-
 def answer_check(exp: AnswerExpectation, facts: EpisodeFacts) -> CheckRecord:
     answer = facts.answer
     if answer is None or not answer.strip():
         return CheckRecord(name="answer", passed=False, detail="no final answer")
-    problems = text_problems(exp, answer)
+    problems: list[str] = []
+    if exp.regex and not re.search(exp.regex, answer, re.IGNORECASE | re.DOTALL):
+        problems.append(f"does not match /{exp.regex}/")
     if exp.json_schema is not None or exp.json_fields:
         problems += json_problems(exp, answer)
     claims = [c for c in exp.claims if condition_holds(c.when, facts)]

@@ -186,16 +186,15 @@ class AnswerExpectation(_Strict):
     mistakes) must not be asserted nor offered as a candidate; a negated decoy ("not replica-2")
     is fine. `json_schema`: the answer holds exactly one JSON object (bare or fenced) and it
     validates; two objects fail, and so do extra keys when the schema sets
-    `additionalProperties: false`. `contains`/`contains_any`/`not_contains`/`regex` are plain
-    text checks kept for exact tokens (a file name, an id); prefer claims for facts.
+    `additionalProperties: false`. `regex` is a plain text check for an exact token (an id, a
+    file name); facts are claims, never keyword lists, which pass negated and hedged answers.
     """
 
     claims: list[Claim] = Field(default_factory=list, description="Every one must be asserted.")
     decoys: list[Claim] = Field(default_factory=list, description="None may be asserted.")
-    contains: list[str] = Field(default_factory=list, description="Every one must appear.")
-    contains_any: list[str] = Field(default_factory=list, description="At least one appears.")
-    not_contains: list[str] = Field(default_factory=list, description="None may appear.")
-    regex: str | None = Field(default=None, description="Must match (re.search, IGNORECASE).")
+    regex: str | None = Field(
+        default=None, description="Must match (re.search, IGNORECASE): an exact token, not a fact."
+    )
     json_schema: dict[str, Any] | None = Field(
         default=None, description="The answer's one JSON object must validate against this."
     )
