@@ -202,3 +202,20 @@ def test_quota_refuses_pods_past_hard_limits() -> None:
     )
     assert "ReplicaFailure  True    FailedCreate" in run("kubectl describe rs -n reports")
     assert "limits.memory  8Gi   8Gi" in run("kubectl describe quota -n reports")
+
+
+def test_patch_kinds(run: Run) -> None:
+    containers = '{"spec":{"template":{"spec":{"containers":[{"name":"api","image":"x:1"}]}}}}'
+    assert run(f"kubectl patch deploy api -n shop -p '{containers}'").changes
+    image = "{.spec.template.spec.containers[0].image}"
+    assert run(f"kubectl get deploy api -n shop -o jsonpath={image}").stdout == "x:1"
+    ops = '[{"op":"replace","path":"/spec/replicas","value":3}]'
+    assert run(f"kubectl patch deploy api -n shop --type json -p '{ops}'").stdout == (
+        "deployment.apps/api patched\n"
+    )
+    assert len(run("kubectl get pods -n shop -o name").stdout.split()) == 3
+    node = run('kubectl patch node worker-4 -p \'{"spec":{"unschedulable":true}}\'')
+    assert node.stdout == "node/worker-4 patched\n"
+    assert "worker-4   Ready,SchedulingDisabled" in run("kubectl get nodes").stdout
+    bad = run("kubectl patch deploy api -n shop -p '{not json'")
+    assert bad.exit_code == 1 and bad.stderr.startswith('error: unable to parse "{not json"')
