@@ -165,6 +165,8 @@ class Database:
         self, sql: str, read_only: bool
     ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
         statement = sql.strip().rstrip(";").strip()
+        if not statement:  # psql sends nothing for an empty command
+            return [], [], CommandResult()
         control = _CONTROL.match(statement)
         if control:  # the episode's own transaction stays open; psql echoes the tag
             tag = {"start": "BEGIN", "end": "COMMIT", "abort": "ROLLBACK"}.get(

@@ -92,3 +92,9 @@ def test_a_filter_on_stdin_is_presentation_and_on_a_file_a_read(host: World) -> 
 def test_jq_string_interpolation(host: World) -> None:
     cmd = "jq -r '.items[] | \"\\(.metadata.name)=\\(.status.phase)\"' /srv/pods.json"
     assert sh(host, cmd).stdout == "web-1=Running\nweb-2=Failed\n"
+
+
+def test_odd_arguments_get_the_tools_errors_not_a_crash(host: World) -> None:
+    assert sh(host, "wc /nope").stderr == "wc: /nope: No such file or directory\n"
+    assert sh(host, "du -d x /var").stderr == "du: invalid maximum depth 'x'\n"
+    assert sh(host, "printf %").stdout == "%"
