@@ -54,6 +54,10 @@ def build_store(spec: Cluster) -> Store:
         store.add("nodes", infra.node(node, store.clock, spec.version, index))
         store.usage[("", node.name)] = {"": dict(node.usage)}
     templates = _add_workloads(store, spec)
+    for key, (_, containers) in templates.items():  # files a template's image brings (exec)
+        for c in containers:
+            if c.files:
+                store.image_files[(key.split("/")[1], c.name, c.image)] = dict(c.files)
     _add_pods(store, spec, templates)
     if not any(s.name == "kubernetes" and s.namespace == "default" for s in spec.services):
         store.add("services", infra.service(infra.api_service(), store.clock))
@@ -227,6 +231,7 @@ def _containers(t: Template, image: str | None, name: str, pods: list[Pod]) -> l
 
 def _spec_only(c: Container) -> Container:
     keep = {
+        "files",
         "name",
         "image",
         "ports",
@@ -269,6 +274,8 @@ def _add_pods(store: Store, spec: Cluster, owners: dict[str, tuple[Obj, list[Con
         store.usage[(pod.namespace, pod.name)] = usage_of(containers)
         for c in containers:
             store.logs[(pod.namespace, pod.name, c.name)] = (c.logs, c.previous_logs)
+            if c.files:
+                store.files[(pod.namespace, pod.name, c.name)] = dict(c.files)
 
 
 def _merge(template: list[Container], declared: list[Container]) -> list[Container]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agentbench.sim.base import CommandResult, ShellContext
-from agentbench.sim.kube import apply, drain, logs, ops, read, rollout, set_cmd, write
+from agentbench.sim.kube import apply, drain, execute, logs, ops, read, rollout, set_cmd, write
 from agentbench.sim.kube.build import build_store
 from agentbench.sim.kube.model import Cluster
 from agentbench.sim.kube.parse import Args, KubectlError, parse
@@ -74,6 +74,7 @@ VERBS: dict[str, Verb] = {
     "create": apply.create,
     "patch": apply.patch,
     "set": set_cmd.set_command,
+    "exec": execute.execute,
 }
 WRITES = {
     "delete",
@@ -91,7 +92,6 @@ WRITES = {
 }
 # Real kubectl verbs no simulator answers: the call is marked off-script (simulated=False).
 UNSIMULATED = {
-    "exec",
     "port-forward",
     "cp",
     "attach",

@@ -41,6 +41,10 @@ class Store:
         self.read_file: ReadFile | None = None  # for `apply -f FILE`
         self.stdin: str | None = None  # for `apply -f -`
         self.building = True  # False once the declared state is built
+        # (namespace, pod, container) -> {path: content}: files baked into a container's image
+        self.files: dict[tuple[str, str, str], dict[str, str]] = {}
+        # (namespace, container, image) -> {path: content}: the same, for a workload's template
+        self.image_files: dict[tuple[str, str, str], dict[str, str]] = {}
         self.quota_offsets: dict[tuple[str, str, str], int] = {}  # declared used - pods' asks
         self.default_namespace = "default"  # `kubectl config set-context --namespace` moves it
 
