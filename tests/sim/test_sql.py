@@ -154,3 +154,15 @@ def test_an_error_aborts_nothing_as_in_psql_autocommit() -> None:
     world = db()
     assert query(world, "SELECT * FROM nope").exit_code == 1
     assert query(world, "SELECT count(*) FROM orders").identity == ("sql", "5")
+
+
+def test_psql_backslash_commands_describe_the_declared_tables() -> None:
+    world = db()
+    listing = sh(world, 'psql -c "\\dt"').stdout
+    assert " public | customers | table | postgres" in listing and "(2 rows)" in listing
+    described = sh(world, 'psql -c "\\d orders"').stdout.splitlines()
+    assert described[0].strip() == 'Table "public.orders"'
+    assert described[3].split("|")[:2] == [" id         ", " bigint                   "]
+    assert described[4].split("|")[1].strip() == "timestamp with time zone"
+    missing = sh(world, 'psql -c "\\d nope"')
+    assert (missing.exit_code, missing.stderr) == (1, 'Did not find any relation named "nope".\n')
