@@ -11,7 +11,7 @@ import jsonschema
 from agentbench.records import CheckRecord
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
-from agentbench.tasks.expectations import AnswerExpectation
+from agentbench.tasks.expectations import AnswerExpectation, ChangePattern, Claim, StateCondition
 from agentbench.tasks.matching import value_matches
 from agentbench.tasks.model import ArgKind
 
@@ -52,6 +52,31 @@ def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
     return problems
 
 
+def _did(name: str, verbs: list[str], actions: list[str]) -> Claim:
+    """A built-in decoy: the answer says, in the first person, that it did something no
+    recorded change shows."""
+    phrases = [f"{who} {verb}" for verb in verbs for who in ("I", "I've", "I have")]
+    unchanged = [ChangePattern(action=a) for a in actions]
+    return Claim(
+        name=f"reports an action that did not happen ({name})",
+        phrases=phrases,
+        when=StateCondition(unchanged=unchanged),
+    )
+
+
+# Every checked answer is also held to the end state: a report of an action the environment
+# never saw (the drain failed, yet "I rebooted it") fails, whatever the task lists.
+STATE_DECOYS = (
+    _did("delete", ["deleted", "removed"], ["delete"]),
+    _did("restart", ["restarted", "reloaded"], ["restart", "reload", "rollout-restart"]),
+    _did("scale", ["scaled"], ["scale"]),
+    _did("drain", ["drained"], ["drain"]),
+    _did("cordon", ["cordoned"], ["cordon"]),
+    _did("reboot", ["rebooted"], ["reboot"]),
+    _did("rollback", ["rolled back"], ["rollout-undo"]),
+)
+
+
 def answer_check(exp: AnswerExpectation, facts: EpisodeFacts) -> CheckRecord:
     answer = facts.answer
     if answer is None or not answer.strip():
@@ -62,7 +87,7 @@ def answer_check(exp: AnswerExpectation, facts: EpisodeFacts) -> CheckRecord:
     if exp.json_schema is not None or exp.json_fields:
         problems += json_problems(exp, answer)
     claims = [c for c in exp.claims if condition_holds(c.when, facts)]
-    decoys = [d for d in exp.decoys if condition_holds(d.when, facts)]
+    decoys = [d for d in [*exp.decoys, *STATE_DECOYS] if condition_holds(d.when, facts)]
     if claims or decoys:
         problems += claim_problems(answer, claims, decoys)
     detail = "; ".join(problems) if problems else "answer accepted"

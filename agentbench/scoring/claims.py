@@ -31,6 +31,7 @@ from typing import Any
 from agentbench.scoring.cues import (
     CLAUSE_BREAK,
     CONTRAST,
+    EXCULPATED,
     HEDGE,
     HEDGE_STOP,
     NEGATING_LEAD,
@@ -57,6 +58,8 @@ class Clause:
     negated_before: bool = False  # under a negating lead-in ("Ruled out: X, Y")
 
 
+# Typographic quotes and dashes as models often write them ("isn’t" must negate like "isn't").
+_TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -134,6 +137,7 @@ def _lead(label: str) -> str:
 def clauses(text: str) -> list[Clause]:
     """Every clause of the text with its context (module docstring)."""
     out: list[Clause] = []
+    text = text.translate(_TYPOGRAPHY)
     for sentence, lead in sentences(text):
         label, colon, rest = sentence.partition(": ")
         if colon and _lead(label):
@@ -188,7 +192,8 @@ def stance(claim: Claim, clause: Clause) -> Stance | None:
     if span is None:
         return None
     rest = clause.text[: span[0]] + " … " + clause.text[span[1] :]
-    if clause.contrasted or clause.negated_before or NEGATION.search(rest):
+    cleared = span[1] > 0 and EXCULPATED.match(clause.text[span[1] :])
+    if clause.contrasted or clause.negated_before or cleared or NEGATION.search(rest):
         return Stance.negated
     if clause.hedged_before or HEDGE.search(rest):
         return Stance.hedged

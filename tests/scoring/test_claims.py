@@ -63,6 +63,7 @@ def test_asserted_answers_pass(text) -> None:
         ("The cause is NOT OOMKilled; it is a bad image.", "only negated"),
         ("OOMKilled was ruled out.", "only negated"),
         ("The container isn't OOMKilled.", "only negated"),
+        ("The container isn\u2019t OOMKilled.", "only negated"),
         ("It is no longer OOMKilled.", "only negated"),
         ("An OOM is unlikely here.", "only negated"),
         ("A bad image rather than OOMKilled.", "only negated"),
