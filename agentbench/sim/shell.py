@@ -3,7 +3,8 @@
 Grammar covered: words with '…', "…" and backslash quoting; `$VAR`/`${VAR}` from the context;
 lists joined by `;`, `&&`, `||`; pipelines `|`; redirects `>`, `>>`, `<`, `2>`, `2>&1`, `&>`,
 `>/dev/null`; prefixes `VAR=x cmd`, `env [-i] VAR=x cmd`, `sudo [-u USER] [-E|-n|-H] cmd`,
-`time`, `command`, `nohup`; a program named by path (`/usr/bin/kubectl`) runs as its basename.
+`time`, `command`, `nohup`; a program named by path (`/usr/bin/kubectl`) runs as its basename;
+command substitution `$(cmd)`/`` `cmd` `` and a plain `for VAR in WORDS; do ...; done` loop.
 
 What a line meant: its `identity` is the identities of its stages that resolved to something
 (filters reading stdin are presentation and resolve to None), joined by ";" elements when
@@ -20,6 +21,8 @@ from agentbench.sim.base import CommandResult, Identity, Program, ShellContext
 from agentbench.sim.shell_parse import Pipeline, Redirect, ShellSyntaxError, SimpleCommand, parse
 
 _ASSIGN = re.compile(r"^[A-Za-z_]\w*=")
+_FOR = re.compile(r"^\s*for\s+(\w+)\s+in\s+([^;]*);\s*do\s+(.*?);?\s*done\s*$", re.S)
+_SUBST = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
 
 # A file writer for `>`/`>>`: (path, text, append, ctx) -> its result (error, changes, identity).
 Writer = Callable[[str, str, bool, ShellContext], CommandResult]
@@ -47,13 +50,21 @@ class Shell:
         self.read = read
 
     def run(self, line: str, ctx: ShellContext) -> CommandResult:
+        total = CommandResult()
+        identities: list[Identity] = []
+        loop = _FOR.match(line)
+        if loop:  # for VAR in WORDS; do BODY; done: the body once per word
+            for word in loop.group(2).split():
+                env = tuple(sorted({**dict(ctx.env), loop.group(1): word}.items()))
+                _merge(total, identities, self.run(loop.group(3), replace(ctx, env=env)))
+            total.identity = _join(identities)
+            return total
+        line = self._substitute(line, ctx, total, identities)
         try:
             home = "/root" if ctx.user == "root" else f"/home/{ctx.user}"
             items = parse(line, {"USER": ctx.user, "HOME": home, **dict(ctx.env)})
         except ShellSyntaxError as exc:
             return CommandResult(stderr=f"{exc}\n", exit_code=2)
-        total = CommandResult()
-        identities: list[Identity] = []
         code = 0
         for connector, pipeline in items:
             if (connector == "&&" and code != 0) or (connector == "||" and code == 0):
@@ -70,6 +81,24 @@ class Shell:
         total.exit_code = code
         total.identity = _join(identities)
         return total
+
+    def _substitute(
+        self, line: str, ctx: ShellContext, total: CommandResult, identities: list[Identity]
+    ) -> str:
+        """`$(cmd)` and `` `cmd` `` (innermost first): the command's output, trailing newlines
+        dropped; what it read and changed counts for the line."""
+        while True:
+            match = _SUBST.search(line)
+            if not match:
+                return line
+            inner = match.group(1) if match.group(1) is not None else match.group(2)
+            result = self.run(inner, ctx)
+            total.stderr += result.stderr
+            total.changes += result.changes
+            total.simulated = total.simulated and result.simulated
+            if result.identity is not None:
+                identities.append(result.identity)
+            line = line[: match.start()] + result.stdout.rstrip("\n") + line[match.end() :]
 
     def _pipeline(
         self, pipeline: Pipeline, ctx: ShellContext
@@ -226,6 +255,16 @@ class Shell:
             if written.identity is not None:
                 result.identity = _join([i for i in (result.identity, written.identity) if i])
         return result
+
+
+def _merge(total: CommandResult, identities: list[Identity], result: CommandResult) -> None:
+    total.stdout += result.stdout
+    total.stderr += result.stderr
+    total.changes += result.changes
+    total.simulated = total.simulated and result.simulated
+    total.exit_code = result.exit_code
+    if result.identity is not None:
+        identities.append(result.identity)
 
 
 def _missing_file(path: str) -> CommandResult:
