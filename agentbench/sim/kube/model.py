@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from agentbench.sim.kube.workloads import (
     CronJob,
@@ -206,3 +206,11 @@ class Cluster(_Spec):
     pvcs: list[PersistentVolumeClaim] = Field(default_factory=list)
     denied: list[str] = Field(default_factory=list)
     image_faults: dict[str, str] = Field(default_factory=dict)
+    _built: bytes | None = PrivateAttr(default=None)
+
+    def built_cache(self, blob: bytes | None = None) -> bytes | None:
+        """The built start state of this declaration (build.py), kept with it so every
+        episode of a task copies it instead of building again; with an argument, store it."""
+        if blob is not None:
+            self._built = blob
+        return self._built

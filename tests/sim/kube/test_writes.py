@@ -219,3 +219,18 @@ def test_patch_kinds(run: Run) -> None:
     assert "worker-4   Ready,SchedulingDisabled" in run("kubectl get nodes").stdout
     bad = run("kubectl patch deploy api -n shop -p '{not json'")
     assert bad.exit_code == 1 and bad.stderr.startswith('error: unable to parse "{not json"')
+
+
+def test_kubectls_of_one_declaration_are_independent(spec: object) -> None:
+    import shlex
+
+    from agentbench.sim.base import ShellContext
+    from agentbench.sim.kube import Cluster, build_kubectl
+
+    assert isinstance(spec, Cluster)
+    first, second = build_kubectl(spec), build_kubectl(spec)  # the second copies the first's
+    first.run(shlex.split("kubectl delete deploy api -n shop"), None, ShellContext())
+    third = build_kubectl(spec)
+    for k, count in ((first, 0), (second, 2), (third, 2)):
+        out = k.run(shlex.split("kubectl get pods -n shop -o name"), None, ShellContext())
+        assert len(out.stdout.split()) == count
