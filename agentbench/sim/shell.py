@@ -88,7 +88,9 @@ class Shell:
         """`$(cmd)` and `` `cmd` `` (innermost first): the command's output, trailing newlines
         dropped; what it read and changed counts for the line."""
         while True:
-            match = _SUBST.search(line)
+            match = next(
+                (m for m in _SUBST.finditer(line) if not _single_quoted(line, m.start())), None
+            )
             if not match:
                 return line
             inner = match.group(1) if match.group(1) is not None else match.group(2)
@@ -255,6 +257,17 @@ class Shell:
             if written.identity is not None:
                 result.identity = _join([i for i in (result.identity, written.identity) if i])
         return result
+
+
+def _single_quoted(line: str, index: int) -> bool:
+    """Whether `index` lies inside '...' (where bash expands nothing)."""
+    inside = double = False
+    for i, c in enumerate(line[:index]):
+        if c == "'" and not double and (i == 0 or line[i - 1] != "\\" or inside):
+            inside = not inside
+        elif c == '"' and not inside:
+            double = not double
+    return inside
 
 
 def _merge(total: CommandResult, identities: list[Identity], result: CommandResult) -> None:

@@ -128,3 +128,7 @@ def test_command_substitution_and_a_for_loop(host: World) -> None:
     assert looped.stderr == "wc: /nope: No such file or directory\n"
     assert sh(host, 'echo "I am $(whoami)"').stdout == "I am ops\n"
     assert sh(host, "wc -l `echo /srv/pods.json`").identity == ("file", "read", "/srv/pods.json")
+
+
+def test_nothing_is_substituted_inside_single_quotes(host: World) -> None:
+    assert sh(host, "echo 'a $(whoami) b' \"$(whoami)\"").stdout == "a $(whoami) b ops\n"
