@@ -3,10 +3,14 @@ against its schema, and a plain regex for an exact token."""
 
 from __future__ import annotations
 
+import json
 import re
+from functools import lru_cache
 from typing import Any
 
-import jsonschema
+from jsonschema.exceptions import best_match
+from jsonschema.protocols import Validator
+from jsonschema.validators import validator_for
 
 from agentbench.records import CheckRecord
 from agentbench.scoring.claims import claim_problems, json_spans
@@ -28,6 +32,15 @@ def _objects(values: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+@lru_cache(maxsize=256)
+def schema_validator(schema_json: str) -> Validator:
+    """A validator for a task's schema, built once (`tasks validate` checks the schema itself;
+    checking it again on every answer cost more than the rest of scoring)."""
+    schema = json.loads(schema_json)
+    validator: Validator = validator_for(schema)(schema)
+    return validator
+
+
 def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
     """The answer must hold exactly one JSON object, valid under the schema, with the fields."""
     values = json_values(answer)
@@ -39,11 +52,10 @@ def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
     obj = objects[0]
     problems: list[str] = []
     if exp.json_schema is not None:
-        try:
-            jsonschema.validate(obj, exp.json_schema)
-        except jsonschema.ValidationError as exc:
-            where = "/".join(str(p) for p in exc.absolute_path)
-            problems.append(f"JSON schema{' at ' + where if where else ''}: {exc.message}")
+        error = best_match(schema_validator(json.dumps(exp.json_schema)).iter_errors(obj))
+        if error is not None:
+            where = "/".join(str(p) for p in error.absolute_path)
+            problems.append(f"JSON schema{' at ' + where if where else ''}: {error.message}")
     for key, expected in exp.json_fields.items():
         if key not in obj:
             problems.append(f"JSON key {key!r} missing")

@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jsonschema.exceptions import SchemaError
+from jsonschema.validators import validator_for
+
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.scripted import ScriptedBackend
 from agentbench.backends.tokens import estimate_tokens
@@ -110,6 +113,11 @@ async def validate_task(
     if strict:
         _format_problems(task, problem)
     answer = task.expect.answer
+    if answer and answer.json_schema is not None:
+        try:
+            validator_for(answer.json_schema).check_schema(answer.json_schema)
+        except SchemaError as exc:
+            problem("expect.answer.json_schema", f"not a valid JSON Schema: {exc.message}")
     for kind, claims in (("claims", answer.claims), ("decoys", answer.decoys)) if answer else ():
         for i, claim in enumerate(claims):
             for phrase in claim.imprecise_phrases():

@@ -147,3 +147,10 @@ def test_a_crash_while_playing_is_one_problem_naming_where(tmp_path, monkeypatch
     # Only the trajectory that calls a tool crashes.
     assert [p.field for p in problems] == ["wrong.1"]
     assert "raised KeyError: 'pods' (test_validate.py:" in problems[0].message
+
+
+def test_an_invalid_json_schema_is_named(tmp_path) -> None:
+    task = {**TASK, "expect": {"no_calls": True, "answer": {"json_schema": {"type": "objekt"}}}}
+    suite, _ = suite_with(tmp_path, task)
+    fields = {p.field: p.message for p in validate_suite(suite, strict=False)}
+    assert "not a valid JSON Schema" in fields["expect.answer.json_schema"]
