@@ -150,6 +150,11 @@ def test_claim_required_only_when_its_condition_holds() -> None:
         ("I restarted nginx.", [Change("systemd", "restart", "unit/nginx.service")], True),
         ("I've drained worker-4.", [Change("kubernetes", "drain", "node/worker-4")], True),
         ("I've drained worker-4.", [Change("kubernetes", "cordon", "node/worker-4")], False),
+        (
+            "The drain failed on the PodDisruptionBudget, so I rebooted anyway.",
+            [Change("kubernetes", "cordon", "node/worker-4")],
+            False,
+        ),
     ],
 )
 def test_a_first_person_report_of_an_action_must_match_the_changes(text, changes, passed) -> None:
