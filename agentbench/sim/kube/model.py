@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from agentbench.sim.kube.workloads import (
     CronJob,
@@ -207,6 +207,18 @@ class Cluster(_Spec):
     denied: list[str] = Field(default_factory=list)
     image_faults: dict[str, str] = Field(default_factory=dict)
     _built: bytes | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _builds(self) -> Cluster:
+        """A declaration is checked by building it (a bad age, an undeclared owner), so the
+        task file is refused with its path and field; the built state is kept for episodes."""
+        from agentbench.sim.kube.build import build_store
+
+        try:
+            build_store(self)
+        except (ValueError, KeyError) as error:
+            raise ValueError(f"the cluster cannot be built: {error}") from None
+        return self
 
     def built_cache(self, blob: bytes | None = None) -> bytes | None:
         """The built start state of this declaration (build.py), kept with it so every

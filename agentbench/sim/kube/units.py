@@ -11,8 +11,16 @@ import re
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(d|h|ms|m|s)")
-_UNIT_S = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(y|w|d|h|ms|m|s)")
+_UNIT_S = {
+    "y": 365 * 86400.0,
+    "w": 7 * 86400.0,
+    "d": 86400.0,
+    "h": 3600.0,
+    "m": 60.0,
+    "s": 1.0,
+    "ms": 0.001,
+}
 
 
 def parse_duration_s(text: str) -> float | None:
@@ -25,7 +33,12 @@ def parse_duration_s(text: str) -> float | None:
 
 def parse_time(text: str) -> datetime:
     """An ISO-8601 timestamp (naive means UTC). Raises ValueError otherwise."""
-    value = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    try:
+        value = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(
+            f"'{text}' is neither an age (14m, 2h5m, 3d, 1y20d) nor an ISO-8601 time"
+        ) from None
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 

@@ -202,3 +202,16 @@ def test_nodes_and_other_types(run: Run) -> None:
     ]
     assert "web " in run("kubectl get ns").stdout
     assert run("kubectl get ingress -n web").stderr == "No resources found in web namespace.\n"
+
+
+def test_a_cluster_that_cannot_be_built_is_refused_with_the_reason() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    from agentbench.sim.kube import Cluster
+
+    assert Cluster.model_validate({"pods": [{"name": "old", "age": "3y41d"}]})
+    with pytest.raises(ValidationError, match="'yesterday' is neither an age"):
+        Cluster.model_validate({"pods": [{"name": "x", "age": "yesterday"}]})
+    with pytest.raises(ValidationError, match="owner 'deployment/nope' is not declared"):
+        Cluster.model_validate({"pods": [{"name": "x", "owner": "deployment/nope"}]})
