@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentbench.report.bench_plot import curves, write_sweep
 from agentbench.bench.records import BenchResult, BenchRow, Percentiles
+from agentbench.report.bench_plot import curves, write_sweep
 
 
 def row(depth: int, concurrency: int, aggregate: float, ttft: float) -> BenchRow:
