@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 TokensMethod = Literal["usage", "server_tokenizer", "estimated", "server_counter", "none"]
+ToolCallMethod = Literal["native", "text_parsed", "prompt"]
 
 
 class ToolCallRecord(BaseModel):
@@ -91,6 +92,11 @@ class StepRecord(Completion):
     discarded: bool = Field(default=False, description="Answer discarded (e.g. escalated).")
     invalid_tool_call: str | None = Field(
         default=None, description="Why the model's tool call was not a valid call, if it was not."
+    )
+    tool_call_method: ToolCallMethod | None = Field(
+        default=None,
+        description="How the step's calls were read: the server's tool_calls (native), the "
+        "model's text in native mode (text_parsed), or prompt mode's JSON (prompt).",
     )
     error: str | None = None
     cost_usd: float | None = None

@@ -50,6 +50,8 @@ class RunConfig(BaseModel):
     local_usd_per_hour: float | None = None
     prices_file: str | None = None
     agent: str = "native"  # native | langchain (agentbench.agent.langchain_agent)
+    text_tool_calls: bool = Field(
+        default=True, description="Native mode: calls left as text are read (text-parsed).")
 
 
 def new_run_id() -> str:
@@ -89,6 +91,7 @@ class Runner:
             max_steps=config.max_steps,
             episode_timeout_s=config.episode_timeout_s,
             logprobs=config.logprobs,
+            text_tool_calls=config.text_tool_calls,
         )
         self.agent: Agent | Any
         if config.agent == "langchain":

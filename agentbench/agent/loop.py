@@ -17,6 +17,7 @@ from typing import Any, Literal
 import jsonschema
 
 from agentbench.agent.prompting import parse_reply, prompt_mode_system, tool_result_message
+from agentbench.agent.toolcall_text import apply_text_calls, malformed_call_messages
 from agentbench.backends.base import Backend, ChatRequest
 from agentbench.errors import BackendError
 from agentbench.records import (
@@ -43,6 +44,7 @@ class AgentConfig:
     episode_timeout_s: float | None = None
     logprobs: bool = False
     simulate_latency: bool = True  # sleep for rules' latency_s (off when validating tasks)
+    text_tool_calls: bool = True  # native mode: read calls left as text (agent.toolcall_text)
 
 
 @dataclass
@@ -186,6 +188,10 @@ class Agent(EpisodeRunner):
         if step.truncated:
             trace.status = "truncated"
             return True
+        if not step.tool_calls and step.invalid_tool_call:  # a malformed call: say so, go on
+            messages.extend(malformed_call_messages(step, native))
+            ctx.previous_valid = False
+            return False
         if not step.tool_calls:
             trace.final_answer = step.content
             trace.status = "answered"
@@ -261,6 +267,10 @@ class Agent(EpisodeRunner):
         step = StepRecord(**completion.model_dump(), index=index, target=target, t_start_s=t_start)
         if not native:
             self._read_prompt_mode(step, tools)
+        elif self.config.text_tool_calls:
+            apply_text_calls(step)
+        if step.tool_calls and step.tool_call_method is None:
+            step.tool_call_method = "native" if native else "prompt"
         return step
 
     @staticmethod
@@ -293,7 +303,7 @@ class Agent(EpisodeRunner):
             }
         return {
             "role": "assistant",
-            "content": step.content or None,
+            "content": step.content or "",  # llama-cpp-python answers null with HTTP 500
             "tool_calls": [
                 {
                     "id": c.id or f"call_{step.index}_{i}",

@@ -322,6 +322,8 @@ class OpenAICompatBackend(Backend):
             except (httpx.HTTPError, ValueError):
                 data = None
             count = _token_count(data)
+            if count == 0 and text:
+                count = None  # llama-server answers a vLLM-shaped body with no tokens at all
             if count is not None:
                 self._tokenizer_route = name
                 return count

@@ -18,7 +18,6 @@ a short question whose reasoning must arrive apart from the answer (vLLM `reason
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 from dataclasses import asdict, dataclass, field
@@ -70,20 +69,29 @@ class DoctorReport:
 # ---------------------------------------------------------------------------------- probes
 
 
-def check_embedded(report: DoctorReport) -> bool:
-    from agentbench.local.embedded import embedded_gguf
+def check_embedded(report: DoctorReport, profiles: dict[str, Profile]) -> set[str]:
+    """The llama-server build and each embedded profile's weights; the usable profiles."""
+    from agentbench.local.llama_build import server_binary
+    from agentbench.local.weights import installed_problem
 
-    if importlib.util.find_spec("llama_cpp") is None:
-        report.add("embedded extra", "info", 'not installed (pip install -e ".[embedded]"): '
-                   "--local embedded is unavailable")
-        return False
-    try:
-        gguf = embedded_gguf()
-    except ConfigError as exc:
-        report.add("embedded extra", "warn", str(exc))
-        return False
-    report.add("embedded extra", "ok", f"installed: llama-cpp-python and {gguf.name}")
-    return True
+    binary = server_binary()
+    if binary.exists():
+        report.add("llama-server", "ok", f"built: {binary}")
+    else:
+        report.add("llama-server", "info", "not built yet: the first --local embedded* run "
+                   "builds it (about 10 minutes on 2 cores), or bash scripts/setup_llama_server.sh")
+    usable = set()
+    for alias, profile in profiles.items():
+        if not profile.embedded or profile.weights is None:
+            continue
+        keys = [k for k in (profile.weights, profile.draft_weights) if k]
+        problem = next((p for p in map(installed_problem, keys) if p), None)
+        if problem:
+            report.add(f"weights of {alias}", "info", problem)
+        else:
+            report.add(f"weights of {alias}", "ok", "installed: " + ", ".join(keys))
+            usable.add(alias)
+    return usable
 
 
 def probe(server: str, base_url: str, timeout: float = 3.0) -> tuple[bool, str, list[str]]:
@@ -283,7 +291,8 @@ def run_doctor(*, local: str | None = None, base_url: str | None = None,
     report = DoctorReport()
     if logs:
         check_logs(report, logs)
-    has_embedded = check_embedded(report)
+    profiles = load_profiles(profiles_file)
+    usable = check_embedded(report, profiles)
     if base_url:
         if not model:
             raise ConfigError("--base-url needs --model NAME (ollama/NAME for Ollama's API)")
@@ -299,22 +308,21 @@ def run_doctor(*, local: str | None = None, base_url: str | None = None,
             report.error = f"{line}" if not answers else (
                 f"{line}: it serves {', '.join(served) or 'no model'}, not {name}")
         return report
-    profiles = load_profiles(profiles_file)
     if local:
         profile = profiles.get(local)
         if profile is None:
             raise ConfigError(f"unknown --local alias '{local}'; known: {', '.join(profiles)}")
         report.target = f"--local {local}"
         if profile.embedded:
-            report.target_ok = has_embedded
-            if has_embedded:
-                from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
+            report.target_ok = local in usable
+            if local in usable:
+                from agentbench.local.embedded import EmbeddedServer, launch_for
 
-                with EmbeddedServer() as embedded:
+                with EmbeddedServer(launch_for(profile, local), env=env) as embedded:
                     asyncio.run(_checks_on(report, "llama.cpp", embedded.base_url,
-                                           EMBEDDED_ALIAS, timeout_s))
+                                           embedded.alias, timeout_s))
             else:
-                report.error = "--local embedded needs the embedded extra"
+                report.error = f"--local {local} needs its weights (see 'weights of {local}')"
             return report
         found = _probe_profile(report, profile, env)
         if found is None:

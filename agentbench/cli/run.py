@@ -60,6 +60,17 @@ def run(
     agent: str = typer.Option(
         "native", "--agent", help="native (agentbench's loop) | langchain (RoutedChatModel)."
     ),
+    draft_depth: int = typer.Option(
+        None,
+        "--draft-depth",
+        min=0,
+        help="Embedded profiles with a draft model: tokens drafted per step (0: no drafter).",
+    ),
+    text_tool_calls: bool = typer.Option(
+        True,
+        "--text-tool-calls/--no-text-tool-calls",
+        help="Native mode: read a tool call the server left as text (recorded text-parsed).",
+    ),
     record_both: bool = typer.Option(
         False,
         "--record-both",
@@ -111,6 +122,7 @@ def run(
             profiles_file=profiles,
             retry=retry,
             ollama=OllamaOptions(num_ctx, think),
+            draft_depth=draft_depth,
         ) as target,
     ):
         frontier_ctx = (
@@ -147,6 +159,7 @@ def run(
                 local_usd_per_hour=local_usd_per_hour,
                 prices_file=str(prices) if prices else None,
                 agent=agent,
+                text_tool_calls=text_tool_calls,
             )
             targets = {LOCAL: target.backend}
             if frontier_target:
@@ -156,7 +169,7 @@ def run(
             if resume:
                 resumed = store.run(resume)
                 runner.config = RunConfig.model_validate(resumed.config)
-            record = asyncio.run(_execute(runner, resumed, quiet))
+            record = asyncio.run(_execute(runner, resumed, quiet, target.serving))
         episodes = store.episodes(record.run_id)
         from agentbench.report.terminal import print_run
 
@@ -176,7 +189,7 @@ class _null:
         return None
 
 
-async def _execute(runner: Runner, resumed, quiet: bool):  # type: ignore[no-untyped-def]
+async def _execute(runner: Runner, resumed, quiet: bool, serving=None):  # type: ignore[no-untyped-def]
     from agentbench.report.progress import RunProgress
 
     backends = list(runner.targets.values())
@@ -184,6 +197,8 @@ async def _execute(runner: Runner, resumed, quiet: bool):  # type: ignore[no-unt
         for backend in backends:
             await backend.check_reachable()
         server = await runner.targets[LOCAL].server_info()
+        if serving:
+            server.extra["launched"] = serving
         if runner.config.note:
             server.note = runner.config.note
         run = runner.start(server, resumed)

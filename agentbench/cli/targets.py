@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
 from agentbench.backends.openai_compat import OpenAICompatBackend
 from agentbench.errors import ConfigError
-from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
+from agentbench.local.embedded import EmbeddedServer, launch_for
 from agentbench.local.profiles import find_served, load_profiles
 
 PROVIDERS = {
@@ -32,6 +33,7 @@ class Target:
     server_kind: str
     tool_mode: str | None = None
     max_tokens: int | None = None
+    serving: dict[str, Any] | None = None  # how agentbench started the server, if it did
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,7 @@ def open_target(
     profiles_file: Path | None = None,
     retry: RetryPolicy | None = None,
     ollama: OllamaOptions | None = None,
+    draft_depth: int | None = None,
 ) -> Iterator[Target]:
     """Resolve the flags to a backend; an embedded server is started here and always stopped.
 
@@ -96,15 +99,22 @@ def open_target(
         if profile is None:
             raise ConfigError(f"unknown --local alias '{local}'; known: {', '.join(profiles)}")
         if profile.embedded:
-            with EmbeddedServer() as embedded:
+            launch = launch_for(profile, local, draft_depth)
+            with EmbeddedServer(launch, env=env) as embedded:
                 yield Target(
-                    OpenAICompatBackend(embedded.base_url, EMBEDDED_ALIAS, retry=retry),
+                    OpenAICompatBackend(embedded.base_url, embedded.alias, retry=retry),
                     f"local:{local}",
-                    "llama-cpp-python",
+                    "llama.cpp",
                     profile.tool_mode,
                     profile.max_tokens,
+                    {**launch.describe(), "server_version": embedded.version},
                 )
             return
+        if draft_depth is not None:
+            raise ConfigError(
+                f"--draft-depth applies to embedded profiles; '{local}' is served "
+                "by a server agentbench does not start"
+            )
         found = find_served(local, profile, env)
         backend = _backend(
             found.server, found.base_url, found.model, api_key, "max_tokens", retry, ollama
