@@ -10,7 +10,6 @@ from agentbench.backends.base import strip_credentials
 from agentbench.records import ServerInfo
 
 SPEC_DECODE_METRIC = "vllm:spec_decode_num_draft_tokens_total"
-LLAMACPP_SPEC_METRIC = "llamacpp:spec_decode_num_draft_tokens_total"
 
 
 async def _get_json(client: httpx.AsyncClient, url: str, headers: dict[str, str]) -> Any:
@@ -89,8 +88,6 @@ async def describe_openai_server(
     spec = None
     if metrics is not None and kind in ("vllm", "refserver"):
         spec = SPEC_DECODE_METRIC in metrics
-    elif metrics is not None and kind == "llama.cpp":  # llama-server --metrics
-        spec = LLAMACPP_SPEC_METRIC in metrics
     return ServerInfo(
         kind=kind,
         base_url=strip_credentials(base_url),

@@ -197,8 +197,9 @@ async def _execute(runner: Runner, resumed, quiet: bool, serving=None):  # type:
         for backend in backends:
             await backend.check_reachable()
         server = await runner.targets[LOCAL].server_info()
-        if serving:
+        if serving:  # agentbench started this server: its drafter is known, not guessed
             server.extra["launched"] = serving
+            server.spec_decode_seen = bool(serving.get("draft_model"))
         if runner.config.note:
             server.note = runner.config.note
         run = runner.start(server, resumed)
