@@ -81,6 +81,9 @@ def assess(completion: Completion, tools: list[dict[str, Any]]) -> LocalAnswer:
                            completion.min_logprob)
 
     if not completion.tool_calls:
+        malformed = getattr(completion, "invalid_tool_call", None)  # a StepRecord's reading
+        if malformed:
+            return verdict(False, f"malformed tool call: {malformed}")
         if completion.content.strip():
             return verdict(True, is_final=True)
         return verdict(False, "empty answer")

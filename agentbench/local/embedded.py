@@ -9,7 +9,10 @@ machine, and optionally a draft model for speculative decoding. It is always sto
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import signal
 import socket
 import subprocess
 import tempfile
@@ -30,6 +33,13 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: Linux sends it SIGTERM when agentbench dies (even by SIGKILL),
+    so a killed run leaves no server behind. Elsewhere a no-op; `stop()` still runs on exit."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def machine_threads() -> int:
@@ -128,6 +138,7 @@ class EmbeddedServer:
             stdout=self._log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
         )
         self._wait_ready()
         return self
