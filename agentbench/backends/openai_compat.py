@@ -153,6 +153,12 @@ class OpenAICompatBackend(Backend):
             ) from exc
         except httpx.TimeoutException as exc:
             raise RetryableBackendError("timeout", f"{shown_url}: no response in time") from exc
+        except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
+            # e.g. a kept-alive connection the server closed (llama-server after a cancelled
+            # request): nothing was answered, so the request is safe to send again
+            raise RetryableBackendError(
+                "connection_closed", f"{shown_url}: connection closed before any answer: {exc}"
+            ) from exc
         try:
             if response.status_code != 200:
                 body = (await response.aread()).decode("utf-8", "replace")

