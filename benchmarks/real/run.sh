@@ -18,6 +18,7 @@ run() {  # NAME, then agentbench run options
 EXTRA=("$@")
 run qwen1.5b --local embedded-qwen
 run qwen0.5b --local embedded-qwen-0.5b
+[ "${SKIP_ROUTER:-}" = 1 ] && { stamp done; exit 0; }
 PORT=$(python -c "from agentbench.local.embedded import free_port; print(free_port())")
 agentbench serve --local embedded-qwen --draft-depth 0 --port "$PORT" > "$OUT/frontier.log" 2>&1 &
 SERVER=$!
