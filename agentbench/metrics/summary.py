@@ -44,9 +44,11 @@ class RunSummary(BaseModel):
     escalation_rate_calls: float | None = None
     escalation_rate_episodes: float | None = None
     escalation_share_tokens: float | None = Field(
-        default=None, description="Frontier calls' prompt+output tokens / all calls'.")
+        default=None, description="Frontier calls' prompt+output tokens / all calls'."
+    )
     escalation_share_dollars: float | None = Field(
-        default=None, description="Frontier dollars / all dollars; None when unpriced.")
+        default=None, description="Frontier dollars / all dollars; None when unpriced."
+    )
     cost_usd: float | None = Field(default=None, description="None when any call is unpriced.")
     cost_usd_per_episode: float | None = None
     cost_usd_per_solved_task: float | None = Field(
@@ -55,6 +57,11 @@ class RunSummary(BaseModel):
     unpriced_steps: int = Field(default=0, description="Model calls without a price.")
     cost_note: str | None = Field(default=None, description="Why cost_usd is None, if it is.")
     truncated_steps: int = 0
+    tool_call_methods: dict[str, int] = Field(
+        default_factory=dict,
+        description="Steps with tool calls, by how the calls were read: native (the server's "
+        "tool_calls), text_parsed (left as text by the server, read by agentbench), prompt.",
+    )
 
 
 def _kept(episode: EpisodeResult) -> list[StepRecord]:
@@ -133,6 +140,7 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         unpriced_steps=sum(1 for s in steps if s.cost_usd is None),
         cost_note=_cost_note(steps),
         truncated_steps=sum(1 for s in steps if s.truncated),
+        tool_call_methods=dict(Counter(s.tool_call_method for s in steps if s.tool_call_method)),
     )
 
 
