@@ -139,7 +139,7 @@ async def test_qwen_with_drafter_calls_tools_records_drafting_and_never_sends_nu
 
     launch = Launch("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b", draft_depth=3)
     with EmbeddedServer(launch) as server:
-        client = httpx.AsyncClient(timeout=300, event_hooks={"request": [keep]})
+        client = httpx.AsyncClient(timeout=1200, event_hooks={"request": [keep]})
         backend = OpenAICompatBackend(server.base_url, server.alias, client=client)
         config = RunConfig(
             target="local:embedded-qwen",
