@@ -203,21 +203,3 @@ def test_bench_on_the_embedded_server_passes_the_gate_and_measures(tmp_path) -> 
     assert row["status"] == "ok" and len(row["runs"]) == 2
     for run in row["runs"]:
         assert 1.0 < run["decode_tok_s"] < 5000.0 and run["ttft_s"] > 0
-
-
-def test_draft_depth_needs_a_profile_with_a_drafter(tmp_path) -> None:
-    result = CliRunner().invoke(
-        app,
-        [
-            "run",
-            str(TASKS_DIR),
-            "--local",
-            "embedded-qwen-0.5b",
-            "--draft-depth",
-            "5",
-            "--db",
-            str(tmp_path / "x.db"),
-        ],
-    )
-    assert result.exit_code != 0
-    assert "has no draft model" in result.output

@@ -10,6 +10,8 @@ from agentbench.errors import ConfigError
 from agentbench.local.embedded import EmbeddedServer, Launch, launch_for, machine_threads
 from agentbench.local.profiles import load_profiles
 
+from ..conftest import TASKS_DIR
+
 
 def test_profiles_launch_llama_server_with_their_weights_and_drafter() -> None:
     profiles = load_profiles()
@@ -48,3 +50,21 @@ def test_serve_refuses_a_profile_it_does_not_start() -> None:
     result = CliRunner().invoke(app, ["serve", "--local", "nemotron"])
     assert isinstance(result.exception, ConfigError)  # main() prints it in one line, exit 1
     assert "not an embedded profile" in str(result.exception)
+
+
+def test_run_draft_depth_needs_a_profile_with_a_drafter(tmp_path) -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            str(TASKS_DIR),
+            "--local",
+            "embedded-qwen-0.5b",
+            "--draft-depth",
+            "5",
+            "--db",
+            str(tmp_path / "x.db"),
+        ],
+    )
+    assert isinstance(result.exception, ConfigError)
+    assert "has no draft model" in str(result.exception)
