@@ -2,7 +2,7 @@
 .PHONY: install check test test-fast validate
 
 install:
-	pip install -e ".[embedded,dev]"
+	bash scripts/install.sh
 
 check:
 	ruff check agentbench router tests
@@ -13,7 +13,7 @@ test:
 	python -m pytest -ra
 
 test-fast:  # no real servers, no browser
-	python -m pytest -ra -m "not embedded and not vllm and not switchyard and not browser"
+	python -m pytest -ra -m "not llama_server and not vllm and not switchyard and not browser"
 
 validate:
 	agentbench tasks validate tasks/

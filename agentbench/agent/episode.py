@@ -47,6 +47,7 @@ class AgentConfig:
     episode_timeout_s: float | None = None
     logprobs: bool = False
     simulate_latency: bool = True  # sleep for rules' latency_s (off when validating tasks)
+    text_tool_calls: bool = True  # native mode: read calls left as text (agent.toolcall_text)
 
 
 @dataclass
@@ -105,6 +106,10 @@ class EpisodeLoop(ABC, Generic[S]):
         """Append the step's answer (its tool calls) to the conversation."""
 
     @abstractmethod
+    def add_malformed(self, state: S, step: StepRecord) -> None:
+        """Append the model's unreadable tool call and the runtime's error reply."""
+
+    @abstractmethod
     def add_tool_result(
         self, state: S, step: StepRecord, index: int, call: ToolCallRecord, result: ToolResultRecord
     ) -> None:
@@ -133,6 +138,10 @@ class EpisodeLoop(ABC, Generic[S]):
         if step.truncated:
             trace.status = "truncated"
             return True
+        if not step.tool_calls and step.invalid_tool_call:  # a malformed call: say so, go on
+            self.add_malformed(state, step)
+            state.ctx.previous_valid = False
+            return False
         if not step.tool_calls:
             trace.final_answer = step.content
             trace.status = "answered"

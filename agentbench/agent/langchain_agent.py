@@ -23,6 +23,7 @@ from typing import Any
 
 from agentbench.agent.episode import AgentConfig, EpisodeLoop, EpisodeState, call_id
 from agentbench.agent.langchain_stream import CallTiming, StreamTimer, step_record
+from agentbench.agent.toolcall_text import malformed_call_messages
 from agentbench.backends.base import Backend, strip_credentials
 from agentbench.backends.http import HttpBackend, http_error
 from agentbench.backends.ollama import OllamaBackend
@@ -286,6 +287,11 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
 
     def add_assistant(self, state: LangChainEpisode, step: StepRecord) -> None:
         state.messages.append(state.last_message)
+
+    def add_malformed(self, state: LangChainEpisode, step: StepRecord) -> None:
+        state.messages.append(state.last_message)
+        reply = malformed_call_messages(step, native=True)[-1]["content"]
+        state.messages.append(HumanMessage(content=reply))
 
     def add_tool_result(
         self, state: LangChainEpisode, step: StepRecord, index: int, call: ToolCallRecord,

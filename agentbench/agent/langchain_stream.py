@@ -21,7 +21,7 @@ from uuid import UUID
 
 from agentbench.backends.base import Backend
 from agentbench.backends.stream import StreamAccumulator
-from agentbench.backends.tokens import estimate_tokens
+from agentbench.tokens import estimate_tokens
 from agentbench.records import StepRecord, TokensMethod, ToolCallRecord
 
 try:  # optional: the `langchain` extra

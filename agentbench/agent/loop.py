@@ -15,6 +15,7 @@ from typing import Any
 
 from agentbench.agent.episode import AgentConfig, EpisodeLoop, EpisodeState, call_id
 from agentbench.agent.prompting import parse_reply, prompt_mode_system, tool_result_message
+from agentbench.agent.toolcall_text import apply_text_calls, malformed_call_messages
 from agentbench.backends.base import Backend, ChatRequest
 from agentbench.errors import BackendError
 from agentbench.records import (
@@ -38,6 +39,15 @@ Answerer = Callable[[str, int], Awaitable[StepRecord]]
 
 def assess(completion: Completion, tools: list[dict[str, Any]]) -> LocalAnswer:
     """Whether an answer is a valid call to an offered tool with schema-valid arguments."""
+    malformed = getattr(completion, "invalid_tool_call", None)  # a StepRecord's reading
+    if not completion.tool_calls and malformed:
+        return LocalAnswer(
+            False,
+            f"malformed tool call: {malformed}",
+            False,
+            completion.mean_logprob,
+            completion.min_logprob,
+        )
     return assess_answer(
         [(c.name, c.parsed) for c in completion.tool_calls],
         completion.content,
@@ -134,7 +144,15 @@ class Agent(EpisodeLoop[EpisodeState]):
         """Where a completion becomes tool calls: native calls come parsed from the backend;
         in prompt mode they are read from the text (a final answer replaces the content)."""
         if self.native:
-            return
+            if self.config.text_tool_calls:
+                apply_text_calls(step)
+        else:
+            self._read_prompt_mode(step, tools)
+        if step.tool_calls and step.tool_call_method is None:
+            step.tool_call_method = "native" if self.native else "prompt"
+
+    @staticmethod
+    def _read_prompt_mode(step: StepRecord, tools: list[dict[str, Any]]) -> None:
         reply = parse_reply(step.content, frozenset(t["function"]["name"] for t in tools))
         if reply.problem:
             step.invalid_tool_call = reply.problem
@@ -152,6 +170,9 @@ class Agent(EpisodeLoop[EpisodeState]):
 
     def add_assistant(self, state: EpisodeState, step: StepRecord) -> None:
         state.ctx.messages.append(self._assistant_message(step))
+
+    def add_malformed(self, state: EpisodeState, step: StepRecord) -> None:
+        state.ctx.messages.extend(malformed_call_messages(step, self.native))
 
     def add_tool_result(
         self,
@@ -183,7 +204,7 @@ class Agent(EpisodeLoop[EpisodeState]):
             }
         return {
             "role": "assistant",
-            "content": step.content or None,
+            "content": step.content or "",  # llama-cpp-python answers null with HTTP 500
             "tool_calls": [
                 {
                     "id": call_id(step, i, c),

@@ -94,7 +94,7 @@ class Backend(ABC):
 
     async def count_tokens(self, text: str) -> tuple[int, TokensMethod]:
         """Tokens in `text`: the server's tokenizer where it has one, else an estimate."""
-        from agentbench.backends.tokens import estimate_tokens
+        from agentbench.tokens import estimate_tokens
 
         return estimate_tokens(text), "estimated"
 

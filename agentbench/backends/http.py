@@ -223,7 +223,14 @@ class HttpBackend(Backend):
         limit = RUNAWAY_FACTOR * max_tokens if max_tokens else None
         try:
             async with asyncio.timeout_at(deadline) as scope:
-                response = await self.client.send(request, stream=True)
+                try:
+                    response = await self.client.send(request, stream=True)
+                except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
+                    # e.g. a kept-alive connection the server closed (llama-server after a
+                    # cancelled request): nothing was answered, so it is safe to send again
+                    raise RetryableBackendError(
+                        "connection_closed", f"{shown}: connection closed before any answer: {exc}"
+                    ) from exc
                 result.headers = response.headers
                 try:
                     await self._check_response(response, shown)

@@ -7,7 +7,7 @@ import hashlib
 import json
 from typing import Any
 
-from agentbench.backends.tokens import estimate_tokens
+from agentbench.tokens import estimate_tokens
 
 
 def _text(content: Any) -> str:

@@ -20,7 +20,7 @@ import httpx
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, bad_stream, unknown_model
 from agentbench.backends.stream import StreamAccumulator
-from agentbench.backends.tokens import estimate_tokens
+from agentbench.tokens import estimate_tokens
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
 from agentbench.records import Completion, ServerInfo, TokensMethod
 
@@ -279,6 +279,8 @@ class OpenAICompatBackend(HttpBackend):
             except (httpx.HTTPError, ValueError, TimeoutError):
                 data = None
             count = _token_count(data)
+            if count == 0 and text:
+                count = None  # llama-server answers a vLLM-shaped body with no tokens at all
             if count is not None:
                 self._tokenizer_route = name
                 return count

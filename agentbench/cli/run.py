@@ -96,6 +96,20 @@ def run(
             "replays thresholds on it."
         ),
     ] = False,
+    draft_depth: Annotated[
+        int | None,
+        Opt(
+            min=0,
+            help="Embedded profiles with a draft model: tokens drafted per step (0: no drafter).",
+        ),
+    ] = None,
+    text_tool_calls: Annotated[
+        bool,
+        Opt(
+            "--text-tool-calls/--no-text-tool-calls",
+            help="Native mode: read a tool call the server left as text (recorded text-parsed).",
+        ),
+    ] = True,
 ) -> None:
     """Run every task (x repeats) against the model and print a summary per category."""
     flags = {k: _plain(v) for k, v in ctx.params.items()}
@@ -180,6 +194,7 @@ def _run(
                 retry=retry,
                 ollama=OllamaOptions(f["num_ctx"], f["think"]),
                 request=request,
+                draft_depth=f["draft_depth"],
             )
         )
         frontier_target = None
@@ -217,6 +232,7 @@ def _run(
             local_usd_per_hour=f["local_usd_per_hour"],
             prices_file=f["prices"],
             agent=agent,
+            text_tool_calls=f["text_tool_calls"],
             request=request.stored(),
             flags=stored_flags(f),
             selected_tasks=[t.id for t in suite.tasks],
@@ -228,11 +244,14 @@ def _run(
         if frontier_target:
             targets[FRONTIER] = frontier_target.backend
         runner = Runner(suite, targets, policy_factory, config, store, pricing)
-        return asyncio.run(_execute(runner, resumed, f["quiet"]))
+        return asyncio.run(_execute(runner, resumed, f["quiet"], target.serving))
 
 
 async def _execute(
-    runner: Runner, resumed: RunRecord | None, quiet: bool
+    runner: Runner,
+    resumed: RunRecord | None,
+    quiet: bool,
+    serving: dict[str, Any] | None = None,
 ) -> tuple[RunRecord, int | None]:
     """Run the pending episodes; SIGINT and SIGTERM store the run as interrupted. Returns the
     run and the signal that stopped it, if one did."""
@@ -243,6 +262,9 @@ async def _execute(
         for backend in backends:
             await backend.check_reachable()
         server = await runner.targets[LOCAL].server_info()
+        if serving:  # agentbench started this server: its drafter is known, not guessed
+            server.extra["launched"] = serving
+            server.spec_decode_seen = bool(serving.get("draft_model"))
         if runner.config.note:
             server.note = runner.config.note
         run = runner.start(server, resumed)

@@ -1,4 +1,5 @@
-"""`agentbench refserver`: the scripted reference server, for tests and fidelity checks."""
+"""`agentbench refserver` (the scripted reference server) and `agentbench serve` (an embedded
+profile's llama-server, standing alone: e.g. the frontier of a router run)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,39 @@ from agentbench.errors import ConfigError
 
 def register(app: typer.Typer) -> None:
     app.command("refserver")(refserver)
+    app.command("serve")(serve)
+
+
+def serve(
+    local: str = typer.Option(..., "--local", help="An embedded profile: embedded-qwen, …"),
+    port: int = typer.Option(8081, "--port", help="Loopback port to listen on."),
+    draft_depth: int = typer.Option(None, "--draft-depth", min=0, help="0: no drafter."),
+    profiles: Path = typer.Option(None, "--profiles", help="Extra model profiles (YAML)."),
+) -> None:
+    """Serve an embedded profile's llama-server until Ctrl-C (e.g. as a router's frontier)."""
+    import os
+    import signal
+    import sys
+    import time
+
+    from agentbench.local.embedded import EmbeddedServer, launch_for
+    from agentbench.local.profiles import load_profiles
+
+    profile = load_profiles(profiles).get(local)
+    if profile is None or not profile.embedded:
+        raise ConfigError(
+            f"--local {local}: not an embedded profile (agentbench serve starts "
+            "only those; see agentbench/data/profiles.yaml)"
+        )
+    launch = launch_for(profile, local, draft_depth)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # leave the with-block: server stops
+    with EmbeddedServer(launch, port=port, env=dict(os.environ)) as server:
+        typer.echo(f"llama-server on {server.base_url} (model {server.alias}); Ctrl-C stops it")
+        try:
+            while server.child is not None and server.child.process.poll() is None:
+                time.sleep(1.0)
+        except KeyboardInterrupt:
+            pass
 
 
 def refserver(

@@ -15,7 +15,7 @@ from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
 from agentbench.cli.options import RequestOptions
 from agentbench.errors import ConfigError
 from agentbench.local.children import stale_warning
-from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
+from agentbench.local.embedded import EmbeddedServer, launch_for
 from agentbench.local.profiles import find_served, load_profiles
 from agentbench.local.providers import PROVIDERS, OllamaOptions, build_backend
 
@@ -29,6 +29,7 @@ class Target:
     server_kind: str
     tool_mode: str | None = None
     max_tokens: int | None = None
+    serving: dict[str, Any] | None = None  # how agentbench started the server, if it did
 
 
 @contextmanager
@@ -42,6 +43,7 @@ def open_target(
     retry: RetryPolicy | None = None,
     ollama: OllamaOptions | None = None,
     request: RequestOptions | None = None,
+    draft_depth: int | None = None,
 ) -> Iterator[Target]:
     """Resolve the flags to a backend; an embedded server is started here and always stopped.
 
@@ -76,17 +78,24 @@ def open_target(
             stale = stale_warning()
             if stale:
                 typer.echo(f"warning: {stale}", err=True)
-            with EmbeddedServer() as embedded:
+            launch = launch_for(profile, local, draft_depth)
+            with EmbeddedServer(launch, env=env) as embedded:
                 yield Target(
                     build_backend(
-                        "llama.cpp", embedded.base_url, EMBEDDED_ALIAS, retry=retry, **sent
+                        "llama.cpp", embedded.base_url, embedded.alias, retry=retry, **sent
                     ),
                     f"local:{local}",
-                    "llama-cpp-python",
+                    "llama.cpp",
                     profile.tool_mode,
                     profile.max_tokens,
+                    {**launch.describe(), "server_version": embedded.version},
                 )
             return
+        if draft_depth is not None:
+            raise ConfigError(
+                f"--draft-depth applies to embedded profiles; '{local}' is served "
+                "by a server agentbench does not start"
+            )
         found = find_served(local, profile, env)
         backend = build_backend(
             found.server,

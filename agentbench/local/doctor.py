@@ -12,7 +12,6 @@ cli/doctor.py only renders it.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import os
 from pathlib import Path
 
@@ -28,23 +27,33 @@ __all__ = ["check_embedded", "check_logs", "run_doctor"]
 # ------------------------------------------------------------------------- installed parts
 
 
-def check_embedded(report: DoctorReport) -> bool:
-    from agentbench.local.embedded import embedded_gguf
+def check_embedded(report: DoctorReport, profiles: dict[str, Profile]) -> set[str]:
+    """The llama-server build and each embedded profile's weights; the usable profiles."""
+    from agentbench.local.llama_build import server_binary
+    from agentbench.local.weights import installed_problem
 
-    if importlib.util.find_spec("llama_cpp") is None:
+    binary = server_binary()
+    if binary.exists():
+        report.add("llama-server", "ok", f"built: {binary}")
+    else:
         report.add(
-            "embedded extra",
+            "llama-server",
             "info",
-            'not installed (pip install -e ".[embedded]"): --local embedded is unavailable',
+            "not built yet: the first --local embedded* run builds it (about 10 minutes on "
+            "2 cores), or bash scripts/setup_llama_server.sh",
         )
-        return False
-    try:
-        gguf = embedded_gguf()
-    except ConfigError as exc:
-        report.add("embedded extra", "warn", str(exc))
-        return False
-    report.add("embedded extra", "ok", f"installed: llama-cpp-python and {gguf.name}")
-    return True
+    usable = set()
+    for alias, profile in profiles.items():
+        if not profile.embedded or profile.weights is None:
+            continue
+        keys = [k for k in (profile.weights, profile.draft_weights) if k]
+        problem = next((p for p in map(installed_problem, keys) if p), None)
+        if problem:
+            report.add(f"weights of {alias}", "info", problem)
+        else:
+            report.add(f"weights of {alias}", "ok", "installed: " + ", ".join(keys))
+            usable.add(alias)
+    return usable
 
 
 # ------------------------------------------------------------------------------- the flows
@@ -76,7 +85,8 @@ def run_doctor(
     report = DoctorReport()
     if logs:
         check_logs(report, logs)
-    has_embedded = check_embedded(report)
+    profiles = load_profiles(profiles_file)
+    usable = check_embedded(report, profiles)
     if base_url:
         if not model:
             raise ConfigError("--base-url needs --model NAME (ollama/NAME for Ollama's API)")
@@ -97,23 +107,22 @@ def run_doctor(
                 )
             )
         return report
-    profiles = load_profiles(profiles_file)
     if local:
         profile = profiles.get(local)
         if profile is None:
             raise ConfigError(f"unknown --local alias '{local}'; known: {', '.join(profiles)}")
         report.target = f"--local {local}"
         if profile.embedded:
-            report.target_ok = has_embedded
-            if has_embedded:
-                from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
+            report.target_ok = local in usable
+            if local in usable:
+                from agentbench.local.embedded import EmbeddedServer, launch_for
 
-                with EmbeddedServer() as embedded:
+                with EmbeddedServer(launch_for(profile, local), env=env) as embedded:
                     asyncio.run(
-                        checks_on(report, "llama.cpp", embedded.base_url, EMBEDDED_ALIAS, timeout_s)
+                        checks_on(report, "llama.cpp", embedded.base_url, embedded.alias, timeout_s)
                     )
             else:
-                report.error = "--local embedded needs the embedded extra"
+                report.error = f"--local {local} needs its weights (see 'weights of {local}')"
             return report
         serving = _probe_profile(report, profile, env)
         if serving is None:

@@ -30,6 +30,10 @@ class Candidate(BaseModel):
 class Profile(BaseModel):
     description: str = ""
     embedded: bool = False
+    weights: str | None = None  # embedded: agentbench.local.weights.MODELS key
+    draft_weights: str | None = None  # embedded: draft model for speculative decoding
+    draft_depth: int = Field(default=3, ge=1)  # embedded: --spec-draft-n-max
+    n_ctx: int = Field(default=8192, ge=256)  # embedded: context size
     tool_mode: str | None = None
     max_tokens: int | None = None
     candidates: list[Candidate] = Field(default_factory=list)

@@ -72,6 +72,12 @@ class RunSummary(BaseModel):
     off_script_by_task: dict[str, float] = Field(
         default_factory=dict, description="Task id -> its off-script share, tasks with any."
     )
+    tool_call_methods: dict[str, int] = Field(
+        default_factory=dict,
+        description="Steps with tool calls, by how the calls were read: native (the server's "
+        "tool_calls), text_parsed (left as text by the server, read by agentbench), prompt.",
+    )
+
 
 
 def _method(methods: Counter[Any]) -> str | None:
@@ -147,6 +153,7 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         cost_note=_cost_note(steps),
         truncated_steps=sum(1 for s in steps if s.truncated),
         **off_script(eps),
+        tool_call_methods=dict(Counter(s.tool_call_method for s in steps if s.tool_call_method)),
     )
 
 

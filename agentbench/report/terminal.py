@@ -18,12 +18,13 @@ def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         caption="success: share of episodes with every check passed [95% bootstrap CI]; "
-        "think: reasoning tokens per step; done: time-to-done median (s); decode: median tok/s; "
-        "off-script: share of tool calls no simulator or rule answered",
+        "think: reasoning tokens per step; done: time-to-done median (s); decode: median tok/s "
+        "(client clock; srv: the server's own figure, where it reports one); off-script: share "
+        "of tool calls no simulator or rule answered",
         caption_justify="left",
     )
     table.add_column("category", no_wrap=True)
-    for column in ("tasks", "eps", "success", "score", "think", "done s", "decode", "off-script"):
+    for column in ("tasks", "eps", "success", "score", "think", "done s", "decode", "srv", "off"):
         table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
     for name, s in [*rows.items(), ("all", total)]:
         ci = s.success_rate_ci
@@ -37,6 +38,7 @@ def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -
             fmt(s.thinking_tokens_per_step, ".1f"),
             fmt(s.time_to_done_s_median, ".2f"),
             fmt(s.decode_tok_s_median, ".1f"),
+            fmt(s.server_decode_tok_s_median, ".1f"),
             fmt(s.off_script_share, ".0%"),
         )
     return table
@@ -67,6 +69,19 @@ def print_run(
         f"included; decode tok/s = (output tokens - 1) / (last - first token), client clock, "
         f"over {total.decode_steps} steps; token counts by method — {methods or 'none'}."
     )
+    if total.tool_call_methods:
+        console.print(
+            "Tool calls read: "
+            + ", ".join(
+                f"{m.replace('_', '-')} {n} steps" for m, n in total.tool_call_methods.items()
+            )
+            + (
+                " (text-parsed: the server left the call as text; --no-text-tool-calls turns "
+                "this off)"
+                if total.tool_call_methods.get("text_parsed")
+                else ""
+            )
+        )
     if total.tokens_method.get("estimated"):
         console.print(
             "[yellow]Some token counts are tiktoken estimates, not the server's tokenizer.[/yellow]"

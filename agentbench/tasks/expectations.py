@@ -61,7 +61,7 @@ def common_word(word: str) -> bool:
     ("unavailable", "memory", "timeout" are; "Corefile", "deadlock", "liveness" are not)."""
     if _TECHNICAL_WORD.fullmatch(word):
         return False
-    from agentbench.backends.tokens import estimate_tokens
+    from agentbench.tokens import estimate_tokens
 
     return estimate_tokens(" " + word.lower()) == 1
 

@@ -23,7 +23,7 @@ from jsonschema.validators import validator_for
 
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.scripted import ScriptedBackend
-from agentbench.backends.tokens import estimate_tokens
+from agentbench.tokens import estimate_tokens
 from agentbench.scoring import score_trace
 from agentbench.sim.world import World
 from agentbench.tasks.env import FALLBACK, world_spec

@@ -6,7 +6,7 @@ import re
 
 from agentbench.backends.base import Backend
 from agentbench.backends.openai_compat import OpenAICompatBackend
-from agentbench.backends.tokens import estimate_tokens
+from agentbench.tokens import estimate_tokens
 from agentbench.bench.prompts import PromptBuilder, TextCutter, load_corpus
 from agentbench.bench.scenarios import BUILTIN, custom
 from agentbench.refserver.schedule import ref_tokenize

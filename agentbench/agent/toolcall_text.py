@@ -1,0 +1,131 @@
+"""Native tool calls that a server left in the text, and malformed calls fed back to the model.
+
+A server parses tool calls out of the model's output with its own parser; when the model writes
+a call in a format that parser does not expect (Qwen2.5-Coder on llama-cpp-python and on
+llama-server writes fenced JSON), the call arrives as answer text and the episode would be scored
+as "no call" — a verdict about the server's parser, not the model. In native mode we recognise
+the known formats and record such a call as `text_parsed` (a flag turns this off):
+
+- `<tool_call>{"name": …, "arguments": {…}}</tool_call>` (Qwen / Hermes templates; the closing
+  tag may be missing when the stop token cut it);
+- a fenced or bare JSON object `{"name": …, "arguments": {…}}`, or a list of them.
+
+Text that looked like a call but is not valid (unterminated JSON, no name) is a malformed call:
+the loop answers it with an error message, as a real tool runtime would, and the episode goes on
+within its step budget. Prompt mode's own format lives in agentbench.agent.prompting.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agentbench.records import StepRecord, ToolCallRecord
+from agentbench.tasks.env import parse_arguments
+
+_TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+_FENCED = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
+_ARG_KEYS = ("arguments", "parameters")
+_LOOKS_LIKE_CALL = re.compile(r'"name"\s*:\s*"[^"]*"\s*,\s*"(?:arguments|parameters)"\s*:')
+
+
+@dataclass
+class TextCalls:
+    """What a native answer's text holds: calls, the prose around them, or a malformed call."""
+
+    calls: list[tuple[str, str]]  # (name, arguments as JSON text)
+    rest: str
+    problem: str | None = None
+
+
+def _call(value: Any) -> tuple[str, str] | None:
+    if not isinstance(value, dict) or not isinstance(value.get("name"), str):
+        return None
+    key = next((k for k in _ARG_KEYS if k in value), None)
+    if key is None:
+        return None
+    args = value[key]
+    return value["name"], args if isinstance(args, str) else json.dumps(args)
+
+
+def _calls_in(value: Any) -> list[tuple[str, str]] | None:
+    items = value if isinstance(value, list) else [value]
+    calls = [_call(item) for item in items]
+    if not calls or any(c is None for c in calls):
+        return None
+    return [c for c in calls if c is not None]
+
+
+def _decode(block: str) -> Any:
+    try:
+        return json.loads(block)
+    except json.JSONDecodeError:
+        return None
+
+
+def read_text_calls(text: str) -> TextCalls:
+    """The tool calls written in `text` in a known format; `problem` when one is malformed."""
+    tagged = _TAGGED.findall(text)
+    if tagged:
+        calls: list[tuple[str, str]] = []
+        for block in tagged:
+            found = _calls_in(_decode(block))
+            if found is None:
+                return TextCalls(
+                    [],
+                    text,
+                    f"the <tool_call> block is not a valid call "
+                    f'{{"name": …, "arguments": {{…}}}}: {block[:120]!r}',
+                )
+            calls += found
+        return TextCalls(calls, _TAGGED.sub("", text).strip())
+    for block in _FENCED.findall(text):
+        found = _calls_in(_decode(block.strip()))
+        if found:
+            return TextCalls(found, _FENCED.sub("", text, count=1).strip())
+    stripped = text.strip()
+    if stripped[:1] in "{[":
+        found = _calls_in(_decode(stripped))
+        if found:
+            return TextCalls(found, "")
+    if _LOOKS_LIKE_CALL.search(text):
+        return TextCalls(
+            [],
+            text,
+            'the tool call in the text is not valid JSON (expected {"name": …, "arguments": {…}})',
+        )
+    return TextCalls([], text)
+
+
+def apply_text_calls(step: StepRecord) -> None:
+    """Native mode: turn a call the server left as text into the step's tool calls."""
+    if step.tool_calls or not step.content.strip():
+        return
+    found = read_text_calls(step.content)
+    if found.problem:
+        step.invalid_tool_call = found.problem
+        return
+    if not found.calls:
+        return
+    step.tool_calls = [
+        ToolCallRecord(
+            id=f"call_{step.index}_{i}", name=name, arguments=args, parsed=parse_arguments(args)[0]
+        )
+        for i, (name, args) in enumerate(found.calls)
+    ]
+    step.content = found.rest
+    step.tool_call_method = "text_parsed"
+
+
+def malformed_call_messages(step: StepRecord, native: bool) -> list[dict[str, Any]]:
+    """The model's unreadable call and the runtime's error reply, for the next request."""
+    problem = step.invalid_tool_call or "unreadable tool call"
+    reply = (
+        f"Error: your tool call could not be read ({problem}). Send the call again in the "
+        "correct format, or give your final answer."
+    )
+    if not native:
+        reply += ' Format: {"tool": "<tool name>", "parameters": {...}} or {"final_answer": "..."}'
+    return [{"role": "assistant", "content": step.content}, {"role": "user", "content": reply}]

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The README's real-model figures: the full suite on Qwen2.5-Coder-1.5B (0.5B drafter, depth 3),
+# on the 0.5B alone, and a router (0.5B local, 1.5B "frontier" priced as GPT-5). Sequential: on a
+# small machine two llama-servers at once only steal each other's cores.
+# All three runs go into one database, so that `agentbench routes` compares them.
+#   bash benchmarks/real/run.sh OUT_DIR [agentbench run options, e.g. --category data-lookup]
+set -euo pipefail
+OUT="${1:?usage: run.sh OUT_DIR [run options]}"; shift || true
+mkdir -p "$OUT"
+stamp() { echo "== $1 $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/log"; }
+run() {  # NAME, then agentbench run options
+  local name="$1"; shift
+  stamp "start $name"
+  agentbench run tasks/ "$@" --episode-timeout 300 --db "$OUT/real.db" --json "$OUT/$name.json" \
+    --quiet "${EXTRA[@]}" > "$OUT/$name.txt" 2>&1 || echo "$name exited $?" | tee -a "$OUT/log"
+  stamp "end $name"
+}
+EXTRA=("$@")
+run qwen1.5b --local embedded-qwen
+run qwen0.5b --local embedded-qwen-0.5b
+[ "${SKIP_ROUTER:-}" = 1 ] && { stamp done; exit 0; }
+PORT=$(python -c "from agentbench.local.embedded import free_port; print(free_port())")
+agentbench serve --local embedded-qwen --draft-depth 0 --port "$PORT" > "$OUT/frontier.log" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 300); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 1; done
+run router --local embedded-qwen-0.5b --router escalate-on-invalid \
+  --frontier-base-url "http://127.0.0.1:$PORT/v1" --frontier-model qwen2.5-coder-1.5b \
+  --prices benchmarks/real/frontier-as-gpt5.yaml --local-usd-per-hour 0
+agentbench routes --db "$OUT/real.db" --prices benchmarks/real/frontier-as-gpt5.yaml --local-usd-per-hour 0 > "$OUT/routes.txt" 2>&1 || true
+stamp done
