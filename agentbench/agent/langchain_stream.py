@@ -21,8 +21,8 @@ from uuid import UUID
 
 from agentbench.backends.base import Backend
 from agentbench.backends.stream import StreamAccumulator
-from agentbench.tokens import estimate_tokens
 from agentbench.records import StepRecord, TokensMethod, ToolCallRecord
+from agentbench.tokens import estimate_tokens
 
 try:  # optional: the `langchain` extra
     from langchain_core.callbacks import AsyncCallbackHandler

@@ -20,9 +20,9 @@ import httpx
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, bad_stream, unknown_model
 from agentbench.backends.stream import StreamAccumulator
-from agentbench.tokens import estimate_tokens
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
 from agentbench.records import Completion, ServerInfo, TokensMethod
+from agentbench.tokens import estimate_tokens
 
 ROUTER_HEADER = "x-model-router-selected-model"
 

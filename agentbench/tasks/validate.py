@@ -23,12 +23,12 @@ from jsonschema.validators import validator_for
 
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.scripted import ScriptedBackend
-from agentbench.tokens import estimate_tokens
 from agentbench.scoring import score_trace
 from agentbench.sim.world import World
 from agentbench.tasks.env import FALLBACK, world_spec
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Step, Task
+from agentbench.tokens import estimate_tokens
 from router import LOCAL, build_policy
 
 

@@ -6,10 +6,10 @@ import re
 
 from agentbench.backends.base import Backend
 from agentbench.backends.openai_compat import OpenAICompatBackend
-from agentbench.tokens import estimate_tokens
 from agentbench.bench.prompts import PromptBuilder, TextCutter, load_corpus
 from agentbench.bench.scenarios import BUILTIN, custom
 from agentbench.refserver.schedule import ref_tokenize
+from agentbench.tokens import estimate_tokens
 
 from .conftest import CoherentBackend
 
