@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -24,8 +25,8 @@ from agentbench.runner import new_run_id, now_iso
 from agentbench.store import ResultStore
 
 app = typer.Typer(
-    help="Raw serving speed: TTFT, prefill and decode tok/s per scenario, with a coherence "
-    "gate first. `agentbench bench compare A B` compares two results.",
+    help="Raw serving speed: TTFT, TPOT, ITL, prefill and decode tok/s per scenario, with a "
+    "coherence gate first. `agentbench bench compare A B` compares two results.",
     no_args_is_help=False,
 )
 
@@ -67,6 +68,11 @@ def _floats(values: list[str] | None, flag: str) -> list[float]:
             if rate not in out:
                 out.append(rate)
     return out
+
+
+class Arrival(StrEnum):
+    poisson = "poisson"
+    constant = "constant"
 
 
 SLO_KEYS = {"ttft": "ttft_s", "tpot": "tpot_s", "e2e": "e2e_latency_s", "e2el": "e2e_latency_s"}
@@ -191,8 +197,8 @@ def bench(
         ),
     ] = None,
     arrival: Annotated[
-        str, typer.Option("--arrival", help="Request-rate arrivals: poisson or constant.")
-    ] = "poisson",
+        Arrival, typer.Option("--arrival", help="Request-rate arrivals.")
+    ] = Arrival.poisson,
     burstiness: Annotated[
         float,
         typer.Option(
@@ -202,7 +208,9 @@ def bench(
     num_requests: Annotated[
         int, typer.Option("--num-requests", min=1, help="Requests per repetition in rate mode.")
     ] = 10,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the arrival schedule.")] = 0,
+    arrival_seed: Annotated[
+        int, typer.Option("--arrival-seed", help="Seed of the request-rate arrival schedule.")
+    ] = 0,
     slo: Annotated[
         str | None,
         typer.Option(
@@ -214,7 +222,7 @@ def bench(
         typer.Option("--plot", help="Sweep plot: write this HTML file and a PNG beside it."),
     ] = None,
 ) -> None:
-    """Measure TTFT, prefill and decode speed of one model server per scenario."""
+    """Measure TTFT, TPOT, ITL, prefill and decode speed of one model server per scenario."""
     if ctx.invoked_subcommand is not None:
         return
     config = BenchConfig(
@@ -227,7 +235,7 @@ def bench(
         measure_prefix_cache=measure_prefix_cache,
         force_output=not no_force_output,
         rates=[
-            RateMode(r, num_requests, arrival, burstiness, seed)
+            RateMode(r, num_requests, arrival.value, burstiness, arrival_seed)
             for r in _floats(request_rate, "--request-rate")
         ],
         slo=parse_slo(slo) if slo else None,
@@ -353,7 +361,7 @@ def compare(
         Path | None, typer.Option("--json", help="Write the comparison here.")
     ] = None,
 ) -> None:
-    """Ratio B/A per scenario of decode, prefill and TTFT medians with 95% bootstrap CIs."""
+    """Ratio B/A per row of decode, prefill, TTFT and TPOT medians with 95% bootstrap CIs."""
     data_a, data_b = load_bench(a, db), load_bench(b, db)
     rows = compare_results(data_a, data_b)
     if not rows:
