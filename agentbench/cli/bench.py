@@ -14,7 +14,7 @@ from agentbench.bench import scenarios as scenario_mod
 from agentbench.bench.arrivals import RateMode
 from agentbench.bench.compare import compare_results, comparison
 from agentbench.bench.engine import BenchConfig, BenchOutcome, run_bench
-from agentbench.bench.records import BenchRow, GateRecord
+from agentbench.bench.records import BenchRow
 from agentbench.bench.report import compare_table, fmt, print_results
 from agentbench.bench.results import bench_result, load_bench, store_bench, write_outputs
 from agentbench.cli.bench_options import Arrival, floats, ints, parse_slo
@@ -198,14 +198,13 @@ def bench(
         record.server = outcome.server
         record.status = "complete" if outcome.gate.passed else "gate_failed"
         record.summary = {
-            "gate": outcome.gate.as_dict(),
+            "gate": outcome.gate.model_dump(),
             "results": len(outcome.results),
             "prompt_counting": outcome.prompt_counting,
             "output_forced_rejected": outcome.force_rejected,
         }
         store_bench(store, record, outcome.results)
-    gate = GateRecord.model_validate(outcome.gate.as_dict())
-    result = bench_result(record, outcome.results, gate, _notes(outcome))
+    result = bench_result(record, outcome.results, outcome.gate, _notes(outcome))
     print_results(result, console)
     write_outputs(result, json_out, csv_out)
     written = [p for p in (json_out, csv_out) if p]
