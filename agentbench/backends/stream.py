@@ -212,6 +212,10 @@ MIN_WINDOW_S = 0.005
 BURST_GAP_S = 0.0001
 # A stream whose decode events are mostly burst gaps has no measurable decode rate.
 MAX_BURST_SHARE = 0.5
+# Nor one where a single event of several tokens (more than a drafter's usual chunk) brought
+# most of the tokens after the first: one late read can make such a burst look spread.
+MIN_HEAVY_EVENT = 4
+MAX_EVENT_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -235,8 +239,9 @@ def decode_figures(
     AIPerf (its per-request ITL) define it. itl_s lists one gap per token after the first: an
     event carrying k tokens arrived g after the previous one gives k gaps of g / k (tokens, not
     chunks). chunk_gaps_s lists the gap per event, the figure vLLM's bench serve calls ITL.
-    None with a reason unless at least two events spread over MIN_WINDOW_S brought the tokens
-    and most events were not bursts (BURST_GAP_S).
+    None with a reason unless at least two events spread over MIN_WINDOW_S brought the tokens,
+    most events were not bursts (BURST_GAP_S), and no single event of several tokens brought
+    most of them (MAX_EVENT_SHARE).
     """
     if output_tokens is None or output_tokens < 2:
         return DecodeFigures(reason=f"{output_tokens or 0} output tokens: a rate needs 2")
@@ -262,6 +267,13 @@ def decode_figures(
             "in bursts, so their arrival does not time the decode"
         )
     decoded = output_tokens - 1
+    heaviest = max(apportion([c for _, c in events[1:]], decoded))
+    if heaviest >= MIN_HEAVY_EVENT and heaviest > MAX_EVENT_SHARE * decoded:
+        return DecodeFigures(
+            reason=f"one event carried {heaviest} of the {decoded} tokens after the first: "
+            "most of the answer arrived at once (a burst the client may have read late), so "
+            "its arrival does not time the decode"
+        )
     tpot = None
     if t_end_ns is not None:
         tpot = (t_end_ns - times[0]) / 1e9 / decoded
@@ -275,27 +287,31 @@ def decode_figures(
     )
 
 
-def token_gaps(gaps: list[float], chars: list[int], tokens: int) -> tuple[list[float], str]:
-    """Per-token gaps: each event's gap shared by the tokens it carried.
-
-    One token per event when the counts match; otherwise the tokens are apportioned to events
-    by their text length (largest remainder; every event with text gets at least one when
-    there are enough), and an event given no token passes its gap on to the next one.
-    """
-    if tokens == len(gaps):
-        return list(gaps), "one_token_per_event"
+def apportion(chars: list[int], tokens: int) -> list[int]:
+    """Tokens per event: one each when the counts match; otherwise `tokens` shared by text
+    length (largest remainder; every event with text gets at least one when there are enough;
+    the last event, which closes the window, always carries one)."""
+    if tokens == len(chars):
+        return [1] * len(chars)
     total = sum(chars) or len(chars)
     weights = [c if sum(chars) else 1 for c in chars]
-    floor_min = 1 if tokens >= len(gaps) else 0
+    floor_min = 1 if tokens >= len(chars) else 0
     shares = [max(floor_min, int(tokens * w / total)) for w in weights]
     while sum(shares) > tokens:  # the floor of 1 overshot: take back from the largest
         shares[shares.index(max(shares))] -= 1
     order = sorted(range(len(weights)), key=lambda i: tokens * weights[i] / total - shares[i])
     for i in reversed(order[-(tokens - sum(shares)) :] if tokens > sum(shares) else []):
         shares[i] += 1
-    if shares[-1] == 0:  # the last event closes the window: it carries at least one token
+    if shares[-1] == 0:
         shares[shares.index(max(shares))] -= 1
         shares[-1] = 1
+    return shares
+
+
+def token_gaps(gaps: list[float], chars: list[int], tokens: int) -> tuple[list[float], str]:
+    """Per-token gaps: each event's gap shared by the tokens it carried (`apportion`); an event
+    given no token passes its gap on to the next one."""
+    shares = apportion(chars, tokens)
     out: list[float] = []
     carried = 0.0
     for gap, k in zip(gaps, shares, strict=True):
@@ -303,4 +319,5 @@ def token_gaps(gaps: list[float], chars: list[int], tokens: int) -> tuple[list[f
         if k:
             out += [carried / k] * k
             carried = 0.0
-    return out, "apportioned_by_text_length"
+    method = "one_token_per_event" if tokens == len(gaps) else "apportioned_by_text_length"
+    return out, method

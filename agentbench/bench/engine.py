@@ -14,10 +14,10 @@ from typing import Any
 
 from agentbench.backends.base import Backend
 from agentbench.bench.arrivals import RateMode
-from agentbench.bench.gate import FATAL, GateResult, run_gate
+from agentbench.bench.gate import FATAL, SKIPPED, run_gate
 from agentbench.bench.measure import ContextTooSmall, ForceOutput, measure_run
 from agentbench.bench.prompts import PromptBuilder
-from agentbench.bench.records import BenchRow, SloRecord
+from agentbench.bench.records import BenchRow, GateRecord, SloRecord
 from agentbench.bench.results import apply_slo, summarize_row
 from agentbench.bench.scenarios import Scenario
 from agentbench.errors import BackendError
@@ -62,7 +62,7 @@ class BenchConfig:
 @dataclass
 class BenchOutcome:
     server: ServerInfo
-    gate: GateResult
+    gate: GateRecord
     results: list[BenchRow]
     force_rejected: str | None = None
     prompt_counting: str = "none"
@@ -160,7 +160,7 @@ async def run_bench(
     backend: Backend, config: BenchConfig, progress: Progress = _quiet
 ) -> BenchOutcome:
     server = await backend.server_info()
-    gate = GateResult(passed=True, skipped=True) if config.skip_gate else await run_gate(backend)
+    gate = SKIPPED if config.skip_gate else await run_gate(backend)
     outcome = BenchOutcome(server, gate, [])
     if not gate.passed:
         return outcome

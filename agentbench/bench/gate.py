@@ -11,10 +11,10 @@ The expected answer never appears in its question, so a server that echoes the p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from agentbench.backends.base import Backend, ChatRequest
+from agentbench.bench.records import GateCheckRecord, GateRecord
 from agentbench.errors import BackendError
 
 # Faults that mean there is no model to judge: the run cannot be done (exit 1), not "failed".
@@ -39,26 +39,7 @@ QUESTIONS: tuple[GateQuestion, ...] = (
 )
 
 
-@dataclass
-class GateResult:
-    passed: bool
-    checks: list[dict[str, Any]] = field(default_factory=list)
-    skipped: bool = False
-
-    @property
-    def summary(self) -> str:
-        if self.skipped:
-            return "coherence gate skipped (--skip-gate)"
-        ok = sum(c["passed"] for c in self.checks)
-        return f"coherence gate {'passed' if self.passed else 'FAILED'}: {ok}/{len(self.checks)}"
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "passed": self.passed,
-            "skipped": self.skipped,
-            "checks": self.checks,
-            "summary": self.summary,
-        }
+SKIPPED = GateRecord(passed=True, skipped=True, summary="coherence gate skipped (--skip-gate)")
 
 
 def check_answer(question: GateQuestion, answer: str) -> bool:
@@ -67,7 +48,7 @@ def check_answer(question: GateQuestion, answer: str) -> bool:
 
 async def run_gate(
     backend: Backend, questions: tuple[GateQuestion, ...] = QUESTIONS, max_tokens: int = 2048
-) -> GateResult:
+) -> GateRecord:
     """Ask each question once at temperature 0; every answer must be right to pass.
 
     max_tokens is generous so that reasoning models can think before they answer.
@@ -86,12 +67,15 @@ async def run_gate(
             answer, error = "", f"{exc.kind}: {exc}"
         passed = error is None and check_answer(q, answer)
         checks.append(
-            {
-                "prompt": q.prompt,
-                "expected": q.expected,
-                "answer": " ".join(answer.split())[:200],
-                "passed": passed,
-                "error": error,
-            }
+            GateCheckRecord(
+                prompt=q.prompt,
+                expected=q.expected,
+                answer=" ".join(answer.split())[:200],
+                passed=passed,
+                error=error,
+            )
         )
-    return GateResult(passed=all(c["passed"] for c in checks), checks=checks)
+    ok = sum(c.passed for c in checks)
+    passed_all = ok == len(checks)
+    summary = f"coherence gate {'passed' if passed_all else 'FAILED'}: {ok}/{len(checks)}"
+    return GateRecord(passed=passed_all, checks=checks, summary=summary)

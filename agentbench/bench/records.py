@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from agentbench.records import SCHEMA_VERSION, ServerInfo
 
@@ -103,6 +103,17 @@ class RepetitionRecord(BaseModel):
         default=None, description="Rate mode: median |actual − scheduled send| of its requests."
     )
     arrival_error_max_s: float | None = None
+
+    @field_validator("tokens_method", "finish_reason", "nonces", mode="before")
+    @classmethod
+    def _as_list(cls, value: Any) -> Any:
+        """Results written before schema_version 1 held one string at concurrency 1 and null
+        nonces under --measure-prefix-cache."""
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list):
+            return [v for v in value if v is not None]
+        return [] if value is None else value
 
 
 class FigureSet(BaseModel):

@@ -278,6 +278,9 @@ def load_bench(source: str, db: Path | None) -> BenchResult:
         record = store.run(run_id)
         if record.kind != "bench":
             raise ConfigError(f"run {run_id} is an `agentbench run`, not a bench run")
-        rows = [BenchRow.model_validate(r) for r in store.bench_results(run_id)]
+        try:
+            rows = [BenchRow.model_validate(r) for r in store.bench_results(run_id)]
+        except ValidationError as exc:
+            raise ConfigError(f"run {run_id}: a stored bench row does not read: {exc}") from None
     gate = (record.summary or {}).get("gate")
     return bench_result(record, rows, GateRecord.model_validate(gate) if gate else None, [])

@@ -14,10 +14,11 @@ from agentbench.bench import scenarios as scenario_mod
 from agentbench.bench.arrivals import RateMode
 from agentbench.bench.compare import compare_results, comparison
 from agentbench.bench.engine import BenchConfig, BenchOutcome, run_bench
-from agentbench.bench.records import BenchRow, GateRecord, SloRecord
+from agentbench.bench.records import BenchRow
 from agentbench.bench.report import compare_table, fmt, print_results
 from agentbench.bench.results import bench_result, load_bench, store_bench, write_outputs
 from agentbench.cli import options as opt
+from agentbench.cli.bench_options import Arrival, floats, ints, parse_slo
 from agentbench.cli.targets import open_target
 from agentbench.errors import ConfigError
 from agentbench.records import RunRecord
@@ -25,79 +26,10 @@ from agentbench.runner import new_run_id, now_iso
 from agentbench.store import ResultStore
 
 app = typer.Typer(
-    help="Raw serving speed: TTFT, prefill and decode tok/s per scenario, with a coherence "
-    "gate first. `agentbench bench compare A B` compares two results.",
+    help="Raw serving speed: TTFT, TPOT, ITL, prefill and decode tok/s per scenario, with a "
+    "coherence gate first. `agentbench bench compare A B` compares two results.",
     no_args_is_help=False,
 )
-
-
-def _ints(values: list[str] | None, flag: str, default: list[int], minimum: int) -> list[int]:
-    """`--depth 0 --depth 4096` or `--depth 0,4096`: a sorted list without repeats."""
-    if not values:
-        return default
-    out: list[int] = []
-    for value in values:
-        for part in str(value).split(","):
-            if not part.strip():
-                continue
-            try:
-                n = int(part)
-            except ValueError:
-                raise typer.BadParameter(
-                    f"{part!r} is not a whole number", param_hint=flag
-                ) from None
-            if n < minimum:
-                raise typer.BadParameter(f"{n} is below {minimum}", param_hint=flag)
-            if n not in out:
-                out.append(n)
-    return out
-
-
-def _floats(values: list[str] | None, flag: str) -> list[float]:
-    out: list[float] = []
-    for value in values or []:
-        for part in str(value).split(","):
-            if not part.strip():
-                continue
-            try:
-                rate = float(part)
-            except ValueError:
-                raise typer.BadParameter(f"{part!r} is not a number", param_hint=flag) from None
-            if rate <= 0:
-                raise typer.BadParameter(f"{rate:g} must be above 0", param_hint=flag)
-            if rate not in out:
-                out.append(rate)
-    return out
-
-
-SLO_KEYS = {"ttft": "ttft_s", "tpot": "tpot_s", "e2e": "e2e_latency_s", "e2el": "e2e_latency_s"}
-
-
-def parse_slo(text: str) -> SloRecord:
-    """`ttft=500ms,tpot=50ms,e2e=10s`: a limit per figure, in ms or s (a bare number is ms, as
-    in vLLM's --goodput)."""
-    limits: dict[str, float] = {}
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        name, _, value = part.partition("=")
-        key = SLO_KEYS.get(name.strip().lower())
-        if key is None:
-            raise typer.BadParameter(
-                f"{name!r}: use ttft, tpot or e2e (e.g. ttft=500ms,tpot=50ms)", param_hint="--slo"
-            )
-        value = value.strip().lower()
-        scale = 1.0 if value.endswith("s") and not value.endswith("ms") else 0.001
-        try:
-            number = float(value.removesuffix("ms").removesuffix("s"))
-        except ValueError:
-            raise typer.BadParameter(
-                f"{part!r}: the limit must be a number of ms or s", param_hint="--slo"
-            ) from None
-        if number <= 0:
-            raise typer.BadParameter(f"{part!r}: the limit must be above 0", param_hint="--slo")
-        limits[key] = number * scale
-    return SloRecord(**limits)
 
 
 @app.callback(invoke_without_command=True)
@@ -194,8 +126,8 @@ def bench(
         ),
     ] = None,
     arrival: Annotated[
-        str, typer.Option("--arrival", help="Request-rate arrivals: poisson or constant.")
-    ] = "poisson",
+        Arrival, typer.Option("--arrival", help="Request-rate arrivals.")
+    ] = Arrival.poisson,
     burstiness: Annotated[
         float,
         typer.Option(
@@ -219,7 +151,7 @@ def bench(
         typer.Option("--plot", help="Sweep plot: write this HTML file and a PNG beside it."),
     ] = None,
 ) -> None:
-    """Measure TTFT, prefill and decode speed of one model server per scenario."""
+    """Measure TTFT, TPOT, ITL, prefill and decode speed of one model server per scenario."""
     if ctx.invoked_subcommand is not None:
         return
     for path, flag in ((json_out, "--json"), (csv_out, "--csv"), (db, "--db")):
@@ -227,16 +159,16 @@ def bench(
     request = opt.RequestOptions.parse(temperature, top_p, seed, extra_body, header)
     config = BenchConfig(
         scenarios=scenario_mod.select(scenario, pp, tg),
-        depths=_ints(depth, "--depth", [0], 0),
-        concurrencies=_ints(concurrency, "--concurrency", [1], 1),
+        depths=ints(depth, "--depth", [0], 0),
+        concurrencies=ints(concurrency, "--concurrency", [1], 1),
         runs=runs,
         warmup=warmup,
         skip_gate=skip_gate,
         measure_prefix_cache=measure_prefix_cache,
         force_output=not no_force_output,
         rates=[
-            RateMode(r, num_requests, arrival, burstiness, arrival_seed)
-            for r in _floats(request_rate, "--request-rate")
+            RateMode(r, num_requests, arrival.value, burstiness, arrival_seed)
+            for r in floats(request_rate, "--request-rate")
         ],
         slo=parse_slo(slo) if slo else None,
     )
@@ -276,14 +208,13 @@ def bench(
         record.server = outcome.server
         record.status = "complete" if outcome.gate.passed else "gate_failed"
         record.summary = {
-            "gate": outcome.gate.as_dict(),
+            "gate": outcome.gate.model_dump(),
             "results": len(outcome.results),
             "prompt_counting": outcome.prompt_counting,
             "output_forced_rejected": outcome.force_rejected,
         }
         store_bench(store, record, outcome.results)
-    gate = GateRecord.model_validate(outcome.gate.as_dict())
-    result = bench_result(record, outcome.results, gate, _notes(outcome))
+    result = bench_result(record, outcome.results, outcome.gate, _notes(outcome))
     print_results(result, console)
     with opt.writing(json_out or csv_out or Path("."), "--json/--csv"):
         write_outputs(result, json_out, csv_out)
@@ -364,7 +295,7 @@ def compare(
         Path | None, typer.Option("--json", help="Write the comparison here.")
     ] = None,
 ) -> None:
-    """Ratio B/A per scenario of decode, prefill and TTFT medians with 95% bootstrap CIs."""
+    """Ratio B/A per row of decode, prefill, TTFT and TPOT medians with 95% bootstrap CIs."""
     opt.check_output(json_out, "--json")
     data_a, data_b = load_bench(a, db), load_bench(b, db)
     rows = compare_results(data_a, data_b)

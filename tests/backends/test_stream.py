@@ -84,3 +84,13 @@ def test_tokens_packed_in_chunks_share_their_gap() -> None:
     # Fewer tokens than events (an estimated count): a gap with no token passes to the next.
     few, _ = token_gaps([0.01, 0.02, 0.03], [1, 1, 1], 2)
     assert len(few) == 2 and sum(few) == pytest.approx(0.06)
+
+
+def test_a_burst_read_late_is_still_a_burst() -> None:
+    # The first token, then the other 30 in one event that this client read 6 ms later: spread
+    # enough for the window rule, but one event brought nearly all tokens.
+    d = decode_figures(31, [(0, 4), (6 * MS, 120)], 7 * MS)
+    assert d.rate_tok_s is None and "one event carried 30 of the 30" in (d.reason or "")
+    # A drafter's chunks of up to 3 tokens over a spread stream keep their rate.
+    events = [(0, 4)] + [(i * 10 * MS, 12 if i % 2 else 4) for i in range(1, 11)]
+    assert decode_figures(21, events, 101 * MS).rate_tok_s == pytest.approx(200.0)

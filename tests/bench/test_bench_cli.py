@@ -75,7 +75,10 @@ def test_bench_writes_the_json_contract_csv_and_store(refserver_factory, tmp_pat
             assert p["n"] > 0 and p["p50"] <= p["p90"] <= p["p99"], figure
         for run in cell["runs"]:
             for stream in run["streams"]:  # per-request ITL distribution in the JSON
-                assert len(stream["itl_s"]) == stream["output_tokens"] - 1
+                if stream["itl_s"] is None:  # a busy host read this stream bunched: said why
+                    assert "burst" in stream["decode_unmeasured_reason"]
+                else:
+                    assert len(stream["itl_s"]) == stream["output_tokens"] - 1
     assert "p50 / p90 / p99" in result.output
     rows = list(csv.DictReader((tmp_path / "a.csv").open()))
     assert [r["row"] for r in rows[:5]] == ["run1", "run2", "run3", "median", "spread"]

@@ -23,8 +23,8 @@ async def test_echo_model_fails_the_gate(refserver) -> None:
         await backend.aclose()
     assert not result.passed
     first = result.checks[0]
-    assert "France" in first["prompt"] and not first["passed"]
-    assert "France" in first["answer"]  # the echo, shown to the user
+    assert "France" in first.prompt and not first.passed
+    assert "France" in first.answer  # the echo, shown to the user
 
 
 async def test_failed_gate_gives_no_throughput_figures(refserver, tiny) -> None:
@@ -41,4 +41,4 @@ async def test_failed_gate_gives_no_throughput_figures(refserver, tiny) -> None:
 async def test_coherent_model_passes_the_gate() -> None:
     result = await run_gate(CoherentBackend())
     assert result.passed
-    assert [c["passed"] for c in result.checks] == [True] * len(QUESTIONS)
+    assert [c.passed for c in result.checks] == [True] * len(QUESTIONS)
