@@ -323,6 +323,7 @@ class OllamaBackend(Backend):
             content=acc.content,
             reasoning=acc.reasoning,
             tool_calls=tool_calls,
+            tool_call_fragments=acc.fragments,
         )
         return completion
 

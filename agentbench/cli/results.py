@@ -25,6 +25,12 @@ def report(
     csv_out: Path = typer.Option(None, "--csv", help="Write CSV here (see --csv-level)."),
     csv_level: str = typer.Option("episode", "--csv-level", help="CSV rows: run | episode | step."),
     html_out: Path = typer.Option(None, "--html", help="Write a self-contained HTML report."),
+    with_transcripts: bool = typer.Option(
+        False, "--transcripts", help="--json: also each step's request and raw stream parts."
+    ),
+    jsonl_out: Path = typer.Option(
+        None, "--jsonl", help="Write transcripts as JSONL, OpenAI messages format."
+    ),
 ) -> None:
     """Summary of a stored run."""
     from agentbench.report.export import LEVELS
@@ -35,11 +41,18 @@ def report(
 
     with ResultStore(db) as store:
         run = store.run(store.resolve(run_id))
-        episodes = store.episodes(run.run_id)
+        full = bool(with_transcripts or jsonl_out or html_out)
+        episodes = store.episodes(run.run_id, transcripts=full)
     print_run(run, episodes)
     if json_out:
-        json_out.write_text(json.dumps(results_json(run, episodes), indent=2))
-        typer.echo(f"json: {json_out}")
+        contract = results_json(run, episodes, transcripts=with_transcripts)
+        json_out.write_text(json.dumps(contract, indent=2))
+        typer.echo(f"json: {json_out}" + (" (with transcripts)" if with_transcripts else ""))
+    if jsonl_out:
+        from agentbench.report.transcripts import write_jsonl
+
+        written = write_jsonl(jsonl_out, episodes)
+        typer.echo(f"jsonl: {jsonl_out} ({written} of {len(episodes)} episodes had a transcript)")
     if csv_out:
         from agentbench.report.export import write_csv
 
