@@ -186,6 +186,12 @@ def _plots(episodes: list[EpisodeResult], total: RunSummary, cats: dict[str, Run
     return drawn or '<p class="note">Nothing to plot: the run holds no finished episode.</p>'
 
 
+def run_plots(episodes: list[EpisodeResult], others: Sequence[RunEpisodes] = ()) -> str:
+    """The run's plots section alone (the viewer draws it on a page of its own)."""
+    return _plots(episodes, summarize(episodes), by_category(episodes), task_figures(episodes),
+                  others)
+
+
 MAX_TASK_BARS = 24
 
 

@@ -192,6 +192,15 @@ class ResultStore:
         self.attach_transcript(episode)
         return episode
 
+    def runs_with_task(self, task_id: str) -> list[str]:
+        """Ids of the runs holding an episode of `task_id`, newest first."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT e.run_id FROM episodes e JOIN runs r ON r.run_id = e.run_id "
+            "WHERE e.task_id=? ORDER BY r.created_at DESC",
+            (task_id,),
+        )
+        return [str(r[0]) for r in rows]
+
     def attach_transcript(self, episode: EpisodeResult) -> None:
         stored = transcripts.read(self.conn, episode.run_id, episode.task_id, episode.repeat)
         transcripts.attach(episode.steps, stored)
