@@ -14,7 +14,12 @@ from agentbench.records import EpisodeResult, StepRecord
 from agentbench.report.page import esc
 
 # Timing-bar segments: (css class, label). Widths are seconds on the scale the caller gives.
-SEGMENTS = (("ttft", "TTFT"), ("think", "reasoning"), ("answer", "answer"), ("tool", "tools"))
+SEGMENTS = (
+    ("tb-ttft", "TTFT"),
+    ("tb-think", "reasoning"),
+    ("tb-answer", "answer"),
+    ("tb-tool", "tools"),
+)
 
 
 def new_messages(step: StepRecord, previous: StepRecord | None) -> list[dict[str, Any]]:

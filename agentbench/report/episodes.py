@@ -50,8 +50,11 @@ def step_id(task_id: str, repeat: int, index: int) -> str:
     return f"{anchor(task_id, repeat)}-step-{index}"
 
 
-def render_step(step: StepRecord, previous: StepRecord | None, scale_s: float, ident: str) -> str:
-    """One step: what it sent, its timing bar and figures, and what came back."""
+def render_step(
+    step: StepRecord, previous: StepRecord | None, scale_s: float, ident: str, open_: bool = True
+) -> str:
+    """One step: what it sent, its timing bar and figures, and what came back (reasoning
+    folded; `open_`: the step unfolded)."""
     tokens = (
         f"{fmt(step.output_tokens, 'd')} out, {fmt(step.reasoning_tokens, 'd')} thinking "
         f"({esc(step.tokens_method)}/{esc(step.reasoning_method)}), "
@@ -130,14 +133,16 @@ def render_step(step: StepRecord, previous: StepRecord | None, scale_s: float, i
             f" tokens, {esc(step.reasoning_method)})</summary>{_pre(step.reasoning, '')}</details>"
         )
     return (
-        f'<details class="step" id="{esc(ident)}"><summary>{summary}</summary>'
+        f'<details class="step" id="{esc(ident)}"{" open" if open_ else ""}>'
+        f"<summary>{summary}</summary>"
         f"{sent(step, previous)}{timing_bar(step, scale_s)}{kv(facts)}"
         f"{reasoning}{_pre(step.content, 'Answer text')}{calls}{results}</details>"
     )
 
 
 def episode(e: EpisodeResult, open_: bool = False) -> str:
-    """An episode: status, checks with why, final answer and every step (`open_`: unfolded)."""
+    """An episode: status, checks with why, final answer and every step (`open_`: the
+    episode and its steps unfolded, as on the viewer's episode page)."""
     checks = (
         table(
             [("check", False), ("passed", False), ("detail", False)],
@@ -172,7 +177,7 @@ def episode(e: EpisodeResult, open_: bool = False) -> str:
     final = _pre(e.final_answer or "", "Final answer")
     scale = scale_of(e.steps)
     steps = "".join(
-        render_step(s, e.steps[i - 1] if i else None, scale, step_id(e.task_id, e.repeat, i))
+        render_step(s, e.steps[i - 1] if i else None, scale, step_id(e.task_id, e.repeat, i), open_)
         for i, s in enumerate(e.steps)
     )
     summary = (

@@ -66,17 +66,13 @@ details.reasoning > summary, details.turn > summary { color: var(--muted); font-
 .tbar { display: flex; height: 12px; background: var(--card); border: 1px solid var(--line);
         border-radius: 3px; margin: 6px 0 2px; overflow: hidden; }
 .seg { display: block; height: 100%; }
-.ttft { background: #9aa5b1; } .think { background: #c38d2c; }
-.answer { background: #2f7fc1; } .tool { background: #3f9e6a; }
+.tb-ttft { --c: #9aa5b1; } .tb-think { --c: #c38d2c; } .tb-answer { --c: #2f7fc1; }
+.tb-tool { --c: #3f9e6a; }
+.seg { background: var(--c); }
 .tlegend { font-size: .78rem; color: var(--muted); }
-.tlegend .k { padding-left: 14px; margin-right: 10px; background-size: 10px 10px;
-              background-repeat: no-repeat; background-position: 0 50%; }
-.tlegend .k.ttft, .tlegend .k.think, .tlegend .k.answer, .tlegend .k.tool { background-color:
-              transparent; border-left: 10px solid; padding-left: 4px; }
-.tlegend .k.ttft { border-color: #9aa5b1; } .tlegend .k.think { border-color: #c38d2c; }
-.tlegend .k.answer { border-color: #2f7fc1; } .tlegend .k.tool { border-color: #3f9e6a; }
+.tlegend .k { border-left: 10px solid var(--c); padding-left: 4px; margin-right: 10px; }
 table.side { table-layout: fixed; }
-table.side > tbody > tr > th { width: 5em; }
+table.side tr > th:first-child { width: 5em; }
 nav.top { font-size: .88rem; margin-bottom: 6px; }
 nav.top a { margin-right: 12px; }
 form.filters { display: flex; gap: 8px; flex-wrap: wrap; align-items: end; font-size: .85rem; }

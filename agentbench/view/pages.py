@@ -96,8 +96,9 @@ def runs_page(store: ResultStore, f: RunFilter) -> str:
         rows.append(
             f'<tr><td><input type="checkbox" name="run" value="{esc(r.run_id)}" '
             f'aria-label="pick {esc(r.run_id)}"></td>'
-            f'<td><a href="{run_url(r.run_id)}">{esc(r.run_id)}</a></td>'
-            f"<td>{esc(r.created_at)}</td><td>{esc(r.kind)}</td><td>{esc(r.status)}</td>"
+            f'<td class="nowrap"><a href="{run_url(r.run_id)}">{esc(r.run_id)}</a></td>'
+            f'<td class="nowrap">{esc(r.created_at[:19].replace("T", " "))}</td>'
+            f"<td>{esc(r.kind)}</td><td>{esc(r.status)}</td>"
             f"<td>{esc(_model(r))}</td><td>{esc(r.server.kind if r.server else '?')}</td>"
             f"<td>{esc(r.config.get('router', ''))}</td><td>{esc(_note(r))}</td>"
             + num_cell(s.get("episodes"), "d")
