@@ -151,7 +151,9 @@ class ResultStore:
                 raise ConfigError(f"{self.path} holds no runs yet; run `agentbench run` first")
             return str(row[0])
         rows = self.conn.execute(
-            "SELECT run_id FROM runs WHERE run_id LIKE ?", (run_id + "%",)
+            "SELECT run_id FROM runs WHERE run_id = ? OR (run_id LIKE ? AND NOT EXISTS "
+            "(SELECT 1 FROM runs WHERE run_id = ?))",
+            (run_id, run_id + "%", run_id),
         ).fetchall()
         if len(rows) == 1:
             return str(rows[0][0])
@@ -191,6 +193,10 @@ class ResultStore:
         episode = EpisodeResult.model_validate_json(row[0])
         self.attach_transcript(episode)
         return episode
+
+    def episode_count(self, run_id: str) -> int:
+        row = self.conn.execute("SELECT count(*) FROM episodes WHERE run_id=?", (run_id,))
+        return int(row.fetchone()[0])
 
     def runs_with_task(self, task_id: str) -> list[str]:
         """Ids of the runs holding an episode of `task_id`, newest first."""

@@ -41,6 +41,7 @@ class Viewer:
             raise ConfigError(f"no results database at {db}; run `agentbench run` or pass --db")
         self.db = Path(db)
         self._store: ResultStore | None = None
+        self.figures = pages.FigureCache()
 
     @property
     def store(self) -> ResultStore:
@@ -97,11 +98,14 @@ def create_app(db: Path) -> Starlette:
             ),
         ),
         Route(
-            "/runs/{run}", _endpoint(lambda r: pages.run_page(viewer.store, r.path_params["run"]))
+            "/runs/{run}",
+            _endpoint(lambda r: pages.run_page(viewer.store, r.path_params["run"], viewer.figures)),
         ),
         Route(
             "/runs/{run}/plots",
-            _endpoint(lambda r: pages.plots_page(viewer.store, r.path_params["run"])),
+            _endpoint(
+                lambda r: pages.plots_page(viewer.store, r.path_params["run"], viewer.figures)
+            ),
         ),
         Route(
             "/runs/{run}/episodes/{task}/{repeat}",
@@ -116,7 +120,11 @@ def create_app(db: Path) -> Starlette:
         ),
         Route(
             "/compare",
-            _endpoint(lambda r: pages.compare_page(viewer.store, r.query_params.getlist("run"))),
+            _endpoint(
+                lambda r: pages.compare_page(
+                    viewer.store, r.query_params.getlist("run"), viewer.figures
+                )
+            ),
         ),
         Route(
             "/side",

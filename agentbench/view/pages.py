@@ -7,6 +7,7 @@ them directly as well as through the web app.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
@@ -25,6 +26,30 @@ from agentbench.store import ResultStore
 
 class NotFound(Exception):
     """A page for something the database does not hold (HTTP 404, one line)."""
+
+
+class FigureCache:
+    """Rendered figures of runs, keyed by the runs' ids, statuses and episode counts: the
+    figures (seeded bootstrap CIs, plots) are a function of the episodes, and computing them is
+    what makes a run, compare or plots page slow (docs/viewer.md#speed); a run still in
+    progress gains episodes, so its key changes and its figures are computed again."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._pages: dict[tuple[object, ...], str] = {}
+
+    def key(self, store: ResultStore, kind: str, runs: list[RunRecord]) -> tuple[object, ...]:
+        counts = tuple(store.episode_count(r.run_id) for r in runs)
+        return (kind, tuple((r.run_id, r.status) for r in runs), counts)
+
+    def get(self, key: tuple[object, ...], render: Callable[[], str]) -> str:
+        if self.size <= 0:
+            return render()
+        if key not in self._pages:
+            if len(self._pages) >= self.size:
+                self._pages.pop(next(iter(self._pages)))
+            self._pages[key] = render()
+        return self._pages[key]
 
 
 def run_url(run_id: str) -> str:
@@ -171,8 +196,13 @@ def _episode_rows(run_id: str, episodes: list[EpisodeResult]) -> str:
     )
 
 
-def run_page(store: ResultStore, run_id: str) -> str:
+def run_page(store: ResultStore, run_id: str, cache: FigureCache | None = None) -> str:
     run = _run(store, run_id)
+    cache = cache or FigureCache(0)
+    return cache.get(cache.key(store, "run", [run]), lambda: _run_page(store, run))
+
+
+def _run_page(store: ResultStore, run: RunRecord) -> str:
     episodes = store.episodes(run.run_id)
     plots = f'<p><a href="{run_url(run.run_id)}/plots">Draw this run\'s plots</a></p>'
     body = run_sections(
@@ -185,19 +215,29 @@ def run_page(store: ResultStore, run_id: str) -> str:
     return _page(f"run {run.run_id}", "".join(body))
 
 
-def plots_page(store: ResultStore, run_id: str) -> str:
+def plots_page(store: ResultStore, run_id: str, cache: FigureCache | None = None) -> str:
     run = _run(store, run_id)
-    body = (
-        f'<h1>Plots of run <a href="{run_url(run.run_id)}">{esc(run.run_id)}</a></h1>'
-        + run_plots(store.episodes(run.run_id))
-    )
-    return _page(f"plots {run.run_id}", body)
+    cache = cache or FigureCache(0)
+
+    def render() -> str:
+        body = (
+            f'<h1>Plots of run <a href="{run_url(run.run_id)}">{esc(run.run_id)}</a></h1>'
+            + run_plots(store.episodes(run.run_id))
+        )
+        return _page(f"plots {run.run_id}", body)
+
+    return cache.get(cache.key(store, "plots", [run]), render)
 
 
-def compare_page(store: ResultStore, run_ids: list[str]) -> str:
+def compare_page(store: ResultStore, run_ids: list[str], cache: FigureCache | None = None) -> str:
     if len(run_ids) < 2:
         raise NotFound("pick at least two runs to compare (the checkboxes on the runs list)")
     runs = [_run(store, r) for r in run_ids]
+    cache = cache or FigureCache(0)
+    return cache.get(cache.key(store, "compare", runs), lambda: _compare_page(store, runs))
+
+
+def _compare_page(store: ResultStore, runs: list[RunRecord]) -> str:
     loaded = [(r, store.episodes(r.run_id)) for r in runs]
     if any(not eps for _, eps in loaded):
         raise NotFound("a run picked has no finished episode to compare")
