@@ -42,9 +42,24 @@ def real_run(db: Path) -> str:
     suite = load_suite(TASKS)
     schedule = Schedule(ttft_s=0.005, rate_tok_s=3000.0, chunks=(1, 3, 2), reasoning_tokens=24)
     with RefServer(RefServerState(suite.tasks, schedule)) as server:
-        result = CliRunner().invoke(app, [
-            "run", str(TASKS), "--base-url", server.base_url, "--model", "oracle",
-            "--concurrency", "8", "--db", str(db), "--quiet", "--note", "view benchmark"])
+        result = CliRunner().invoke(
+            app,
+            [
+                "run",
+                str(TASKS),
+                "--base-url",
+                server.base_url,
+                "--model",
+                "oracle",
+                "--concurrency",
+                "8",
+                "--db",
+                str(db),
+                "--quiet",
+                "--note",
+                "view benchmark",
+            ],
+        )
     if result.exit_code != 0:
         sys.exit(f"the reference run failed: {result.output}")
     with ResultStore(db) as store:
@@ -56,7 +71,8 @@ def transcript_bytes(db: Path, run_id: str) -> tuple[int, int, int]:
     conn = sqlite3.connect(db)
     episodes = conn.execute("SELECT count(*) FROM episodes WHERE run_id=?", (run_id,)).fetchone()
     rows = conn.execute(
-        "SELECT sum(length(record)) FROM transcript_steps WHERE run_id=?", (run_id,)).fetchone()
+        "SELECT sum(length(record)) FROM transcript_steps WHERE run_id=?", (run_id,)
+    ).fetchone()
     blobs = conn.execute("SELECT sum(length(text)) FROM blobs").fetchone()
     conn.close()
     return int(episodes[0]), int(rows[0] or 0), int(blobs[0] or 0)
@@ -124,13 +140,17 @@ def main() -> None:
     t = time.perf_counter()
     source = real_run(db)
     n, rows, blobs = transcript_bytes(db, source)
-    print(f"reference run {source}: {n} episodes in {time.perf_counter() - t:.1f} s; transcript "
-          f"rows {rows / n / 1024:.1f} KiB per episode (mean), blobs (system prompts, tool "
-          f"lists) {blobs / 1024:.1f} KiB in all")
+    print(
+        f"reference run {source}: {n} episodes in {time.perf_counter() - t:.1f} s; transcript "
+        f"rows {rows / n / 1024:.1f} KiB per episode (mean), blobs (system prompts, tool "
+        f"lists) {blobs / 1024:.1f} KiB in all"
+    )
     t = time.perf_counter()
     ids = fill(db, source, args.episodes)
-    print(f"database: {args.episodes} episodes in {len(ids)} runs, {db.stat().st_size / 2**20:.1f}"
-          f" MiB, filled in {time.perf_counter() - t:.1f} s")
+    print(
+        f"database: {args.episodes} episodes in {len(ids)} runs, {db.stat().st_size / 2**20:.1f}"
+        f" MiB, filled in {time.perf_counter() - t:.1f} s"
+    )
 
     with ResultStore(db) as store:
         e = max(store.episodes(source), key=lambda x: len(x.steps))
@@ -144,12 +164,16 @@ def main() -> None:
         "compare (2 runs)": f"/compare?run={source}&run={ids[1]}",
         "plots": f"/runs/{last}/plots",
     }
-    print(f"start-up in process (create_app to the first answered request): "
-          f"{in_process_start(db) * 1000:.0f} ms")
+    print(
+        f"start-up in process (create_app to the first answered request): "
+        f"{in_process_start(db) * 1000:.0f} ms"
+    )
     port = free_port()
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "agentbench.cli.main", "view", "--db", str(db),
-                             "--port", str(port)], stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agentbench.cli.main", "view", "--db", str(db), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+    )
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
             while True:
@@ -160,10 +184,14 @@ def main() -> None:
                     if time.perf_counter() - started > 30:
                         sys.exit("the viewer did not start within 30 s")
                     time.sleep(0.01)
-            print(f"start-up of `agentbench view` (process start to the first answered request): "
-                  f"{(time.perf_counter() - started) * 1000:.0f} ms")
-            print(f"| page | first request (ms) | median of the next {args.repeats} (ms) | "
-                  "worst of those (ms) | bytes |")
+            print(
+                f"start-up of `agentbench view` (process start to the first answered request): "
+                f"{(time.perf_counter() - started) * 1000:.0f} ms"
+            )
+            print(
+                f"| page | first request (ms) | median of the next {args.repeats} (ms) | "
+                "worst of those (ms) | bytes |"
+            )
             print("| --- | ---: | ---: | ---: | ---: |")
             for name, path in pages.items():
                 times, size = [], 0
@@ -174,8 +202,10 @@ def main() -> None:
                     response.raise_for_status()
                     size = len(response.content)
                 first, rest = times[0], times[1:]
-                print(f"| {name} | {first:.0f} | {statistics.median(rest):.0f} | "
-                      f"{max(rest):.0f} | {size:,} |")
+                print(
+                    f"| {name} | {first:.0f} | {statistics.median(rest):.0f} | "
+                    f"{max(rest):.0f} | {size:,} |"
+                )
     finally:
         proc.terminate()
         proc.wait(timeout=10)
