@@ -21,5 +21,9 @@ def view(
     """Browse runs, episodes turn by turn, comparisons and two runs side by side."""
     from agentbench.view import serve
 
-    typer.echo(f"agentbench view on http://{host}:{port}/ over {db} (Ctrl-C stops it)")
-    serve(db, host=host, port=port)
+    serve(
+        db,
+        host=host,
+        port=port,
+        announce=lambda url: typer.echo(f"agentbench view on {url} over {db} (Ctrl-C stops it)"),
+    )

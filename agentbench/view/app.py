@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -144,9 +145,18 @@ def create_app(db: Path) -> Starlette:
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def serve(db: Path, host: str = DEFAULT_HOST, port: int = 8765) -> None:
-    """Serve the viewer until interrupted."""
+def serve(
+    db: Path, host: str = DEFAULT_HOST, port: int = 8765, announce: Callable[[str], None] = print
+) -> None:
+    """Serve the viewer until interrupted; `announce` gets the URL once it listens (the port
+    uvicorn chose when `port` is 0)."""
     import uvicorn
 
-    app = create_app(db)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[Any] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                bound = self.servers[0].sockets[0].getsockname()[1]
+                announce(f"http://{host}:{bound}/")
+
+    Server(uvicorn.Config(create_app(db), host=host, port=port, log_level="warning")).run()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import html
 import re
+import subprocess
+import sys
 
 import httpx
 import pytest
@@ -107,3 +109,42 @@ def test_what_is_not_there_is_a_one_line_404(viewed_runs, viewer, path) -> None:
 def test_a_missing_database_is_refused_with_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ConfigError, match="no results database"):
         create_app(tmp_path / "none.db")
+
+
+def test_the_command_announces_its_url_and_refuses_a_missing_database(
+    viewed_runs, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    missing = subprocess.run(
+        [sys.executable, "-m", "agentbench.cli.main", "view", "--db", str(tmp_path / "no.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert missing.returncode == 1
+    assert missing.stderr.strip().splitlines() == [
+        f"error: no results database at {tmp_path / 'no.db'}; run `agentbench run` or pass --db"
+    ]
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "agentbench.cli.main",
+            "view",
+            "--db",
+            str(viewed_runs.db),
+            "--port",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert url and url.group(1) != "0", line
+        assert viewed_runs.oracle in httpx.get(url.group(0), timeout=30).text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
