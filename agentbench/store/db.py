@@ -172,7 +172,7 @@ class ResultStore:
         """A run's episodes; with `transcripts`, each step's request and raw stream parts too."""
         rows = self.conn.execute(
             "SELECT record FROM episodes WHERE run_id=? ORDER BY task_id, repeat", (run_id,)
-        ).fetchall()
+        )
         for (record,) in rows:
             episode = EpisodeResult.model_validate_json(record)
             if transcripts:
