@@ -7,7 +7,7 @@ import json
 
 from agentbench.tasks.loader import load_suite
 
-from .runs import cli, load
+from .runs import cli, load, make_run, refserver
 
 
 def test_jsonl_holds_each_episode_as_an_openai_conversation(stored_runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -54,3 +54,27 @@ def test_json_carries_transcripts_only_when_asked(stored_runs, tmp_path) -> None
         if s["tool_calls"]:  # the call as streamed, in pieces that add up to it
             pieces = "".join(f.get("arguments") or "" for f in s["tool_call_fragments"])
             assert pieces == "".join(c["arguments"] for c in s["tool_calls"])
+
+
+def test_prompt_mode_transcripts_hold_the_calls_as_text(stored_runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Tools described in the system prompt: no `tools` offered, the call is the JSON the model
+    wrote, the result comes back as a user message — as it was sent."""
+    db, out = tmp_path / "p.db", tmp_path / "p.jsonl"
+    with refserver(stored_runs.tasks_dir, 8) as server:
+        run_id = make_run(
+            server,
+            stored_runs.tasks_dir,
+            db,
+            "oracle",
+            extra=("--tool-mode", "prompt", "--category", "data-lookup"),
+        )
+    assert cli("report", run_id, "--db", str(db), "--jsonl", str(out)).exit_code == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert lines
+    for line in lines:
+        messages = line["messages"]
+        assert line["tools"] == [] and line["metadata"]["tool_mode"] == "prompt"
+        assert not any("tool_calls" in m or m["role"] == "tool" for m in messages)
+        for call, result in zip(messages[2:-1:2], messages[3:-1:2], strict=True):
+            assert call["role"] == "assistant" and "tool" in json.loads(call["content"])
+            assert result["role"] == "user" and result["content"].startswith("Tool result of")
