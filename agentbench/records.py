@@ -32,6 +32,37 @@ class ToolCallRecord(BaseModel):
     parsed: dict[str, Any] | None = Field(default=None, description="None when not valid JSON.")
 
 
+class ToolFragmentRecord(BaseModel):
+    """One tool-call delta as the server streamed it (before the pieces are joined)."""
+
+    index: int = Field(description="The call's position in the answer.")
+    t_s: float = Field(description="Arrival - t_send, seconds (client clock).")
+    id: str | None = None
+    name: str | None = None
+    arguments: str | None = None
+
+
+class RequestRecord(BaseModel):
+    """What one step sent, as the agent built it: OpenAI chat messages, the tool schemas
+    offered and the sampling parameters. Headers (credentials) are never part of it. The store
+    keeps it compactly (docs/transcripts.md); a protocol adapter may translate it on the wire
+    (Ollama's /api/chat), the content is the same."""
+
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: str | dict[str, Any] | None = None
+    max_tokens: int | None = None
+    temperature: float | None = None
+    logprobs: bool = False
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+    tool_mode: str = Field(default="native", description="native | prompt (tools in the text).")
+
+
+TRANSCRIPT_FIELDS = frozenset({"request", "tool_call_fragments", "usage"})
+"""Step fields kept in the transcript store, not in the episode row (they are large); read
+back with ResultStore.episodes(..., transcripts=True)."""
+
+
 class Completion(BaseModel):
     """One model call as a backend measured it."""
 
@@ -94,6 +125,12 @@ class Completion(BaseModel):
     min_logprob: float | None = None
     retries: int = 0
     retry_errors: list[str] = Field(default_factory=list)
+    tool_call_fragments: list[ToolFragmentRecord] = Field(
+        default_factory=list, description="Tool-call deltas as streamed (transcript)."
+    )
+    usage: dict[str, Any] | None = Field(
+        default=None, description="The server's usage object, as reported (transcript)."
+    )
 
 
 class ChangeRecord(BaseModel):
@@ -151,6 +188,9 @@ class StepRecord(Completion):
     )
     error: str | None = None
     cost_usd: float | None = None
+    request: RequestRecord | None = Field(
+        default=None, description="What was sent (transcript; None when not recorded)."
+    )
 
 
 @dataclass

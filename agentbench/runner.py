@@ -21,7 +21,13 @@ from agentbench.backends.base import Backend
 from agentbench.cost import Pricing, episode_cost, price_steps
 from agentbench.errors import StorageError
 from agentbench.metrics.summary import episode_figures, summarize
-from agentbench.records import SCHEMA_VERSION, EpisodeResult, RunRecord, ServerInfo
+from agentbench.records import (
+    SCHEMA_VERSION,
+    TRANSCRIPT_FIELDS,
+    EpisodeResult,
+    RunRecord,
+    ServerInfo,
+)
 from agentbench.runhooks import RunHook, hook_for
 from agentbench.scoring import score_trace
 from agentbench.store import ResultStore
@@ -221,9 +227,14 @@ class Runner:
         return self.hook
 
 
-def results_json(run: RunRecord, episodes: list[EpisodeResult]) -> dict[str, Any]:
+def results_json(
+    run: RunRecord, episodes: list[EpisodeResult], transcripts: bool = False
+) -> dict[str, Any]:
     """The JSON results contract of docs/design.md#results-contract (stable keys; more are
-    added freely; `schema_version` says which contract)."""
+    added freely; `schema_version` says which contract). With `transcripts`, each step also
+    carries what it sent and the raw stream parts (docs/transcripts.md); the episodes must have
+    been read with them (ResultStore.episodes(..., transcripts=True))."""
+    left_out = set() if transcripts else set(TRANSCRIPT_FIELDS)
     return {
         "schema_version": SCHEMA_VERSION,
         "run_id": run.run_id,
@@ -235,7 +246,7 @@ def results_json(run: RunRecord, episodes: list[EpisodeResult]) -> dict[str, Any
         "episodes": [
             {
                 **e.model_dump(exclude={"steps"}),
-                "steps": [s.model_dump() for s in e.steps],
+                "steps": [s.model_dump(exclude=left_out) for s in e.steps],
             }
             for e in episodes
         ],

@@ -31,6 +31,7 @@ from agentbench.backends.stream import StreamAccumulator
 from agentbench.errors import BackendError, ConfigError
 from agentbench.records import (
     EpisodeTrace,
+    RequestRecord,
     RouterDecisionRecord,
     StepRecord,
     ToolCallRecord,
@@ -47,6 +48,7 @@ try:  # optional: the `langchain` extra
         HumanMessage,
         SystemMessage,
         ToolMessage,
+        convert_to_openai_messages,
     )
     from langchain_core.outputs import ChatResult
 except ImportError:  # pragma: no cover - checked when the agent is built
@@ -245,6 +247,14 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
         timer = state.timer
         first = len(timer.calls)
         started = time.perf_counter_ns()
+        # what was sent, in the OpenAI format LangChain's chat model translates it to
+        sent = RequestRecord(
+            messages=convert_to_openai_messages(list(state.messages)),
+            tools=state.ctx.tools or None,
+            max_tokens=self.config.max_tokens,
+            temperature=self.config.temperature,
+            tool_mode="native",
+        )
         try:
             message = await state.model.ainvoke(list(state.messages))
         except BackendError:
@@ -282,6 +292,7 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
                 decision_s=overhead_s if last else 0.0,
             )
             step.discarded = not last
+            step.request = sent
             trace.steps.append(step)
         return trace.steps[-1]
 

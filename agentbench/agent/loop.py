@@ -21,6 +21,7 @@ from agentbench.errors import BackendError
 from agentbench.records import (
     Completion,
     EpisodeTrace,
+    RequestRecord,
     RouterDecisionRecord,
     StepRecord,
     ToolCallRecord,
@@ -136,6 +137,16 @@ class Agent(EpisodeLoop[EpisodeState]):
         completion = await backend.complete(request)
         step = StepRecord(
             **completion.model_dump(), index=index, target=target, t_start_s=t_start_s
+        )
+        step.request = RequestRecord(
+            messages=request.messages,
+            tools=request.tools,
+            tool_choice=request.tool_choice,
+            max_tokens=request.max_tokens,
+            temperature=request.temperature,
+            logprobs=request.logprobs,
+            extra_body=request.extra_body,
+            tool_mode=self.config.tool_mode,
         )
         self.read_tool_calls(step, tools)
         return step

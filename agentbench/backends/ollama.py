@@ -240,6 +240,7 @@ class OllamaBackend(HttpBackend):
             content=acc.content,
             reasoning=acc.reasoning,
             tool_calls=tool_calls,
+            tool_call_fragments=acc.fragments,
         )
         return completion
 

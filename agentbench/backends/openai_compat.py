@@ -220,6 +220,8 @@ class OpenAICompatBackend(HttpBackend):
             content=acc.content,
             reasoning=acc.reasoning,
             tool_calls=tool_calls,
+            tool_call_fragments=acc.fragments,
+            usage=usage,
         )
         if logprobs:
             completion.mean_logprob = sum(logprobs) / len(logprobs)

@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentbench.records import ToolCallRecord
+from agentbench.records import ToolCallRecord, ToolFragmentRecord
 
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 
@@ -90,6 +90,7 @@ class StreamAccumulator:
     inline_think: bool = False
     finish_reason: str | None = None
     model: str | None = None
+    fragments: list[ToolFragmentRecord] = field(default_factory=list)  # as streamed, in order
     _tools: dict[int, _ToolFragment] = field(default_factory=dict)
     _splitter: ThinkSplitter = field(default_factory=ThinkSplitter)
 
@@ -132,6 +133,15 @@ class StreamAccumulator:
     def add_tool_fragment(
         self, index: int, t_ns: int, *, id: str | None, name: str | None, arguments: str | None
     ) -> None:
+        self.fragments.append(
+            ToolFragmentRecord(
+                index=index,
+                t_s=(t_ns - self.t_send_ns) / 1e9,
+                id=id,
+                name=name,
+                arguments=arguments,
+            )
+        )
         frag = self._tools.setdefault(index, _ToolFragment())
         new_name = name if name and name != frag.name else ""
         if id:

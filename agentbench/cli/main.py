@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from agentbench import __version__
-from agentbench.cli import bench, compare, results, run, serve, tasks
+from agentbench.cli import bench, compare, results, run, serve, tasks, view
 from agentbench.errors import AgentbenchError
 
 app = typer.Typer(
@@ -33,6 +33,7 @@ run.register(app)
 results.register(app)
 serve.register(app)
 compare.register(app)
+view.register(app)
 __import__("agentbench.cli.routes", fromlist=["register"]).register(app)  # agentbench routes
 __import__("agentbench.cli.doctor", fromlist=["register"]).register(app)  # agentbench doctor
 

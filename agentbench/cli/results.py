@@ -46,20 +46,43 @@ def report(
     html_out: Annotated[
         Path | None, typer.Option("--html", help="Write a self-contained HTML report.")
     ] = None,
+    with_transcripts: Annotated[
+        bool,
+        typer.Option(
+            "--transcripts", help="--json: also each step's request and raw stream parts."
+        ),
+    ] = False,
+    jsonl_out: Annotated[
+        Path | None,
+        typer.Option("--jsonl", help="Write transcripts as JSONL, OpenAI messages format."),
+    ] = None,
 ) -> None:
     """Summary of a stored run."""
     from agentbench.report.terminal import print_run
 
-    for path, flag in ((json_out, "--json"), (csv_out, "--csv"), (html_out, "--html")):
+    outputs = (
+        (json_out, "--json"),
+        (csv_out, "--csv"),
+        (html_out, "--html"),
+        (jsonl_out, "--jsonl"),
+    )
+    for path, flag in outputs:
         opt.check_output(path, flag)
     opt.check_db_exists(db)
     with ResultStore(db) as store:
         run = store.run(store.resolve(run_id))
-        episodes = store.episodes(run.run_id)
+        full = bool(with_transcripts or jsonl_out or html_out)
+        episodes = store.episodes(run.run_id, transcripts=full)
     print_run(run, episodes)
     if json_out:
-        opt.write_text(json_out, json.dumps(results_json(run, episodes), indent=2), "--json")
-        typer.echo(f"json: {json_out}")
+        contract = results_json(run, episodes, transcripts=with_transcripts)
+        opt.write_text(json_out, json.dumps(contract, indent=2), "--json")
+        typer.echo(f"json: {json_out}" + (" (with transcripts)" if with_transcripts else ""))
+    if jsonl_out:
+        from agentbench.report.transcripts import write_jsonl
+
+        written = write_jsonl(jsonl_out, episodes)
+        typer.echo(f"jsonl: {jsonl_out} ({written} of {len(episodes)} episodes had a transcript)")
     if csv_out:
         from agentbench.report.export import write_csv
 

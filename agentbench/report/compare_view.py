@@ -345,6 +345,15 @@ def _pair_html(i: int, pair: PairComparison) -> str:
 
 
 def render_compare_html(comp: Comparison) -> str:
+    return page(
+        "agentbench compare",
+        "".join(compare_sections(comp)),
+        generator=f"agentbench {__version__} — self-contained report; no network needed.",
+    )
+
+
+def compare_sections(comp: Comparison, *, with_plots: bool = True) -> list[str]:
+    """The compare page's sections, shared by `compare --html` and `agentbench view`."""
     parts = [
         "<h1>agentbench compare</h1>",
         f'<p class="sub">{len(comp.runs)} runs; each run after the first (A) is compared '
@@ -352,7 +361,7 @@ def render_compare_html(comp: Comparison) -> str:
         '<h2 id="runs">Runs</h2>',
         _runs_html(comp),
     ]
-    if len(comp.runs) > 1 and plots.available():
+    if with_plots and len(comp.runs) > 1 and plots.available():
         parts.append(
             figure(
                 plots.cost_accuracy(
@@ -377,11 +386,7 @@ def render_compare_html(comp: Comparison) -> str:
         "Differences are B − A averaged over tasks; ratios are mean(B) / mean(A) over "
         "the tasks where both have the figure.</p>"
     )
-    return page(
-        "agentbench compare",
-        "".join(parts),
-        generator=f"agentbench {__version__} — self-contained report; no network needed.",
-    )
+    return parts
 
 
 def write_compare_html(path: Path, comp: Comparison) -> None:

@@ -1,7 +1,9 @@
 """HTML of one episode and its steps: expandable <details>, every record text escaped.
 
-Messages are not stored; what each step holds is: answer text, reasoning text, tool calls, tool
-results, timing and tokens, and the router's decision with its reason.
+Each step shows what it sent (the messages its request added, from the stored transcript;
+agentbench.report.conversation), its timing bar, timing and tokens by method, the router's
+decision and cost, the reasoning (folded), the answer text, tool calls and their simulated
+results. The static report and `agentbench view` both render episodes here.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import re
 
 from agentbench.figures import fmt
 from agentbench.records import EpisodeResult, StepRecord
+from agentbench.report.conversation import scale_of, sent, timing_bar
 from agentbench.report.page import esc, kv, table
 
 MAX_TEXT_CHARS = 20_000
@@ -33,7 +36,8 @@ def _pre(text: str, label: str) -> str:
             f'<p class="note">{len(text) - MAX_TEXT_CHARS} more characters not shown; '
             "`agentbench report --json` has the full text.</p>"
         )
-    return f"<h4>{esc(label)}</h4><pre>{esc(shown)}</pre>{cut}"
+    head = f"<h4>{esc(label)}</h4>" if label else ""
+    return f"{head}<pre>{esc(shown)}</pre>{cut}"
 
 
 def _status(status: str) -> str:
@@ -41,7 +45,16 @@ def _status(status: str) -> str:
     return f'<span class="{cls}">{esc(status)}</span>'
 
 
-def _step(step: StepRecord) -> str:
+def step_id(task_id: str, repeat: int, index: int) -> str:
+    """A step's HTML id (deep links: `#<id>` opens the step)."""
+    return f"{anchor(task_id, repeat)}-step-{index}"
+
+
+def render_step(
+    step: StepRecord, previous: StepRecord | None, scale_s: float, ident: str, open_: bool = True
+) -> str:
+    """One step: what it sent, its timing bar and figures, and what came back (reasoning
+    folded; `open_`: the step unfolded)."""
     tokens = (
         f"{fmt(step.output_tokens, 'd')} out, {fmt(step.reasoning_tokens, 'd')} thinking "
         f"({esc(step.tokens_method)}/{esc(step.reasoning_method)}), "
@@ -113,14 +126,23 @@ def _step(step: StepRecord) -> str:
         f"{fmt(step.duration_s, '.2f')} s · {fmt(step.reasoning_tokens, 'd')} thinking "
         "tokens"
     )
+    reasoning = ""
+    if step.reasoning:
+        reasoning = (
+            f'<details class="reasoning"><summary>Reasoning ({fmt(step.reasoning_tokens, "d")}'
+            f" tokens, {esc(step.reasoning_method)})</summary>{_pre(step.reasoning, '')}</details>"
+        )
     return (
-        f'<details class="step"><summary>{summary}</summary>{kv(facts)}'
-        f"{_pre(step.reasoning, 'Reasoning')}{_pre(step.content, 'Answer text')}"
-        f"{calls}{results}</details>"
+        f'<details class="step" id="{esc(ident)}"{" open" if open_ else ""}>'
+        f"<summary>{summary}</summary>"
+        f"{sent(step, previous)}{timing_bar(step, scale_s)}{kv(facts)}"
+        f"{reasoning}{_pre(step.content, 'Answer text')}{calls}{results}</details>"
     )
 
 
-def episode(e: EpisodeResult) -> str:
+def episode(e: EpisodeResult, open_: bool = False) -> str:
+    """An episode: status, checks with why, final answer and every step (`open_`: the
+    episode and its steps unfolded, as on the viewer's episode page)."""
     checks = (
         table(
             [("check", False), ("passed", False), ("detail", False)],
@@ -153,12 +175,17 @@ def episode(e: EpisodeResult) -> str:
     if e.spec_decode:
         facts.append(("speculative decoding", esc(e.spec_decode)))
     final = _pre(e.final_answer or "", "Final answer")
-    steps = "".join(_step(s) for s in e.steps)
+    scale = scale_of(e.steps)
+    steps = "".join(
+        render_step(s, e.steps[i - 1] if i else None, scale, step_id(e.task_id, e.repeat, i), open_)
+        for i, s in enumerate(e.steps)
+    )
     summary = (
         f"{esc(e.task_id)} · repeat {e.repeat} · {_status(e.status)} · score "
         f"{fmt(e.score, '.2f')} · {len(e.steps)} steps · {fmt(e.time_to_done_s, '.2f')} s"
     )
     return (
-        f'<details class="episode" id="{anchor(e.task_id, e.repeat)}"><summary>{summary}'
+        f'<details class="episode" id="{anchor(e.task_id, e.repeat)}"{" open" if open_ else ""}>'
+        f"<summary>{summary}"
         f"</summary>{kv(facts)}{checks}{final}{steps}</details>"
     )

@@ -6,7 +6,7 @@ Renders records and the figures `agentbench.metrics` computes from them; compute
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from agentbench import __version__
@@ -206,7 +206,16 @@ def _off_script_note(total: RunSummary) -> str:
     )
 
 
-def _task_table(tasks: dict[str, TaskFigures], episodes: list[EpisodeResult]) -> str:
+EpisodeLink = Callable[[str, int], str]
+"""(task id, repeat) -> the URL of that episode (an in-page anchor in the static report)."""
+
+
+def in_page(task_id: str, repeat: int) -> str:
+    return "#" + anchor(task_id, repeat)
+
+
+def _task_table(tasks: dict[str, TaskFigures], episodes: list[EpisodeResult],
+                link: EpisodeLink = in_page) -> str:
     first: dict[str, int] = {}
     for e in episodes:
         first[e.task_id] = min(first.get(e.task_id, e.repeat), e.repeat)
@@ -214,7 +223,7 @@ def _task_table(tasks: dict[str, TaskFigures], episodes: list[EpisodeResult]) ->
     for t in tasks.values():
         statuses = ", ".join(f"{k} {v}" for k, v in sorted(t.statuses.items()))
         body.append(
-            f'<tr><td><a href="#{anchor(t.task_id, first.get(t.task_id, 0))}" class="task-link" '
+            f'<tr><td><a href="{esc(link(t.task_id, first.get(t.task_id, 0)))}" class="task-link" '
             f'data-task="{esc(t.task_id)}">{esc(t.task_id)}</a></td>'
             f"<td>{esc(t.category)}</td><td>{esc(t.difficulty)}</td>"
             + num_cell(t.episodes, "d")
@@ -306,6 +315,12 @@ def _plots(
     return drawn or '<p class="note">Nothing to plot: the run holds no finished episode.</p>'
 
 
+def run_plots(episodes: list[EpisodeResult], others: Sequence[RunEpisodes] = ()) -> str:
+    """The run's plots section alone (the viewer draws it on a page of its own)."""
+    return _plots(episodes, summarize(episodes), by_category(episodes), task_figures(episodes),
+                  others)
+
+
 MAX_TASK_BARS = 24
 
 
@@ -329,6 +344,17 @@ def render_html(
     run: RunRecord, episodes: list[EpisodeResult], others: Sequence[RunEpisodes] = ()
 ) -> str:
     """The report page. `others`: runs (this one included) for the cost-accuracy plot."""
+    listing = "".join(episode(e) for e in episodes) or '<p class="note">No episode finished.</p>'
+    body = run_sections(run, episodes, others, episodes_html=listing)
+    return page(f"agentbench run {run.run_id}", "".join(body),
+                generator=f"agentbench {__version__} — self-contained report; no network needed.")
+
+
+def run_sections(run: RunRecord, episodes: list[EpisodeResult],
+                 others: Sequence[RunEpisodes] = (), *, episodes_html: str,
+                 link: EpisodeLink = in_page, plots_html: str | None = None) -> list[str]:
+    """The run page's sections, shared by the static report and `agentbench view`: the viewer
+    links episodes to their own pages and plots to a page of their own (`plots_html`)."""
     total = summarize(episodes)
     cats = by_category(episodes)
     tasks = task_figures(episodes)
@@ -337,28 +363,20 @@ def render_html(
         f"<h1>agentbench run {esc(run.run_id)}</h1>",
         f'<p class="sub">{esc(model)} · {esc(run.status)} · created {esc(run.created_at)} UTC · '
         f"tasks from {esc(run.task_dir)} · {total.tasks} tasks, {total.episodes} episodes</p>",
-        '<h2 id="summary">Summary</h2>',
-        _cards(total),
-        '<h2 id="serving">Serving record</h2>',
-        _serving(run),
+        '<h2 id="summary">Summary</h2>', _cards(total),
+        '<h2 id="serving">Serving record</h2>', _serving(run),
         '<h2 id="plots">Plots</h2>',
-        _plots(episodes, total, cats, tasks, others),
-        '<h2 id="by-category">By category</h2>',
-        _category_table(cats, total),
-        '<h2 id="by-task">By task</h2>',
-        _task_table(tasks, episodes),
+        _plots(episodes, total, cats, tasks, others) if plots_html is None else plots_html,
+        '<h2 id="by-category">By category</h2>', _category_table(cats, total),
+        '<h2 id="by-task">By task</h2>', _task_table(tasks, episodes, link),
         '<h2 id="episodes">Episodes</h2>',
-        '<p class="note">Click an episode to see its checks and steps; click a step for its '
-        "timing, tokens, router decision, reasoning, tool calls and tool results.</p>",
-        "".join(episode(e) for e in episodes) or '<p class="note">No episode finished.</p>',
+        '<p class="note">Click an episode to see its checks and steps; click a step for what it '
+        "sent, its timing, tokens, router decision, reasoning, tool calls and tool results.</p>",
+        episodes_html,
         '<h2 id="definitions">How the figures are defined</h2>',
         kv((k, esc(v)) for k, v in DEFINITIONS),
     ]
-    return page(
-        f"agentbench run {run.run_id}",
-        "".join(body),
-        generator=f"agentbench {__version__} — self-contained report; no network needed.",
-    )
+    return body
 
 
 def write_html(

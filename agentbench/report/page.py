@@ -58,6 +58,25 @@ details { border: 1px solid var(--line); border-radius: 5px; margin: 6px 0; padd
 details > summary { cursor: pointer; padding: 4px 0; }
 details[open] > summary { border-bottom: 1px solid var(--line); margin-bottom: 6px; }
 details.step { background: #fbfbfc; }
+.turn { margin: 4px 0; }
+.turn .role { font-size: .78rem; font-weight: 600; color: var(--muted); text-transform: uppercase; }
+.turn.user pre { background: #eef4fb; }
+.turn.tool pre { background: #f1f7f1; }
+details.reasoning > summary, details.turn > summary { color: var(--muted); font-size: .85rem; }
+.tbar { display: flex; height: 12px; background: var(--card); border: 1px solid var(--line);
+        border-radius: 3px; margin: 6px 0 2px; overflow: hidden; }
+.seg { display: block; height: 100%; }
+.tb-ttft { --c: #9aa5b1; } .tb-think { --c: #c38d2c; } .tb-answer { --c: #2f7fc1; }
+.tb-tool { --c: #3f9e6a; }
+.seg { background: var(--c); }
+.tlegend { font-size: .78rem; color: var(--muted); }
+.tlegend .k { border-left: 10px solid var(--c); padding-left: 4px; margin-right: 10px; }
+table.side { table-layout: fixed; }
+table.side tr > th:first-child { width: 5em; }
+nav.top { font-size: .88rem; margin-bottom: 6px; }
+nav.top a { margin-right: 12px; }
+form.filters { display: flex; gap: 8px; flex-wrap: wrap; align-items: end; font-size: .85rem; }
+form.filters label { display: flex; flex-direction: column; }
 pre { white-space: pre-wrap; word-break: break-word; background: #f3f3f3; padding: 6px 8px;
       border-radius: 4px; font-size: .82rem; max-height: 24em; overflow: auto; margin: 4px 0; }
 dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 6px 0;
@@ -109,7 +128,9 @@ document.querySelectorAll("table.sortable").forEach(function (table) {
 function openHash() {
   var id = decodeURIComponent(location.hash.slice(1));
   var el = id ? document.getElementById(id) : null;
-  if (el && el.tagName === "DETAILS") { el.open = true; el.scrollIntoView(); }
+  if (!el) { return; }
+  for (var p = el; p; p = p.parentElement) { if (p.tagName === "DETAILS") { p.open = true; } }
+  el.scrollIntoView();
 }
 window.addEventListener("hashchange", openHash);
 openHash();

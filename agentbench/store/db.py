@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from agentbench.errors import ConfigError, StorageError
-from agentbench.records import SCHEMA_VERSION, EpisodeResult, RunRecord
+from agentbench.records import SCHEMA_VERSION, TRANSCRIPT_FIELDS, EpisodeResult, RunRecord
+from agentbench.store import transcripts
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -50,7 +51,7 @@ class ResultStore:
             self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA busy_timeout=30000")
-            self.conn.executescript(SCHEMA)
+            self.conn.executescript(SCHEMA + transcripts.TABLES)
             self.schema_version = self._schema_version()
         except sqlite3.DatabaseError as exc:
             raise ConfigError(f"{self.path}: not a usable agentbench database ({exc})") from exc
@@ -77,12 +78,15 @@ class ResultStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+    def _write(self, sql: str, params: tuple[Any, ...], also: Any = None) -> None:
+        """One transaction: `sql`, then `also(conn)` when given; retried while locked."""
         for attempt in range(5):
             try:
                 with self.conn:
                     self.conn.execute("BEGIN IMMEDIATE")
                     self.conn.execute(sql, params)
+                    if also is not None:
+                        also(self.conn)
                 return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or attempt == 4:
@@ -102,7 +106,12 @@ class ResultStore:
         )
 
     def add_episode(self, episode: EpisodeResult) -> None:
-        """Commit one finished episode (replacing an earlier attempt at the same key)."""
+        """Commit one finished episode and its transcript (replacing an earlier attempt at the
+        same key); the transcript fields go to the transcript tables, not the episode row."""
+
+        def transcript(conn: sqlite3.Connection) -> None:
+            transcripts.write(conn, episode.run_id, episode.task_id, episode.repeat, episode.steps)
+
         self._write(
             "INSERT OR REPLACE INTO episodes(run_id, task_id, repeat, category, status, score, "
             "record) VALUES (?,?,?,?,?,?,?)",
@@ -113,8 +122,9 @@ class ResultStore:
                 episode.category,
                 episode.status,
                 episode.score,
-                episode.model_dump_json(),
+                episode.model_dump_json(exclude={"steps": {"__all__": set(TRANSCRIPT_FIELDS)}}),
             ),
+            transcript,
         )
 
     def add_bench_result(self, run_id: str, seq: int, record: dict[str, Any]) -> None:
@@ -146,7 +156,9 @@ class ResultStore:
                 raise ConfigError(f"{self.path} holds no runs yet; run `agentbench run` first")
             return str(row[0])
         rows = self.conn.execute(
-            "SELECT run_id FROM runs WHERE run_id LIKE ? ESCAPE '\\'", (_like(run_id) + "%",)
+            "SELECT run_id FROM runs WHERE run_id = ? OR (run_id LIKE ? ESCAPE '\\' AND NOT EXISTS "
+            "(SELECT 1 FROM runs WHERE run_id = ?))",
+            (run_id, _like(run_id) + "%", run_id),
         ).fetchall()
         if not rows:  # a short id: the unique end of a run id (see short_ids)
             rows = self.conn.execute(
@@ -174,15 +186,48 @@ class ResultStore:
         rows = self.conn.execute(sql + " ORDER BY created_at, rowid", params)
         return [RunRecord.model_validate_json(r[0]) for r in rows]
 
-    def iter_episodes(self, run_id: str) -> Iterator[EpisodeResult]:
+    def iter_episodes(self, run_id: str, transcripts: bool = False) -> Iterator[EpisodeResult]:
+        """A run's episodes; with `transcripts`, each step's request and raw stream parts too."""
         rows = self.conn.execute(
             "SELECT record FROM episodes WHERE run_id=? ORDER BY task_id, repeat", (run_id,)
         )
         for (record,) in rows:
-            yield EpisodeResult.model_validate_json(record)
+            episode = EpisodeResult.model_validate_json(record)
+            if transcripts:
+                self.attach_transcript(episode)
+            yield episode
 
-    def episodes(self, run_id: str) -> list[EpisodeResult]:
-        return list(self.iter_episodes(run_id))
+    def episodes(self, run_id: str, transcripts: bool = False) -> list[EpisodeResult]:
+        return list(self.iter_episodes(run_id, transcripts))
+
+    def episode(self, run_id: str, task_id: str, repeat: int) -> EpisodeResult | None:
+        """One episode with its transcript; None when the run has no such episode."""
+        row = self.conn.execute(
+            "SELECT record FROM episodes WHERE run_id=? AND task_id=? AND repeat=?",
+            (run_id, task_id, repeat),
+        ).fetchone()
+        if row is None:
+            return None
+        episode = EpisodeResult.model_validate_json(row[0])
+        self.attach_transcript(episode)
+        return episode
+
+    def episode_count(self, run_id: str) -> int:
+        row = self.conn.execute("SELECT count(*) FROM episodes WHERE run_id=?", (run_id,))
+        return int(row.fetchone()[0])
+
+    def runs_with_task(self, task_id: str) -> list[str]:
+        """Ids of the runs holding an episode of `task_id`, newest first."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT e.run_id FROM episodes e JOIN runs r ON r.run_id = e.run_id "
+            "WHERE e.task_id=? ORDER BY r.created_at DESC",
+            (task_id,),
+        )
+        return [str(r[0]) for r in rows]
+
+    def attach_transcript(self, episode: EpisodeResult) -> None:
+        stored = transcripts.read(self.conn, episode.run_id, episode.task_id, episode.repeat)
+        transcripts.attach(episode.steps, stored)
 
     def done_keys(self, run_id: str) -> set[tuple[str, int]]:
         """Episodes already finished (any status but an unscored backend error)."""

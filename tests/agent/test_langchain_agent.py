@@ -13,6 +13,7 @@ pytest.importorskip("langchain_core")
 pytest.importorskip("langchain_openai")
 
 from agentbench.cli.main import app
+from agentbench.store import ResultStore
 
 from ..conftest import TASKS_DIR
 
@@ -65,6 +66,19 @@ def test_oracle_scores_one_with_timing_and_usage_tokens(refserver, tmp_path):
         assert s["router"]["policy"] == "always-local"
     for e in data["episodes"]:
         assert e["time_to_done_s"] >= sum(s["duration_s"] for s in e["steps"])
+
+
+def test_steps_store_what_langchain_sent(refserver, tmp_path):
+    run_langchain(tmp_path, "--base-url", refserver.base_url, "--model", "oracle")
+    with ResultStore(tmp_path / "r.db") as store:
+        episodes = store.episodes(store.resolve("latest"), transcripts=True)
+    for e in episodes:
+        for i, step in enumerate(e.steps):
+            assert step.request is not None and step.request.tools
+            roles = [m["role"] for m in step.request.messages]
+            assert roles[:2] == ["system", "user"]
+            # each request is the previous one plus the answer and its tool results
+            assert roles[2:] == ["assistant", "tool"] * i
 
 
 def test_wrong_scores_below_one(refserver, tmp_path):

@@ -1,5 +1,6 @@
 """Nothing lost, nothing leaked: interruption, kill -9 + resume, exact concurrency, secrets."""
 
+import json
 import signal
 import subprocess
 import sys
@@ -149,12 +150,34 @@ def test_api_key_never_reaches_results(refserver_factory, tmp_path, monkeypatch)
     )
     assert result.exit_code == 0, result.output
     assert server.state.authorization_seen[0] == f"Bearer {secret}"  # it was used...
-    report = CliRunner().invoke(app, ["report", "latest", "--db", str(db), "--csv", str(csv)])
+    full, jsonl = tmp_path / "s-full.json", tmp_path / "s.jsonl"
+    report = CliRunner().invoke(
+        app,
+        [
+            "report",
+            "latest",
+            "--db",
+            str(db),
+            "--csv",
+            str(csv),
+            "--json",
+            str(full),
+            "--transcripts",
+            "--jsonl",
+            str(jsonl),
+        ],
+    )
     assert report.exit_code == 0, report.output
+    # the transcripts were stored and exported (what the key must stay out of)
+    steps = [s for e in json.loads(full.read_text())["episodes"] for s in e["steps"]]
+    assert steps and all(s["request"]["messages"] for s in steps)
+    assert len(jsonl.read_text().splitlines()) == len(json.loads(full.read_text())["episodes"])
     blobs = [
         db.read_bytes(),
         out.read_bytes(),
         csv.read_bytes(),
+        full.read_bytes(),
+        jsonl.read_bytes(),
         result.output.encode(),
         report.output.encode(),
     ]
