@@ -35,7 +35,7 @@ def _count(usage: dict[str, Any], *path: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"usage {'.'.join(path)} is {value!r}, not a whole number")
+        raise ValueError(f"usage.{'.'.join(path)} = {value!r} (not a whole number)")
     return value
 
 
