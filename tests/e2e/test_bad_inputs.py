@@ -151,7 +151,7 @@ CASES: dict[str, tuple[Callable[[Path], list[str]], str]] = {
     "--extra-body not an object": (_extra_body_list, "must be a JSON object"),
     "--header without a colon": (_header_without_colon, "use NAME:VALUE"),
     "nothing listens at --base-url": (_no_server, "no server answers at"),
-    "--task matches nothing": (_unknown_task, "no task matches"),
+    "--task matches nothing": (_unknown_task, "matches the --task/--category filters (categories:"),
 }
 
 
