@@ -203,7 +203,7 @@ def bench(
         write_outputs(data, json_out, csv_out)
     for path in (json_out, csv_out):
         if path:
-            typer.echo(f"written: {path}")
+            opt.written(path, "bench results")
     if not outcome.gate.passed:
         raise typer.Exit(1)
 
@@ -281,4 +281,4 @@ def compare(
         opt.write_text(
             json_out, json.dumps(compare_json(data_a, data_b, rows, a, b), indent=2), "--json"
         )
-        typer.echo(f"written: {json_out}")
+        opt.written(json_out, "bench comparison")

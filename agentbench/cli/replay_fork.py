@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-import typer
 from rich.console import Console
 from rich.table import Table
 
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.agent.replay import ForkedEpisode, fork_sweep
 from agentbench.backends.base import Backend
+from agentbench.cli.options import write_text, written
 from agentbench.cli.resume import stored_suite
 from agentbench.cli.targets import open_target
 from agentbench.errors import ConfigError
@@ -80,8 +80,8 @@ def replay_fork(db: str, run_id: str, thresholds: list[float], json_out: str | N
     points = [summarize(t, forks) for t, forks in results.items()]
     print_forks(run.run_id, len(episodes), points)
     if json_out:
-        Path(json_out).write_text(json.dumps(points, indent=2))
-        typer.echo(f"json: {json_out}")
+        write_text(Path(json_out), json.dumps(points, indent=2), "--json")
+        written(json_out, "fork JSON")
 
 
 async def _sweep(agent: Agent, episodes: Any, thresholds: list[float],

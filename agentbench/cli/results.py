@@ -59,19 +59,19 @@ def report(
     print_run(run, episodes)
     if json_out:
         opt.write_text(json_out, json.dumps(results_json(run, episodes), indent=2), "--json")
-        typer.echo(f"json: {json_out}")
+        opt.written(json_out, "results JSON")
     if csv_out:
         from agentbench.report.export import write_csv
 
         with opt.writing(csv_out, "--csv"):
             write_csv(csv_out, run, episodes, level=csv_level.value)
-        typer.echo(f"csv ({csv_level.value} level): {csv_out}")
+        opt.written(csv_out, f"CSV, {csv_level.value} level")
     if html_out:
         from agentbench.report.html import write_html
 
         with opt.writing(html_out, "--html"):
             write_html(html_out, run, episodes)
-        typer.echo(f"html: {html_out}")
+        opt.written(html_out, "HTML report")
 
 
 def runs(
@@ -117,4 +117,4 @@ def runs(
     if json_out:
         data = [{"short_id": short[r.run_id], **r.model_dump()} for r in records]
         opt.write_text(json_out, json.dumps(data, indent=2), "--json")
-        typer.echo(f"json: {json_out}")
+        opt.written(json_out, "runs JSON")
