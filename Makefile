@@ -6,6 +6,7 @@ install:
 
 check:
 	ruff check agentbench router tests
+	mypy agentbench router
 	agentbench tasks validate tasks/
 
 test:
