@@ -176,10 +176,12 @@ class HttpBackend(Backend):
         headers: dict[str, str] | None = None,
         client: httpx.AsyncClient | None = None,
         retry: RetryPolicy | None = None,
+        extra_body: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(base_url, model, retry)
         self.api_key = api_key
         self.headers = dict(headers or {})
+        self.extra_body = dict(extra_body or {})  # merged into every request body
         self._owns_client = client is None
         timeout = httpx.Timeout(self.retry.request_timeout_s, connect=self.retry.connect_timeout_s)
         self.client = client or httpx.AsyncClient(

@@ -131,10 +131,15 @@ class OpenAICompatBackend(HttpBackend):
         extra_body: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(
-            base_url, model, api_key=api_key, headers=headers, client=client, retry=retry
+            base_url,
+            model,
+            api_key=api_key,
+            headers=headers,
+            client=client,
+            retry=retry,
+            extra_body=extra_body,
         )
         self.max_tokens_field = max_tokens_field
-        self.extra_body = extra_body or {}
         self._tokenizer_route: str | bool | None = None  # None: not probed; False: none
 
     def build_body(self, request: ChatRequest) -> dict[str, Any]:
