@@ -1,15 +1,23 @@
 """Result records: what a step, an episode and a run measured. Reports only render these.
 
 Units are in the names (`_s` seconds, `_tok_s` tokens per second). A figure the server or the
-client could not measure is `None`, never 0. Timing follows DESIGN.md: client clock
-`perf_counter_ns`, every offset measured from `t_send` of the same request.
+client could not measure is `None`, never 0. Timing follows docs/design.md#timing-and-tokens:
+client clock `perf_counter_ns`, every offset measured from `t_send` of the same request.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+
+from router import LOCAL
+
+SCHEMA_VERSION = 1
+"""Version of the results contract (docs/design.md#results-contract): written in every run
+record, in the run JSON and in the database (SQLite `user_version`). Bump it when a stable key
+changes meaning or goes away; adding keys does not need a bump."""
 
 TokensMethod = Literal["usage", "server_tokenizer", "estimated", "server_counter", "none"]
 
@@ -64,12 +72,32 @@ class Completion(BaseModel):
     retry_errors: list[str] = Field(default_factory=list)
 
 
+class ChangeRecord(BaseModel):
+    """A state change a tool call made (agentbench.sim.base.Change)."""
+
+    system: str
+    action: str
+    target: str
+    detail: str = ""
+
+
 class ToolResultRecord(BaseModel):
     name: str
     output: str
     ok: bool
     kind: str
     latency_s: float
+    source: str = Field(
+        default="rule",
+        description="Who answered: sim:<program> (a state-backed simulator), rule (a task "
+        "rule), fallback (nothing covered the call: off-script), runtime_error.",
+    )
+    identity: list[str] | None = Field(
+        default=None, description="What the simulator resolved the call to; None: nothing."
+    )
+    changes: list[ChangeRecord] = Field(
+        default_factory=list, description="State changes the call made, in order."
+    )
 
 
 class RouterDecisionRecord(BaseModel):
@@ -83,7 +111,7 @@ class StepRecord(Completion):
     """One model call inside an episode, with what the agent did with it."""
 
     index: int
-    target: str = "local"
+    target: str = LOCAL
     t_start_s: float = Field(description="t_send relative to the episode's first t_send.")
     tool_results: list[ToolResultRecord] = Field(default_factory=list)
     tool_time_s: float = 0.0
@@ -94,6 +122,35 @@ class StepRecord(Completion):
     )
     error: str | None = None
     cost_usd: float | None = None
+
+
+@dataclass
+class EpisodeTrace:
+    """What happened in one episode, before scoring (the agent loop fills it in)."""
+
+    steps: list[StepRecord] = field(default_factory=list)
+    final_answer: str | None = None
+    status: str = "running"  # answered | budget_exhausted | truncated | timeout | backend_error:*
+    error: str | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+    time_to_done_s: float | None = None
+    router_time_s: float = 0.0
+
+    def kept_steps(self) -> list[StepRecord]:
+        """The steps whose answer the episode went on with (discarded answers left out)."""
+        return [s for s in self.steps if not s.discarded]
+
+    def calls(self) -> list[tuple[str, dict[str, Any] | None]]:
+        """Every tool call the agent made (kept steps only), in order, with parsed args."""
+        return [(c.name, c.parsed) for s in self.kept_steps() for c in s.tool_calls]
+
+    def call_results(self) -> list[tuple[str, dict[str, Any] | None, bool]]:
+        """(tool, parsed args, result ok) of every call of the kept steps, in order."""
+        return [
+            (c.name, c.parsed, r.ok)
+            for s in self.kept_steps()
+            for c, r in zip(s.tool_calls, s.tool_results, strict=False)
+        ]
 
 
 class CheckRecord(BaseModel):
@@ -154,6 +211,9 @@ class RunRecord(BaseModel):
 
     run_id: str
     created_at: str
+    schema_version: int = Field(
+        default=SCHEMA_VERSION, description="Results contract version the run was written with."
+    )
     status: str = "running"  # running | complete | interrupted | failed
     kind: str = "run"  # run | bench
     task_dir: str | None = None

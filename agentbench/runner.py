@@ -15,13 +15,14 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from agentbench.agent.episode import EpisodeLoop
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.base import Backend
-from agentbench.backends.vllm import SpecDecodeMonitor
 from agentbench.cost import Pricing, episode_cost, price_steps
 from agentbench.errors import StorageError
 from agentbench.metrics.summary import episode_figures, summarize
-from agentbench.records import EpisodeResult, RunRecord, ServerInfo
+from agentbench.records import SCHEMA_VERSION, EpisodeResult, RunRecord, ServerInfo
+from agentbench.runhooks import RunHook, hook_for
 from agentbench.scoring import score_trace
 from agentbench.store import ResultStore
 from agentbench.tasks.loader import TaskSuite
@@ -84,7 +85,7 @@ class Runner:
         config: RunConfig,
         store: ResultStore,
         pricing: Pricing | None = None,
-        hook: SpecDecodeMonitor | None = None,
+        hook: RunHook | None = None,
     ) -> None:
         self.suite = suite
         self.targets = targets
@@ -92,8 +93,8 @@ class Runner:
         self.config = config
         self.store = store
         self.pricing = pricing or Pricing.build(config.prices_file, config.local_usd_per_hour)
-        # Server-side figures diffed around episodes / the run (speculative decoding).
-        self.hook = hook or SpecDecodeMonitor(targets.get(LOCAL), config.concurrency)
+        # Server-side figures read around episodes / the run; chosen by server kind in start()
+        self.hook: RunHook | None = hook
         agent_config = AgentConfig(
             tool_mode="prompt" if config.tool_mode == "prompt" else "native",
             max_tokens=config.max_tokens,
@@ -102,7 +103,7 @@ class Runner:
             episode_timeout_s=config.episode_timeout_s,
             logprobs=config.logprobs,
         )
-        self.agent: Agent | Any
+        self.agent: EpisodeLoop[Any]
         if config.agent == "langchain":
             from agentbench.agent.langchain_agent import LangChainAgent
 
@@ -111,6 +112,8 @@ class Runner:
             self.agent = Agent(suite, targets, agent_config)
 
     def start(self, server: ServerInfo, resume: RunRecord | None = None) -> RunRecord:
+        if self.hook is None:
+            self.hook = hook_for(server.kind, self.targets.get(LOCAL), self.config.concurrency)
         if resume is not None:
             resume.status = "running"
             self.store.save_run(resume)
@@ -171,18 +174,19 @@ class Runner:
 
     async def execute(self, run: RunRecord, progress: Progress | None = None) -> RunRecord:
         """Run every pending episode; each is committed before it is reported."""
+        hook = self._hook()
         semaphore = asyncio.Semaphore(max(1, self.config.concurrency))
 
         async def one(task: Task, repeat: int) -> None:
             async with semaphore:
-                await self.hook.before_episode()
+                await hook.before_episode()
                 episode = await self.run_episode(run.run_id, task, repeat)
-                await self.hook.after_episode(episode)
+                await hook.after_episode(episode)
                 self.store.add_episode(episode)
                 if progress:
                     progress(episode)
 
-        await self.hook.before_run(run)
+        await hook.before_run(run)
         jobs = [asyncio.ensure_future(one(t, r)) for t, r in self.pending(run)]
         try:
             await asyncio.gather(*jobs)
@@ -195,22 +199,29 @@ class Runner:
             if isinstance(exc, StorageError):
                 raise StorageError(f"{exc} {run.run_id}") from exc
             raise
-        await self.hook.after_run(run)
+        await hook.after_run(run)
         return self.finish(run, "complete")
 
     def finish(self, run: RunRecord, status: str) -> RunRecord:
         run.status = status
         run.summary = summarize(self.store.iter_episodes(run.run_id)).model_dump()
-        spec = self.hook.summary(self.store.iter_episodes(run.run_id))
+        spec = self._hook().summary(self.store.iter_episodes(run.run_id))
         if spec:
             run.summary["spec_decode"] = spec
         self.store.save_run(run)
         return run
 
+    def _hook(self) -> RunHook:
+        if self.hook is None:
+            raise RuntimeError("Runner.start() chooses the run hook; call it before execute()")
+        return self.hook
+
 
 def results_json(run: RunRecord, episodes: list[EpisodeResult]) -> dict[str, Any]:
-    """The JSON results contract of DESIGN.md (stable keys; more are added freely)."""
+    """The JSON results contract of docs/design.md#results-contract (stable keys; more are
+    added freely; `schema_version` says which contract)."""
     return {
+        "schema_version": SCHEMA_VERSION,
         "run_id": run.run_id,
         "created_at": run.created_at,
         "status": run.status,

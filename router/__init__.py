@@ -5,6 +5,7 @@ answer it may `review` the answer and escalate the same step (both calls are the
 Policies are registered by name and built from `NAME[:key=value,...]` specs.
 """
 
+from router._assess import assess_answer, call_problem, tool_schemas
 from router._base import (
     FRONTIER,
     LOCAL,
@@ -24,8 +25,11 @@ __all__ = [
     "Policy",
     "PolicyFactory",
     "StepContext",
+    "assess_answer",
     "available_policies",
     "build_policy",
+    "call_problem",
     "parse_spec",
     "register",
+    "tool_schemas",
 ]

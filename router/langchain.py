@@ -29,6 +29,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from router._assess import assess_answer, tool_schemas
 from router._base import FRONTIER, LOCAL, Decision, LocalAnswer, Policy, StepContext
 from router._registry import build_policy
 
@@ -51,55 +52,15 @@ def _mean_min_logprob(message: BaseMessage) -> tuple[float | None, float | None]
 
 def assess_message(message: BaseMessage, tools: Sequence[dict[str, Any]]) -> LocalAnswer:
     """Whether an answer is a valid call to an offered tool (schema-checked when `jsonschema`
-    is installed), or a non-empty final answer."""
+    is installed), or a non-empty final answer (router._assess holds the rule)."""
     mean_lp, min_lp = _mean_min_logprob(message)
     invalid = getattr(message, "invalid_tool_calls", None) or []
-    if invalid:
-        name = invalid[0].get("name") or "?"
-        return LocalAnswer(
-            False,
-            f"arguments of {name} are not a JSON object",
-            mean_logprob=mean_lp,
-            min_logprob=min_lp,
-        )
-    calls = getattr(message, "tool_calls", None) or []
-    if not calls:
-        text = message.content if isinstance(message.content, str) else json.dumps(message.content)
-        if text.strip():
-            return LocalAnswer(True, is_final=True, mean_logprob=mean_lp, min_logprob=min_lp)
-        return LocalAnswer(False, "empty answer", mean_logprob=mean_lp, min_logprob=min_lp)
-    schemas = {
-        t["function"]["name"]: t["function"].get("parameters") or {}
-        for t in tools
-        if "function" in t
-    }
-    for call in calls:
-        if schemas and call["name"] not in schemas:
-            return LocalAnswer(
-                False, f"unknown tool '{call['name']}'", mean_logprob=mean_lp, min_logprob=min_lp
-            )
-        problem = _schema_problem(call.get("args"), schemas.get(call["name"]))
-        if problem:
-            return LocalAnswer(
-                False, f"{call['name']}: {problem}", mean_logprob=mean_lp, min_logprob=min_lp
-            )
-    return LocalAnswer(True, mean_logprob=mean_lp, min_logprob=min_lp)
-
-
-def _schema_problem(args: Any, schema: dict[str, Any] | None) -> str | None:
-    if not isinstance(args, dict):
-        return "arguments are not a JSON object"
-    if not schema:
-        return None
-    try:
-        import jsonschema
-    except ImportError:  # schema checks are best effort without it
-        return None
-    try:
-        jsonschema.validate(args, schema)
-    except jsonschema.ValidationError as exc:
-        return exc.message
-    return None
+    calls = [(c.get("name") or "?", None) for c in invalid] or [
+        (c["name"], c.get("args")) for c in getattr(message, "tool_calls", None) or []
+    ]
+    text = message.content if isinstance(message.content, str) else json.dumps(message.content)
+    schemas = tool_schemas(tools) or None
+    return assess_answer(calls, text, schemas, mean_logprob=mean_lp, min_logprob=min_lp)
 
 
 class RoutedChatModel(BaseChatModel):
@@ -195,7 +156,11 @@ class RoutedChatModel(BaseChatModel):
         return policy, ctx, policy.choose(ctx)
 
     def _review(
-        self, policy: Policy, ctx: StepContext, decision: Decision, message: BaseMessage,
+        self,
+        policy: Policy,
+        ctx: StepContext,
+        decision: Decision,
+        message: BaseMessage,
         record: dict[str, Any],
     ) -> Decision | None:
         """After a local answer: the escalation to make, recorded (the first call discarded)."""

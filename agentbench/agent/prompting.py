@@ -8,12 +8,12 @@ taken as the final answer.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from agentbench.jsontext import json_candidates
 from agentbench.tasks.model import ToolDef
 
 PROMPT_MODE_INSTRUCTIONS = """You can use these tools:
@@ -49,31 +49,6 @@ class ParsedReply:
     problem: str | None = None  # set when the text looked like a call but was not a valid one
 
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
-
-
-def _json_candidates(text: str) -> list[Any]:
-    """JSON values found in the text: fenced blocks first, then each balanced {...} or [...]."""
-    found: list[Any] = []
-    for block in _FENCE.findall(text):
-        with contextlib.suppress(json.JSONDecodeError):
-            found.append(json.loads(block))
-    decoder = json.JSONDecoder()
-    i = 0
-    while i < len(text):
-        if text[i] in "{[":
-            try:
-                value, end = decoder.raw_decode(text, i)
-            except json.JSONDecodeError:
-                i += 1
-                continue
-            found.append(value)
-            i = end
-        else:
-            i += 1
-    return found
-
-
 _ARG_KEYS = ("parameters", "arguments", "args")
 
 
@@ -97,7 +72,7 @@ def _as_call(obj: Any, tools: frozenset[str]) -> ParsedCall | None:
 
 def parse_reply(text: str, tools: frozenset[str] = frozenset()) -> ParsedReply:
     """Read a prompt-mode reply; `tools` are the names offered."""
-    for value in _json_candidates(text):
+    for value in json_candidates(text):
         if isinstance(value, dict) and "final_answer" in value:
             answer = value["final_answer"]
             return ParsedReply([], answer if isinstance(answer, str) else json.dumps(answer))

@@ -20,17 +20,17 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from agentbench.agent.loop import Agent, EpisodeTrace, assess
+from agentbench.agent.episode import EpisodeState
+from agentbench.agent.loop import Agent
 from agentbench.metrics.replay import answer_pairs
 from agentbench.metrics.routing import same_answer
-from agentbench.records import EpisodeResult, RouterDecisionRecord, StepRecord
+from agentbench.records import EpisodeResult, EpisodeTrace, StepRecord
 from agentbench.scoring import score_trace
 from agentbench.scoring.score import EpisodeScore
-from agentbench.tasks.env import SimulatedEnvironment
 from agentbench.tasks.model import Task
-from router import LOCAL, StepContext, build_policy
+from router import LOCAL, build_policy
 
 
 @dataclass
@@ -65,73 +65,73 @@ class ForkedEpisode:
         return sum(t != LOCAL for t in self.targets)
 
 
-def _from_recording(step: StepRecord, target: str, policy: str, reason: str,
-                    discarded: bool) -> StepRecord:
-    out = copy.deepcopy(step)
-    out.tool_results = []
-    out.tool_time_s = 0.0
-    out.discarded = discarded
-    out.target = target
-    out.router = RouterDecisionRecord(target=target, policy=policy, reason=reason,
-                                      decision_s=0.0)
-    return out
+class _Fork(Agent):
+    """An agent that answers from the recording while the threshold's choices match it, and
+    live from the first divergence (or once the recording runs out)."""
+
+    def __init__(self, agent: Agent, pairs: list[tuple[StepRecord, StepRecord]]) -> None:
+        super().__init__(agent.suite, agent.targets, agent.config)
+        self.pairs = pairs
+        self.replayed = 0  # steps answered from the recording
+        self.diverged_at: int | None = None
+        self.live_from: int | None = None  # index in trace.steps of the first live call
+        self._replaying = False
+
+    async def next_step(self, state: EpisodeState, trace: EpisodeTrace) -> StepRecord:
+        index = state.ctx.step_index
+        self._replaying = self.diverged_at is None and index < len(self.pairs)
+        if not self._replaying:
+            if self.live_from is None:
+                self.live_from = len(trace.steps)
+            return await super().next_step(state, trace)
+        local, frontier = self.pairs[index]
+
+        async def recorded(target: str, at: int) -> StepRecord:
+            out = copy.deepcopy(local if target == LOCAL else frontier)
+            out.tool_results, out.tool_time_s = [], 0.0
+            out.discarded, out.target, out.index = False, target, at
+            return out
+
+        step = await self.routed_step(state, trace, recorded)
+        self.replayed += 1
+        if step.target == LOCAL and not same_answer(local, frontier):
+            self.diverged_at = index
+        return step
+
+    async def tool_latency(self, step: StepRecord, seconds: float) -> None:
+        # re-executing recorded tool calls need not wait for their simulated latency
+        if not self._replaying:
+            await super().tool_latency(step, seconds)
 
 
-async def fork_episode(agent: Agent, task: Task, episode: EpisodeResult,
-                       threshold: float) -> ForkedEpisode:
+async def fork_episode(
+    agent: Agent, task: Task, episode: EpisodeResult, threshold: float
+) -> ForkedEpisode:
     """Replay `episode` (a --record-both episode of `task`) at `threshold`, live past the fork.
 
     `agent` holds the live targets (local and frontier) and the run's settings; its config must
     request logprobs, as the threshold reads the local model's.
     """
     policy = build_policy(f"confidence:threshold={threshold!r}")()
-    # re-executing recorded tool calls need not wait for their simulated latency
-    quiet = Agent(agent.suite, agent.targets, replace(agent.config, simulate_latency=False))
-    native = agent.config.tool_mode == "native"
-    env = SimulatedEnvironment(task, agent.suite.tools, agent.suite.grammar)
-    tools = [agent.suite.tools[n].openai_schema() for n in task.tools]
-    messages = agent._initial_messages(task)
-    ctx = StepContext(0, task.step_kind, messages, tools)
-    trace = EpisodeTrace()
-    replayed = 0
-    diverged_at: int | None = None
-    budget = agent.config.max_steps or task.max_steps
-    for index, (local, frontier) in enumerate(answer_pairs(episode)):
-        if index >= budget:
-            break
-        ctx.step_index = index
-        choice = policy.choose(ctx)
-        step = _from_recording(local, LOCAL, policy.name, choice.reason, False)
-        step.index = len(trace.steps)
-        trace.steps.append(step)
-        review = policy.review(ctx, assess(local, tools))
-        if review is not None and review.target != LOCAL:
-            step.discarded = True
-            step = _from_recording(frontier, review.target, policy.name, review.reason, False)
-            step.index = len(trace.steps)
-            trace.steps.append(step)
-        elif not same_answer(local, frontier):
-            diverged_at = index
-        replayed += 1
-        if await quiet.after_step(step, trace, ctx, env, messages, native):
-            break
-        if diverged_at is not None:
-            break
-    kept_before = len(trace.steps)
-    if trace.status == "running":  # diverged, or the recording ended without an outcome
-        await agent.resume(task, policy, trace, env, ctx)
-    trace.state = env.state
-    live = trace.steps[kept_before:]
+    fork = _Fork(agent, answer_pairs(episode))
+    trace = await fork.run(task, policy)
+    live = trace.steps[fork.live_from :] if fork.live_from is not None else []
     return ForkedEpisode(
-        task_id=task.id, repeat=episode.repeat, threshold=threshold, trace=trace,
-        score=score_trace(task, trace, agent.suite), replayed_steps=replayed,
-        live_steps=sum(1 for s in live if not s.discarded), live_calls=len(live),
-        diverged_at=diverged_at,
+        task_id=task.id,
+        repeat=episode.repeat,
+        threshold=threshold,
+        trace=trace,
+        score=score_trace(task, trace, agent.suite),
+        replayed_steps=fork.replayed,
+        live_steps=sum(1 for s in live if not s.discarded),
+        live_calls=len(live),
+        diverged_at=fork.diverged_at,
     )
 
 
-async def fork_sweep(agent: Agent, episodes: list[EpisodeResult], thresholds: list[float],
-                     concurrency: int = 1) -> dict[float, list[ForkedEpisode]]:
+async def fork_sweep(
+    agent: Agent, episodes: list[EpisodeResult], thresholds: list[float], concurrency: int = 1
+) -> dict[float, list[ForkedEpisode]]:
     """`fork_episode` for every recorded episode at every threshold, N episodes at a time."""
     tasks = {t.id: t for t in agent.suite.tasks}
     semaphore = asyncio.Semaphore(max(1, concurrency))

@@ -7,10 +7,10 @@ Ollama's *silent* context truncation: a prompt longer than `num_ctx` is cut from
 without an error, and the model answers a conversation it never fully saw (seed 002: an "8,194
 token prompt" that was really a much longer one, cut).
 
-Timing follows DESIGN.md exactly as the OpenAI adapter does: every NDJSON line is timestamped on
-arrival (perf_counter_ns) and fed to the same StreamAccumulator. Token counts come from the
-server's counters (`tokens_method = "server_counter"`); Ollama gives no separate count of
-thinking tokens, so `reasoning_tokens` is the thinking text counted by estimate, marked so.
+Timing follows docs/design.md#timing-and-tokens exactly as the OpenAI adapter does: every NDJSON
+line is timestamped on arrival (perf_counter_ns) and fed to the same StreamAccumulator. Token counts
+come from the server's counters (`tokens_method = "server_counter"`); Ollama gives no separate count
+of thinking tokens, so `reasoning_tokens` is the thinking text counted by estimate, marked so.
 
 The agent loop speaks OpenAI-style messages; they are translated here (assistant `tool_calls`
 with JSON-text arguments become Ollama's argument objects, `tool` messages carry `tool_name`).

@@ -1,4 +1,4 @@
-"""Assemble a streamed chat completion and time it, per DESIGN.md's definitions.
+"""Assemble a streamed chat completion and time it (docs/design.md#timing-and-tokens).
 
 The accumulator is fed parsed delta pieces with their arrival time (ns, perf_counter clock) and
 knows nothing of HTTP or of any one protocol: adapters translate their payloads into
@@ -163,7 +163,7 @@ class StreamAccumulator:
     def timing(
         self, output_tokens: int | None, prompt_tokens: int | None = None, cached: int | None = None
     ) -> dict[str, Any]:
-        """This stream's DESIGN.md timing figures, as Completion fields."""
+        """This stream's timing figures (docs/design.md#timing-and-tokens), as Completion fields."""
         ttft = self.seconds(self.t_first_token_ns)
         prefill = None
         if prompt_tokens is not None and ttft:

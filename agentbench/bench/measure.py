@@ -1,9 +1,10 @@
 """One measured repetition: C identical-shape requests sent at once, timed by the adapter.
 
-Per request the adapter measures (DESIGN.md): ttft_s (first token-bearing delta − t_send),
-decode_tok_s ((output_tokens − 1) / (t_last − t_first)), prefill_tok_s (uncached prompt tokens /
-ttft_s, client view), output_tokens (server usage, else server tokenizer, else estimate), and
-server_decode_tok_s from the server's own counters where it sends them (llama.cpp `timings`).
+Per request the adapter measures (docs/design.md#timing-and-tokens): ttft_s (first token-bearing
+delta − t_send), decode_tok_s ((output_tokens − 1) / (t_last − t_first)), prefill_tok_s (uncached
+prompt tokens / ttft_s, client view), output_tokens (server usage, else server tokenizer, else
+estimate), and server_decode_tok_s from the server's own counters where it sends them (llama.cpp
+`timings`).
 
 A repetition at concurrency 1 reports its one request. At concurrency C > 1 the contract keys
 are the median over the C streams (a per-stream figure) and `aggregate_output_tok_s` is all

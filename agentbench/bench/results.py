@@ -1,4 +1,4 @@
-"""Per-scenario summaries and the bench results contract (DESIGN.md): JSON, CSV and the store.
+"""Per-scenario summaries and the bench results contract (docs/bench.md): JSON, CSV and the store.
 
 JSON: `server`, `model`, `results` [{`scenario`, `prompt_tokens`, `max_tokens`, `depth`,
 `concurrency`, `runs` [...], `median` {...}, `spread` {...}}], plus (added freely) `min`, `max`,

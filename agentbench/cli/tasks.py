@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from agentbench.tasks.loader import load_suite
-from agentbench.tasks.validate import validate_suite
+from agentbench.tasks.validate import STRICT_DEFAULT, validate_suite
 
 app = typer.Typer(help="Inspect and validate task suites.", no_args_is_help=True)
 
@@ -20,19 +20,29 @@ def list_tasks(tasks_dir: Path = typer.Argument(..., help="Task directory.")) ->
 
 
 @app.command("validate")
-def validate(tasks_dir: Path = typer.Argument(..., help="Task directory.")) -> None:
-    """Run every reference (must score 1.0) and planted mistake (must score < 1.0)."""
+def validate(
+    tasks_dir: Path = typer.Argument(..., help="Task directory."),
+    strict: bool = typer.Option(
+        STRICT_DEFAULT,
+        "--strict/--lenient",
+        help="Strict: also require >= 2 alternates and planted mistakes per task, a checked "
+        "final answer, and no off-script call in the reference or alternates.",
+    ),
+) -> None:
+    """Run the reference and alternates (must score 1.0) and planted mistakes (below 1.0)."""
     suite = load_suite(tasks_dir)
-    problems = validate_suite(suite)
+    problems = validate_suite(suite, strict)
     for problem in problems:
         typer.echo(f"error: {problem}", err=True)
     wrong = sum(len(t.wrong) for t in suite.tasks)
+    alternates = sum(len(t.alternates) for t in suite.tasks)
     if problems:
         typer.echo(f"{len(problems)} problem(s) in {len(suite.tasks)} tasks", err=True)
         raise typer.Exit(1)
     typer.echo(
-        f"ok: {len(suite.tasks)} tasks; every reference scores 1.0 and all {wrong} "
-        "planted mistakes score below 1.0"
+        f"ok: {len(suite.tasks)} tasks; every reference and all {alternates} alternates score "
+        f"1.0 and all {wrong} planted mistakes score below 1.0"
+        + ("" if strict else " (lenient: alternates, answer checks and off-script not required)")
     )
 
 

@@ -6,13 +6,11 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from agentbench.cost.prices import PriceTable, load_prices
 from agentbench.errors import ConfigError
 from agentbench.records import EpisodeResult, StepRecord
-
-LOCAL = "local"
+from router import LOCAL
 
 
 @dataclass(frozen=True)
@@ -29,17 +27,17 @@ class Pricing:
     local_usd_per_hour: float | None = None
 
     @classmethod
-    def build(cls, prices_file: str | Path | None = None,
-              local_usd_per_hour: float | None = None) -> Pricing:
+    def build(
+        cls, prices_file: str | Path | None = None, local_usd_per_hour: float | None = None
+    ) -> Pricing:
         if local_usd_per_hour is not None and (
-                not math.isfinite(local_usd_per_hour) or local_usd_per_hour < 0):
-            raise ConfigError(f"--local-usd-per-hour {local_usd_per_hour}: must be a "
-                              "non-negative number of US dollars per hour of model time")
+            not math.isfinite(local_usd_per_hour) or local_usd_per_hour < 0
+        ):
+            raise ConfigError(
+                f"--local-usd-per-hour {local_usd_per_hour}: must be a "
+                "non-negative number of US dollars per hour of model time"
+            )
         return cls(load_prices(prices_file), local_usd_per_hour)
-
-    def describe(self) -> dict[str, Any]:
-        return {"local_usd_per_hour": self.local_usd_per_hour,
-                "price_sources": list(self.table.sources), "prices_written": self.table.written}
 
 
 def price_step(step: StepRecord, pricing: Pricing) -> StepPrice:
@@ -49,19 +47,24 @@ def price_step(step: StepRecord, pricing: Pricing) -> StepPrice:
             return StepPrice(None, "unpriced: local model without --local-usd-per-hour")
         if step.duration_s is None:
             return StepPrice(None, "unpriced: no model time measured")
-        return StepPrice(step.duration_s * pricing.local_usd_per_hour / 3600,
-                         f"local {pricing.local_usd_per_hour:g} $/h x {step.duration_s:.3f} s")
+        return StepPrice(
+            step.duration_s * pricing.local_usd_per_hour / 3600,
+            f"local {pricing.local_usd_per_hour:g} $/h x {step.duration_s:.3f} s",
+        )
     price = pricing.table.lookup(step.model) or pricing.table.lookup(step.requested_model)
     if price is None:
-        return StepPrice(None, f"unpriced: no price for model '{step.model}' (add it with "
-                         "--prices FILE)")
+        return StepPrice(
+            None, f"unpriced: no price for model '{step.model}' (add it with --prices FILE)"
+        )
     if step.prompt_tokens is None or step.output_tokens is None:
-        return StepPrice(None, f"unpriced: the server reported no token usage for "
-                         f"'{step.model}'")
+        return StepPrice(None, f"unpriced: the server reported no token usage for '{step.model}'")
     cached = step.cached_prompt_tokens or 0
     cost = price.cost(step.prompt_tokens, cached, step.output_tokens)
-    return StepPrice(cost, f"{price.model} as of {price.as_of or '?'}: {step.prompt_tokens} in "
-                     f"({cached} cached), {step.output_tokens} out")
+    return StepPrice(
+        cost,
+        f"{price.model} as of {price.as_of or '?'}: {step.prompt_tokens} in "
+        f"({cached} cached), {step.output_tokens} out",
+    )
 
 
 def price_steps(steps: Iterable[StepRecord], pricing: Pricing) -> list[StepPrice]:

@@ -55,22 +55,6 @@ class PriceTable:
                 return self.models[self.aliases[name]]
         return None
 
-    def describe(self) -> dict[str, Any]:
-        """What a run records about the table it was priced with."""
-        return {
-            "sources": list(self.sources),
-            "written": self.written,
-            "models": {
-                m: {
-                    "input": p.input,
-                    "cached_input": p.cached_input,
-                    "output": p.output,
-                    "as_of": p.as_of,
-                }
-                for m, p in sorted(self.models.items())
-            },
-        }
-
 
 def _number(where: str, key: str, value: Any, required: bool) -> float | None:
     if value is None:

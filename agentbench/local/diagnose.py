@@ -1,9 +1,9 @@
 """Known failure signatures of local serving, each with what it means and what to do.
 
 `diagnose(text)` matches error text (a server's answer, a log tail, an exception message) against
-the table below. The entries come from what users met (../shared/seeds): a stale container that
-looks like an unsupported model, Ollama's 412, Ollama's silent context truncation, a vLLM memory
-share too high for a unified-memory machine, and plain "nothing listens there".
+the table below. The entries come from what users met (their write-ups of real deployments): a stale
+container that looks like an unsupported model, Ollama's 412, Ollama's silent context truncation, a
+vLLM memory share too high for a unified-memory machine, and plain "nothing listens there".
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ SIGNATURES: tuple[Signature, ...] = (
         ),
         fix=(
             "Run the check inside the image that serves: `docker run --rm --entrypoint python "
-            "IMAGE -c \"import vllm, transformers; print(vllm.__version__, "
-            "transformers.__version__)\"`; switch to an image with a vLLM release that supports "
+            'IMAGE -c "import vllm, transformers; print(vllm.__version__, '
+            'transformers.__version__)"`; switch to an image with a vLLM release that supports '
             "the model (Nemotron 3.5 Lightning: vllm/vllm-openai:v0.27.1 or newer). On Ollama, "
             "upgrade Ollama."
         ),

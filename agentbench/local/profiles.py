@@ -14,11 +14,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import httpx
 import yaml
 from pydantic import BaseModel, Field, ValidationError
 
 from agentbench.errors import ConfigError, ServerUnavailable
+from agentbench.local.probe import probe, serves
 
 
 class Candidate(BaseModel):
@@ -76,32 +76,19 @@ def load_profiles(user_file: Path | None = None) -> dict[str, Profile]:
     return profiles
 
 
-def _served_models(server: str, base_url: str) -> list[str] | None:
-    try:
-        if server == "ollama":
-            data = httpx.get(f"{base_url.rstrip('/')}/api/tags", timeout=2.0).json()
-            return [m.get("name", "") for m in data.get("models", [])] + [
-                m.get("model", "") for m in data.get("models", [])
-            ]
-        data = httpx.get(f"{base_url.rstrip('/')}/models", timeout=2.0).json()
-        return [m.get("id", "") for m in data.get("data", [])]
-    except (httpx.HTTPError, ValueError, AttributeError):
-        return None
-
-
 def find_served(alias: str, profile: Profile, env: Mapping[str, str]) -> Found:
     """The first candidate that answers with one of the profile's model names."""
     tried = []
     for cand in profile.candidates:
         url = expand(cand.base_url, env)
-        served = _served_models(cand.server, url)
-        if served is None:
-            tried.append(f"{cand.server} at {url}: no answer")
+        found = probe(cand.server, url, timeout=2.0)
+        if not found.answers:
+            tried.append(found.line)
             continue
-        match = next((m for m in cand.models if m in served), None)
+        match = next((m for m in cand.models if serves(m, found.served)), None)
         if match:
             return Found(cand.server, url, match)
-        tried.append(f"{cand.server} at {url}: answers, but serves none of {cand.models}")
+        tried.append(f"{found.line}: answers, but serves none of {cand.models}")
     hint = f"\nTo start it:\n{profile.start_hint.rstrip()}" if profile.start_hint else ""
     raise ServerUnavailable(
         f"no server answered for --local {alias}; tried: " + "; ".join(tried) + hint

@@ -1,17 +1,16 @@
 """Comparing runs on the same tasks: paired differences and ratios with bootstrap CIs.
 
-Pairing is by task id. Each task contributes one value per run, the mean over its repeats, so a
-run with 3 repeats and one with 1 still pair task for task. Tasks present in only one run are left
-out and counted. Every difference carries a verdict (DESIGN.md): "resolved" only when its 95%
-bootstrap CI excludes 0 (differences) or 1 (ratios), else "unresolved at this sample size".
+Pairing is by task id. Each task contributes one value per run, the mean over its repeats, so a run
+with 3 repeats and one with 1 still pair task for task. Tasks present in only one run are left out
+and counted. Every difference carries a verdict (docs/design.md#per-run-figures): "resolved" only
+when its 95% bootstrap CI excludes 0 (differences) or 1 (ratios), else "unresolved at this sample
+size".
 
 Reports render these records; they never recompute them.
 """
 
 from __future__ import annotations
 
-import statistics
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -25,90 +24,26 @@ from agentbench.metrics.stats import (
     verdict,
 )
 from agentbench.metrics.summary import RunSummary, summarize
+from agentbench.metrics.tasks import TaskFigures, category_figures, mean_known, task_figures
 from agentbench.records import EpisodeResult, RunRecord
+
+__all__ = [
+    "NOT_COMPARED",
+    "Comparison",
+    "MetricComparison",
+    "PairComparison",
+    "RunEpisodes",
+    "RunOverview",
+    "TaskComparison",
+    "TaskFigures",
+    "category_figures",
+    "compare_pair",
+    "compare_runs",
+    "task_figures",
+]
 
 RunEpisodes = tuple[RunRecord, list[EpisodeResult]]
 NOT_COMPARED = "not compared"
-
-
-class TaskFigures(BaseModel):
-    """One task of one run: its repeats averaged (None where no repeat had the figure)."""
-
-    task_id: str
-    category: str
-    difficulty: str = ""
-    episodes: int
-    scored: int
-    success_rate: float | None = Field(description="Share of scored repeats with status ok.")
-    mean_score: float | None
-    steps_mean: float | None = None
-    thinking_tokens_per_step: float | None = Field(
-        default=None, description="Mean over repeats of the episode's reasoning tokens / steps.")
-    reasoning_tokens: float | None = Field(default=None, description="Mean per episode.")
-    output_tokens: float | None = Field(default=None, description="Mean per episode.")
-    output_tokens_solved: float | None = Field(
-        default=None, description="Mean output tokens of the successful repeats only.")
-    reasoning_tokens_solved: float | None = None
-    time_to_done_s: float | None = None
-    model_time_s: float | None = None
-    tool_time_s: float | None = None
-    router_time_s: float | None = None
-    decode_tok_s_median: float | None = Field(
-        default=None, description="Median over every step of every repeat.")
-    cost_usd: float | None = Field(default=None, description="Mean per episode; None if unpriced.")
-    statuses: dict[str, int] = Field(default_factory=dict)
-
-
-def _avg(values: Sequence[float | int | None]) -> float | None:
-    kept = [float(v) for v in values if v is not None]
-    return sum(kept) / len(kept) if kept else None
-
-
-def _task(eps: list[EpisodeResult]) -> TaskFigures:
-    scored = [e for e in eps if e.score is not None]
-    solved = [e for e in eps if e.success]
-    decode = [s.decode_tok_s for e in eps for s in e.steps if s.decode_tok_s is not None]
-    statuses: dict[str, int] = defaultdict(int)
-    for e in eps:
-        statuses[e.status] += 1
-    costs = [e.cost_usd for e in eps]
-    return TaskFigures(
-        task_id=eps[0].task_id, category=eps[0].category, difficulty=eps[0].difficulty,
-        episodes=len(eps), scored=len(scored),
-        success_rate=_avg([1.0 if e.success else 0.0 for e in scored]),
-        mean_score=_avg([e.score for e in scored]),
-        steps_mean=_avg([len(e.steps) for e in eps]),
-        thinking_tokens_per_step=_avg([e.thinking_tokens_per_step for e in eps]),
-        reasoning_tokens=_avg([e.reasoning_tokens for e in eps]),
-        output_tokens=_avg([e.output_tokens for e in eps]),
-        output_tokens_solved=_avg([e.output_tokens for e in solved]),
-        reasoning_tokens_solved=_avg([e.reasoning_tokens for e in solved]),
-        time_to_done_s=_avg([e.time_to_done_s for e in eps]),
-        model_time_s=_avg([e.model_time_s for e in eps]),
-        tool_time_s=_avg([e.tool_time_s for e in eps]),
-        router_time_s=_avg([e.router_time_s for e in eps]),
-        decode_tok_s_median=statistics.median(decode) if decode else None,
-        cost_usd=None if any(c is None for c in costs) else _avg(costs),
-        statuses=dict(statuses),
-    )
-
-
-def task_figures(episodes: Sequence[EpisodeResult]) -> dict[str, TaskFigures]:
-    """Per task id (sorted), the run's repeats averaged."""
-    groups: dict[str, list[EpisodeResult]] = defaultdict(list)
-    for e in episodes:
-        groups[e.task_id].append(e)
-    return {t: _task(v) for t, v in sorted(groups.items())}
-
-
-def category_figures(episodes: Sequence[EpisodeResult]) -> dict[str, TaskFigures]:
-    """Per category (sorted): the same figures averaged over the category's episodes; the
-    record's task_id holds the category name."""
-    groups: dict[str, list[EpisodeResult]] = defaultdict(list)
-    for e in episodes:
-        groups[e.category].append(e)
-    return {c: _task(v).model_copy(update={"task_id": c, "difficulty": ""})
-            for c, v in sorted(groups.items())}
 
 
 class MetricComparison(BaseModel):
@@ -117,17 +52,21 @@ class MetricComparison(BaseModel):
     metric: str = Field(description="Stable key, e.g. success_rate.")
     label: str = Field(description="What it is, with its unit.")
     kind: Literal["difference", "ratio"] = Field(
-        description="difference: mean over tasks of B - A; ratio: mean(B) / mean(A).")
+        description="difference: mean over tasks of B - A; ratio: mean(B) / mean(A)."
+    )
     a: float | None = Field(description="Mean over the paired tasks, run A.")
     b: float | None
     value: float | None = Field(description="The difference or ratio.")
     ci: list[float] | None = Field(default=None, description="95% paired bootstrap CI.")
     n_tasks: int = Field(description="Tasks paired for this metric.")
-    verdict: str = Field(description="'resolved', 'unresolved at this sample size', or 'not "
-                                     "compared' when no task has the figure in both runs.")
+    verdict: str = Field(
+        description="'resolved', 'unresolved at this sample size', or 'not "
+        "compared' when no task has the figure in both runs."
+    )
     higher_is_better: bool
     better: Literal["a", "b"] | None = Field(
-        default=None, description="The better run, only when the verdict is resolved.")
+        default=None, description="The better run, only when the verdict is resolved."
+    )
     note: str | None = None
 
 
@@ -143,13 +82,15 @@ class TaskComparison(BaseModel):
     output_tokens_a: float | None
     output_tokens_b: float | None
     thinking_ratio: float | None = Field(
-        default=None, description="B / A reasoning tokens per episode; None if A had none.")
+        default=None, description="B / A reasoning tokens per episode; None if A had none."
+    )
     output_ratio: float | None = None
     time_to_done_s_a: float | None = None
     time_to_done_s_b: float | None = None
     outcome: str = Field(description="both solved | only A solved | only B solved | neither")
     fewer_tokens: Literal["a", "b", "same"] | None = Field(
-        default=None, description="When both solved: which spent fewer output tokens.")
+        default=None, description="When both solved: which spent fewer output tokens."
+    )
 
 
 class PairComparison(BaseModel):
@@ -183,11 +124,14 @@ class Comparison(BaseModel):
     runs: list[RunOverview]
     pairs: list[PairComparison]
     pareto: list[bool] = Field(default_factory=list, description="Per run, on cost vs accuracy.")
-    pareto_axis: str = Field(default="cost_usd_per_episode",
-                             description="The cost axis used: dollars if every run is priced, "
-                                         "else output tokens per episode.")
-    cost_axis_values: list[float | None] = Field(default_factory=list,
-                                                 description="Per run, on that axis.")
+    pareto_axis: str = Field(
+        default="cost_usd_per_episode",
+        description="The cost axis used: dollars if every run is priced, "
+        "else output tokens per episode.",
+    )
+    cost_axis_values: list[float | None] = Field(
+        default_factory=list, description="Per run, on that axis."
+    )
 
 
 def run_label(run: RunRecord) -> str:
@@ -205,28 +149,63 @@ Getter = Callable[[TaskFigures], float | None]
 
 # metric key, label, kind, higher is better, getter
 _METRICS: list[tuple[str, str, Literal["difference", "ratio"], bool, Getter]] = [
-    ("success_rate", "success rate (share of episodes)", "difference", True,
-     lambda t: t.success_rate),
+    (
+        "success_rate",
+        "success rate (share of episodes)",
+        "difference",
+        True,
+        lambda t: t.success_rate,
+    ),
     ("mean_score", "mean score (0-1)", "difference", True, lambda t: t.mean_score),
-    ("tokens_per_solved_task", "output tokens per solved task", "ratio", False,
-     lambda t: t.output_tokens_solved),
-    ("thinking_tokens_per_step", "thinking tokens per step", "ratio", False,
-     lambda t: t.thinking_tokens_per_step),
-    ("time_to_done_s", "time-to-done (s, mean per task)", "ratio", False,
-     lambda t: t.time_to_done_s),
-    ("decode_tok_s", "decode speed (tok/s, median per task)", "ratio", True,
-     lambda t: t.decode_tok_s_median),
+    (
+        "tokens_per_solved_task",
+        "output tokens per solved task",
+        "ratio",
+        False,
+        lambda t: t.output_tokens_solved,
+    ),
+    (
+        "thinking_tokens_per_step",
+        "thinking tokens per step",
+        "ratio",
+        False,
+        lambda t: t.thinking_tokens_per_step,
+    ),
+    (
+        "time_to_done_s",
+        "time-to-done (s, mean per task)",
+        "ratio",
+        False,
+        lambda t: t.time_to_done_s,
+    ),
+    (
+        "decode_tok_s",
+        "decode speed (tok/s, median per task)",
+        "ratio",
+        True,
+        lambda t: t.decode_tok_s_median,
+    ),
     ("cost_usd", "cost per episode (USD)", "difference", False, lambda t: t.cost_usd),
 ]
 
-SPEED_NOTE = ("decode speed: the CI covers task-to-task variation within these two runs, not "
-              "run-to-run variation (about 6% with speculative decoding, seed 000); repeat each "
-              "configuration before ranking them on speed")
+SPEED_NOTE = (
+    "decode speed: the CI covers task-to-task variation within these two runs, not "
+    "run-to-run variation (about 6% with speculative decoding, seed 000); repeat each "
+    "configuration before ranking them on speed"
+)
 
 
-def _metric(key: str, label: str, kind: Literal["difference", "ratio"], higher: bool,
-            getter: Getter, ta: dict[str, TaskFigures], tb: dict[str, TaskFigures],
-            common: list[str], seed: int) -> MetricComparison:
+def _metric(
+    key: str,
+    label: str,
+    kind: Literal["difference", "ratio"],
+    higher: bool,
+    getter: Getter,
+    ta: dict[str, TaskFigures],
+    tb: dict[str, TaskFigures],
+    common: list[str],
+    seed: int,
+) -> MetricComparison:
     pairs = [(getter(ta[t]), getter(tb[t])) for t in common]
     kept = [(x, y) for x, y in pairs if x is not None and y is not None]
     xs, ys = [p[0] for p in kept], [p[1] for p in kept]
@@ -252,11 +231,18 @@ def _metric(key: str, label: str, kind: Literal["difference", "ratio"], higher: 
     if key == "tokens_per_solved_task":
         note = f"over the {len(kept)} task(s) both runs solved at least once"
     return MetricComparison(
-        metric=key, label=label, kind=kind,
-        a=sum(xs) / len(xs) if xs else None, b=sum(ys) / len(ys) if ys else None,
+        metric=key,
+        label=label,
+        kind=kind,
+        a=sum(xs) / len(xs) if xs else None,
+        b=sum(ys) / len(ys) if ys else None,
         value=interval.value if interval else None,
         ci=[interval.low, interval.high] if interval else None,
-        n_tasks=len(kept), verdict=said, higher_is_better=higher, better=better, note=note,
+        n_tasks=len(kept),
+        verdict=said,
+        higher_is_better=higher,
+        better=better,
+        note=note,
     )
 
 
@@ -267,22 +253,36 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 def _task_row(a: TaskFigures, b: TaskFigures) -> TaskComparison:
     solved_a = (a.success_rate or 0.0) > 0
     solved_b = (b.success_rate or 0.0) > 0
-    outcome = {(True, True): "both solved", (True, False): "only A solved",
-               (False, True): "only B solved", (False, False): "neither"}[(solved_a, solved_b)]
+    outcome = {
+        (True, True): "both solved",
+        (True, False): "only A solved",
+        (False, True): "only B solved",
+        (False, False): "neither",
+    }[(solved_a, solved_b)]
     fewer: Literal["a", "b", "same"] | None = None
-    if solved_a and solved_b and a.output_tokens_solved is not None \
-            and b.output_tokens_solved is not None:
+    if (
+        solved_a
+        and solved_b
+        and a.output_tokens_solved is not None
+        and b.output_tokens_solved is not None
+    ):
         diff = b.output_tokens_solved - a.output_tokens_solved
         fewer = "same" if diff == 0 else ("b" if diff < 0 else "a")
     return TaskComparison(
-        task_id=a.task_id, category=a.category,
-        success_a=a.success_rate, success_b=b.success_rate,
-        reasoning_tokens_a=a.reasoning_tokens, reasoning_tokens_b=b.reasoning_tokens,
-        output_tokens_a=a.output_tokens, output_tokens_b=b.output_tokens,
+        task_id=a.task_id,
+        category=a.category,
+        success_a=a.success_rate,
+        success_b=b.success_rate,
+        reasoning_tokens_a=a.reasoning_tokens,
+        reasoning_tokens_b=b.reasoning_tokens,
+        output_tokens_a=a.output_tokens,
+        output_tokens_b=b.output_tokens,
         thinking_ratio=_ratio(a.reasoning_tokens, b.reasoning_tokens),
         output_ratio=_ratio(a.output_tokens, b.output_tokens),
-        time_to_done_s_a=a.time_to_done_s, time_to_done_s_b=b.time_to_done_s,
-        outcome=outcome, fewer_tokens=fewer,
+        time_to_done_s_a=a.time_to_done_s,
+        time_to_done_s_b=b.time_to_done_s,
+        outcome=outcome,
+        fewer_tokens=fewer,
     )
 
 
@@ -295,10 +295,16 @@ def compare_pair(a: RunEpisodes, b: RunEpisodes, *, seed: int = 0) -> PairCompar
     if not common:
         notes.insert(0, "the runs share no task: nothing to pair")
     return PairComparison(
-        run_a=a[0].run_id, run_b=b[0].run_id, label_a=run_label(a[0]), label_b=run_label(b[0]),
-        common_tasks=len(common), only_a=sorted(set(ta) - set(tb)),
-        only_b=sorted(set(tb) - set(ta)), metrics=metrics,
-        tasks=[_task_row(ta[t], tb[t]) for t in common], notes=notes,
+        run_a=a[0].run_id,
+        run_b=b[0].run_id,
+        label_a=run_label(a[0]),
+        label_b=run_label(b[0]),
+        common_tasks=len(common),
+        only_a=sorted(set(ta) - set(tb)),
+        only_b=sorted(set(tb) - set(ta)),
+        metrics=metrics,
+        tasks=[_task_row(ta[t], tb[t]) for t in common],
+        notes=notes,
     )
 
 
@@ -314,13 +320,17 @@ def cost_axis(runs: Sequence[RunOverview]) -> tuple[str, list[float | None]]:
 def overview(run: RunRecord, episodes: list[EpisodeResult], *, seed: int = 0) -> RunOverview:
     summary = summarize(episodes, seed=seed)
     return RunOverview(
-        run_id=run.run_id, label=run_label(run),
+        run_id=run.run_id,
+        label=run_label(run),
         model=run.server.model if run.server else run.config.get("model"),
         server=run.server.kind if run.server else None,
-        router=run.config.get("router"), repeats=run.config.get("repeats"), summary=summary,
-        output_tokens_per_episode=_avg([e.output_tokens for e in episodes]),
+        router=run.config.get("router"),
+        repeats=run.config.get("repeats"),
+        summary=summary,
+        output_tokens_per_episode=mean_known([e.output_tokens for e in episodes]),
         cost_usd_per_episode=summary.cost_usd / summary.episodes
-        if summary.cost_usd is not None and summary.episodes else None,
+        if summary.cost_usd is not None and summary.episodes
+        else None,
     )
 
 
@@ -328,10 +338,13 @@ def compare_runs(runs: Sequence[RunEpisodes], *, seed: int = 0) -> Comparison:
     """Every run after the first paired against the first; Pareto front over all of them."""
     overviews = [overview(r, eps, seed=seed) for r, eps in runs]
     axis, costs = cost_axis(overviews)
-    front = pareto_front([(c, o.summary.success_rate) for c, o in zip(costs, overviews,
-                                                                      strict=True)])
+    front = pareto_front(
+        [(c, o.summary.success_rate) for c, o in zip(costs, overviews, strict=True)]
+    )
     return Comparison(
         runs=overviews,
         pairs=[compare_pair(runs[0], other, seed=seed) for other in runs[1:]],
-        pareto=front, pareto_axis=axis, cost_axis_values=costs,
+        pareto=front,
+        pareto_axis=axis,
+        cost_axis_values=costs,
     )

@@ -1,4 +1,5 @@
-"""Run-level figures from episode records (DESIGN.md, "Per run"). Reports render these only."""
+"""Run-level figures from episode records (docs/design.md#per-run-figures). Reports render these
+only."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from pydantic import BaseModel, Field
 
 from agentbench.metrics.routing import escalation_stats
 from agentbench.metrics.stats import bootstrap_ci, median, pass_hat_k, percentile, spread
-from agentbench.records import EpisodeResult, StepRecord
+from agentbench.records import EpisodeResult, StepRecord, ToolResultRecord
+from router import LOCAL
 
 
 class RunSummary(BaseModel):
@@ -44,9 +46,11 @@ class RunSummary(BaseModel):
     escalation_rate_calls: float | None = None
     escalation_rate_episodes: float | None = None
     escalation_share_tokens: float | None = Field(
-        default=None, description="Frontier calls' prompt+output tokens / all calls'.")
+        default=None, description="Frontier calls' prompt+output tokens / all calls'."
+    )
     escalation_share_dollars: float | None = Field(
-        default=None, description="Frontier dollars / all dollars; None when unpriced.")
+        default=None, description="Frontier dollars / all dollars; None when unpriced."
+    )
     cost_usd: float | None = Field(default=None, description="None when any call is unpriced.")
     cost_usd_per_episode: float | None = None
     cost_usd_per_solved_task: float | None = Field(
@@ -55,10 +59,19 @@ class RunSummary(BaseModel):
     unpriced_steps: int = Field(default=0, description="Model calls without a price.")
     cost_note: str | None = Field(default=None, description="Why cost_usd is None, if it is.")
     truncated_steps: int = 0
-
-
-def _kept(episode: EpisodeResult) -> list[StepRecord]:
-    return list(episode.steps)
+    tool_calls: int = Field(default=0, description="Tool calls the environment answered.")
+    off_script_calls: int = Field(
+        default=0,
+        description="Tool calls no simulator and no rule answered (the tool's unmatched text).",
+    )
+    off_script_share: float | None = Field(
+        default=None,
+        description="off_script_calls / tool_calls: how often the environment, not the model, "
+        "limited what the model could learn; None without tool calls.",
+    )
+    off_script_by_task: dict[str, float] = Field(
+        default_factory=dict, description="Task id -> its off-script share, tasks with any."
+    )
 
 
 def _method(methods: Counter[Any]) -> str | None:
@@ -72,7 +85,9 @@ def _method(methods: Counter[Any]) -> str | None:
 def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary:
     eps = list(episodes)
     scored = [e for e in eps if e.score is not None]
-    steps = [s for e in eps for s in _kept(e)]
+    # Per-step figures count every model call, a discarded (escalated) answer included: it was
+    # generated, timed and paid for (docs/design.md#timing-and-tokens).
+    steps = [s for e in eps for s in e.steps]
     success = [1.0 if e.success else 0.0 for e in scored]
     scores = [float(e.score) for e in scored if e.score is not None]
     s_ci = bootstrap_ci(success, seed=seed)
@@ -89,8 +104,6 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
     solved_tokens = [sum(s.output_tokens or 0 for s in e.steps) for e in eps if e.success]
     decode = [s.decode_tok_s for s in steps if s.decode_tok_s is not None]
     ttd = [e.time_to_done_s for e in eps if e.time_to_done_s is not None]
-    frontier_calls = sum(1 for s in steps if s.target != "local")
-    episodes_escalated = sum(1 for e in eps if any(s.target != "local" for s in e.steps))
     costs = [e.cost_usd for e in eps]
     escalation = escalation_stats(eps)
     return RunSummary(
@@ -121,8 +134,8 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
             [s.server_decode_tok_s for s in steps if s.server_decode_tok_s is not None]
         ),
         prefill_tok_s_median=median([s.prefill_tok_s for s in steps if s.prefill_tok_s]),
-        escalation_rate_calls=frontier_calls / len(steps) if steps else None,
-        escalation_rate_episodes=episodes_escalated / len(eps) if eps else None,
+        escalation_rate_calls=escalation.rate_calls,
+        escalation_rate_episodes=escalation.rate_episodes,
         escalation_share_tokens=escalation.share_tokens,
         escalation_share_dollars=escalation.share_dollars,
         cost_usd=None
@@ -133,12 +146,35 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         unpriced_steps=sum(1 for s in steps if s.cost_usd is None),
         cost_note=_cost_note(steps),
         truncated_steps=sum(1 for s in steps if s.truncated),
+        **off_script(eps),
     )
 
 
+def _off_script(result: ToolResultRecord) -> bool:
+    # records from before sources were kept: the unmatched fallback was kind "unmatched"
+    return result.source == "fallback" or result.kind == "unmatched"
+
+
+def off_script(episodes: list[EpisodeResult]) -> dict[str, Any]:
+    """Tool calls, off-script calls, their share, and the share per task that had any."""
+    calls: Counter[str] = Counter()
+    off: Counter[str] = Counter()
+    for e in episodes:
+        for step in e.steps:
+            calls[e.task_id] += len(step.tool_results)
+            off[e.task_id] += sum(1 for r in step.tool_results if _off_script(r))
+    total, missed = sum(calls.values()), sum(off.values())
+    return {
+        "tool_calls": total,
+        "off_script_calls": missed,
+        "off_script_share": missed / total if total else None,
+        "off_script_by_task": {t: off[t] / calls[t] for t in sorted(off) if off[t]},
+    }
+
+
 def _cost_note(steps: list[StepRecord]) -> str | None:
-    local = sum(1 for s in steps if s.cost_usd is None and s.target == "local")
-    other = sum(1 for s in steps if s.cost_usd is None and s.target != "local")
+    local = sum(1 for s in steps if s.cost_usd is None and s.target == LOCAL)
+    other = sum(1 for s in steps if s.cost_usd is None and s.target != LOCAL)
     if not local and not other:
         return None
     parts = []

@@ -2,6 +2,8 @@
 
 - `oracle`: plays the task's reference solution, step by step.
 - `wrong`: plays the task's first planted wrong trajectory.
+- `alternate`: plays the task's first alternate (another correct form; the reference if none),
+  so a run through the real HTTP path shows the scorers accept it.
 - `noisy` (`noisy-0.2`, `noisy:0.2`, or the server's --noise): the reference with a seeded share
   of steps replaced by a planted mistake (see tasks.scripted.noisy_step).
 - `echo`: repeats the last user message as the answer.
@@ -13,8 +15,8 @@ carries the same deterministic value (`Answer.logprob`, see `step_logprob`). For
 replaced by a planted mistake is unsure (uniform in [-2.2, -0.6], around -1.4) and a reference
 step is confident (uniform in [-0.9, -0.05], around -0.5); the value is seeded by (seed, task,
 step index), so the same step always gets the same value, and a threshold between -0.9 and -0.6
-separates mistakes from reference steps imperfectly. `oracle` and `echo` answer at -0.1, `wrong`
-at -1.5, whatever the step.
+separates mistakes from reference steps imperfectly. `oracle`, `alternate` and `echo` answer at
+-0.1, `wrong` at -1.5, whatever the step.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from agentbench.tasks.scripted import (
     step_at,
 )
 
-POLICIES = ("oracle", "wrong", "noisy", "echo")
+POLICIES = ("oracle", "wrong", "noisy", "echo", "alternate")
 _FILLER = (
     "Let me think about which tool gives the facts I need before answering, and check the "
     "namespace, the resource and the flags of the command carefully. "
@@ -52,7 +54,7 @@ class Answer:
 
 def parse_policy(model: str, default_noise: float) -> tuple[str, float]:
     """`noisy-0.2` -> ("noisy", 0.2). Unknown names raise ValueError."""
-    match = re.fullmatch(r"(oracle|wrong|noisy|echo)(?:[-:]([0-9.]+))?", model)
+    match = re.fullmatch(r"(oracle|wrong|noisy|echo|alternate)(?:[-:]([0-9.]+))?", model)
     if not match:
         raise ValueError(model)
     noise = float(match.group(2)) if match.group(2) else default_noise
@@ -80,6 +82,8 @@ def choose_step(task: Task, policy: str, noise: float, seed: int, index: int) ->
         return step_at(task.wrong[0].steps, index)
     if policy == "noisy":
         return noisy_step(task, index, noise, seed)
+    if policy == "alternate" and task.alternates:
+        return step_at(task.alternates[0].steps, index)
     return step_at(task.reference, index)
 
 

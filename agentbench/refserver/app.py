@@ -14,7 +14,6 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.applications import Starlette
@@ -23,58 +22,18 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from agentbench import __version__
-from agentbench.refserver.answers import POLICIES, Answer, answer, filler_reasoning, parse_policy
-from agentbench.refserver.faults import FaultPlan, mutate_answer
+from agentbench.refserver.answers import POLICIES, answer, parse_policy
+from agentbench.refserver.faults import mutate_answer
 from agentbench.refserver.ollama import ollama_routes
-from agentbench.refserver.schedule import Schedule, SpecCounters, ref_tokenize
-from agentbench.tasks.model import Task
+from agentbench.refserver.schedule import ref_tokenize
+from agentbench.refserver.state import (
+    RefServerState,
+    json_object,
+    output_tokens,
+    prompt_tokens,
+    sleep_until,
+)
 from agentbench.tasks.scripted import find_task
-
-
-@dataclass
-class RefServerState:
-    tasks: list[Task]
-    schedule: Schedule = field(default_factory=Schedule)
-    noise: float = 0.2
-    seed: int = 0
-    spec: SpecCounters | None = None  # a drafter only when told (serve --draft-depth)
-    requests: int = 0
-    in_flight: int = 0
-    max_in_flight: int = 0
-    authorization_seen: list[str] = field(default_factory=list)
-    num_ctx: int | None = None  # Ollama protocol: silently truncating context (refserver.ollama)
-    faults: FaultPlan | None = None
-
-
-def prompt_tokens(messages: list[dict[str, Any]]) -> int:
-    """The server's prompt count: content and tool-call text of every message, +3 per message."""
-    total = 0
-    for m in messages:
-        content = m.get("content")
-        if isinstance(content, list):
-            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
-        total += 3 + len(ref_tokenize(content or ""))
-        for call in m.get("tool_calls") or []:
-            fn = call.get("function") or {}
-            total += len(ref_tokenize(fn.get("name", "") + fn.get("arguments", "")))
-    return total
-
-
-def _tokens(ans: Answer, schedule: Schedule) -> list[tuple[str, str, int]]:
-    """(kind, text, tool index) per output token, in emission order."""
-    out: list[tuple[str, str, int]] = []
-    if schedule.reasoning_tokens:
-        pieces = ref_tokenize(filler_reasoning(schedule.reasoning_tokens))
-        if schedule.reasoning_style == "think":
-            out += [("content", "<think>", 0)] + [("content", p, 0) for p in pieces]
-            out += [("content", "</think>", 0)]
-        else:
-            out += [("reasoning", p, 0) for p in pieces]
-    out += [("content", p, 0) for p in ref_tokenize(ans.content)]
-    for i, (name, arguments) in enumerate(ans.tool_calls):
-        out.append(("tool_name", name, i))
-        out += [("tool_args", p, i) for p in ref_tokenize(arguments)]
-    return out
 
 
 def _delta(tokens: list[tuple[str, str, int]], style: str, call_ids: list[str]) -> dict[str, Any]:
@@ -136,10 +95,9 @@ def build_app(state: RefServerState) -> Starlette:
 
     async def chat(request: Request) -> Response:
         arrived = time.perf_counter()
-        try:
-            body = await request.json()
-        except ValueError:
-            return _error(400, "request body is not JSON")
+        body = await json_object(request)
+        if body is None:
+            return _error(400, "request body is not a JSON object")
         model = str(body.get("model", ""))
         try:
             parse_policy(model, state.noise)
@@ -165,7 +123,7 @@ def build_app(state: RefServerState) -> Starlette:
             await asyncio.sleep(state.faults.stall_s)
         if fault:
             ans = mutate_answer(ans, fault, _first_reference_call(state, messages))
-        tokens = _tokens(ans, state.schedule)
+        tokens = output_tokens(ans, state.schedule)
         logprob = ans.logprob if body.get("logprobs") else None
         limit = body.get("max_completion_tokens") or body.get("max_tokens")
         finish = "tool_calls" if ans.tool_calls else "stop"
@@ -185,7 +143,7 @@ def build_app(state: RefServerState) -> Starlette:
             state.schedule.reasoning_style
         if not body.get("stream"):
             delay = state.schedule.ttft_s + max(len(tokens) - 1, 0) / state.schedule.rate_tok_s
-            await _sleep_until(arrived + delay)
+            await sleep_until(arrived + delay)
             message = {"role": "assistant", **_delta(tokens, style, call_ids)}
             message.setdefault("content", None)
             choice = {"index": 0, "message": message, "finish_reason": finish}
@@ -230,15 +188,6 @@ def _sse(payload: dict[str, Any]) -> bytes:
     return f"data: {json.dumps(payload)}\n\n".encode()
 
 
-async def _sleep_until(deadline: float) -> None:
-    """Sleep to within ~1 ms (the event loop's timer resolution), then yield until due."""
-    delay = deadline - time.perf_counter()
-    if delay > 0.002:
-        await asyncio.sleep(delay - 0.0015)
-    while time.perf_counter() < deadline:
-        await asyncio.sleep(0)
-
-
 async def _stream(
     state: RefServerState,
     arrived: float,
@@ -261,7 +210,7 @@ async def _stream(
         for size, offset in state.schedule.send_offsets(len(tokens)):
             chunk = tokens[position : position + size]
             position += size
-            await _sleep_until(arrived + offset)
+            await sleep_until(arrived + offset)
             if fault and position > size:  # transport faults strike after the first chunk
                 if fault == "reset":
                     raise ConnectionResetError("injected fault: reset")

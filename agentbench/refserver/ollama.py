@@ -23,16 +23,20 @@ import re
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from agentbench.refserver.answers import POLICIES, answer, parse_policy
-
-if TYPE_CHECKING:
-    from agentbench.refserver.app import RefServerState
+from agentbench.refserver.state import (
+    RefServerState,
+    json_object,
+    output_tokens,
+    prompt_tokens,
+    sleep_until,
+)
 
 OLLAMA_VERSION = "0.32.9"  # the version the refserver claims: the first to serve Nemotron 3.5
 
@@ -78,8 +82,6 @@ def context_for(state: RefServerState, body: dict[str, Any]) -> int:
 
 
 def ollama_routes(state: RefServerState) -> list[Route]:
-    from agentbench.refserver.app import _sleep_until, _tokens, prompt_tokens
-
     def known(model: str) -> bool:
         try:
             parse_policy(policy_name(model), state.noise)
@@ -108,9 +110,8 @@ def ollama_routes(state: RefServerState) -> list[Route]:
                                          "expires_at": _now()} for n in POLICIES]})
 
     async def show(request: Request) -> Response:
-        try:
-            body = await request.json()
-        except ValueError:
+        body = await json_object(request)
+        if body is None:
             return _error(400, "invalid JSON")
         model = str(body.get("model") or body.get("name") or "")
         if not known(model):
@@ -132,9 +133,8 @@ def ollama_routes(state: RefServerState) -> list[Route]:
 
     async def chat(request: Request) -> Response:
         arrived = time.perf_counter()
-        try:
-            body = await request.json()
-        except ValueError:
+        body = await json_object(request)
+        if body is None:
             return _error(400, "invalid JSON")
         model = str(body.get("model", ""))
         if not known(model):
@@ -147,7 +147,8 @@ def ollama_routes(state: RefServerState) -> list[Route]:
         ans = answer(state.tasks, policy_name(model), messages, bool(body.get("tools")),
                      noise=state.noise, seed=state.seed)
         # Ollama returns thinking apart (`message.thinking`) whatever the OpenAI route's style.
-        tokens = _tokens(ans, dataclasses.replace(state.schedule, reasoning_style="reasoning"))
+        schedule = dataclasses.replace(state.schedule, reasoning_style="reasoning")
+        tokens = output_tokens(ans, schedule)
         if body.get("think") is False:
             tokens = [t for t in tokens if t[0] != "reasoning"]
         limit = (body.get("options") or {}).get("num_predict")
@@ -165,7 +166,7 @@ def ollama_routes(state: RefServerState) -> list[Route]:
         }
         if not body.get("stream", True):
             delay = schedule.ttft_s + max(len(tokens) - 1, 0) / schedule.rate_tok_s
-            await _sleep_until(arrived + delay)
+            await sleep_until(arrived + delay)
             message = _message(tokens)
             message.setdefault("content", "")
             return JSONResponse({"model": model, "created_at": _now(), "message": message,
@@ -217,14 +218,13 @@ def _line(payload: dict[str, Any]) -> bytes:
 async def _stream(state: RefServerState, arrived: float, model: str,
                   tokens: list[tuple[str, str, int]], counters: dict[str, Any]
                   ) -> AsyncIterator[bytes]:
-    from agentbench.refserver.app import _sleep_until
 
     position = 0
     pending: list[tuple[str, str, int]] = []  # tool-call tokens held until the call is whole
     for size, offset in state.schedule.send_offsets(len(tokens)):
         chunk = tokens[position : position + size]
         position += size
-        await _sleep_until(arrived + offset)
+        await sleep_until(arrived + offset)
         if state.spec is not None:
             state.spec.record(size)
         out = [t for t in chunk if not t[0].startswith("tool")]

@@ -1,10 +1,10 @@
 """The reference server's timing schedule and its tokenizer: the ground truth tests measure against.
 
-Truth, per response: the first token-bearing chunk leaves `ttft_s` after the request arrived;
-after that the n-th token (1-based) is out by `ttft_s + (n - 1) / rate_tok_s`, each chunk
-leaving when its last token is due. Chunks carry `chunks` tokens in turn (e.g. 1,3,2 — bursts like
-speculative decoding). So a correct client measures ttft_s and, by DESIGN.md's definition
-(output_tokens - 1) / (t_last - t_first), exactly rate_tok_s.
+Truth, per response: the first token-bearing chunk leaves `ttft_s` after the request arrived; after
+that the n-th token (1-based) is out by `ttft_s + (n - 1) / rate_tok_s`, each chunk leaving when its
+last token is due. Chunks carry `chunks` tokens in turn (e.g. 1,3,2 — bursts like speculative
+decoding). So a correct client measures ttft_s and, by the definition in
+docs/design.md#timing-and-tokens (output_tokens - 1) / (t_last - t_first), exactly rate_tok_s.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agentbench import __version__
+from agentbench.figures import fmt
 from agentbench.metrics.compare import (
     NOT_COMPARED,
     Comparison,
@@ -21,7 +22,7 @@ from agentbench.metrics.compare import (
     RunOverview,
 )
 from agentbench.report import plots
-from agentbench.report.page import esc, figure, fmt, fmt_ci, num_cell, page, table
+from agentbench.report.page import esc, figure, fmt_ci, num_cell, page, table
 
 TERMINAL_TASKS = 12
 

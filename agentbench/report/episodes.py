@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
+from agentbench.figures import fmt
 from agentbench.records import EpisodeResult, StepRecord
-from agentbench.report.page import esc, fmt, kv, table
+from agentbench.report.page import esc, kv, table
 
 MAX_TEXT_CHARS = 20_000
 _YES = '<span class="ok">yes</span>'
@@ -28,8 +29,10 @@ def _pre(text: str, label: str) -> str:
     cut = ""
     if len(text) > MAX_TEXT_CHARS:
         shown = text[:MAX_TEXT_CHARS]
-        cut = (f'<p class="note">{len(text) - MAX_TEXT_CHARS} more characters not shown; '
-               "`agentbench report --json` has the full text.</p>")
+        cut = (
+            f'<p class="note">{len(text) - MAX_TEXT_CHARS} more characters not shown; '
+            "`agentbench report --json` has the full text.</p>"
+        )
     return f"<h4>{esc(label)}</h4><pre>{esc(shown)}</pre>{cut}"
 
 
@@ -39,37 +42,57 @@ def _status(status: str) -> str:
 
 
 def _step(step: StepRecord) -> str:
-    tokens = (f"{fmt(step.output_tokens, 'd')} out, {fmt(step.reasoning_tokens, 'd')} thinking "
-              f"({esc(step.tokens_method)}/{esc(step.reasoning_method)}), "
-              f"{fmt(step.prompt_tokens, 'd')} prompt"
-              + (f" ({fmt(step.cached_prompt_tokens, 'd')} cached)"
-                 if step.cached_prompt_tokens else ""))
+    tokens = (
+        f"{fmt(step.output_tokens, 'd')} out, {fmt(step.reasoning_tokens, 'd')} thinking "
+        f"({esc(step.tokens_method)}/{esc(step.reasoning_method)}), "
+        f"{fmt(step.prompt_tokens, 'd')} prompt"
+        + (f" ({fmt(step.cached_prompt_tokens, 'd')} cached)" if step.cached_prompt_tokens else "")
+    )
     facts = [
         ("target / model", f"{esc(step.target)} / {esc(step.model)}"),
         ("started at", fmt(step.t_start_s, ".3f", " s")),
-        ("TTFT byte / token / answer", f"{fmt(step.ttft_byte_s, '.3f')} / {fmt(step.ttft_s, '.3f')}"
-                                       f" / {fmt(step.ttfa_s, '.3f')} s"),
+        (
+            "TTFT byte / token / answer",
+            f"{fmt(step.ttft_byte_s, '.3f')} / {fmt(step.ttft_s, '.3f')}"
+            f" / {fmt(step.ttfa_s, '.3f')} s",
+        ),
         ("duration", fmt(step.duration_s, ".3f", " s")),
-        ("decode (client / server)", f"{fmt(step.decode_tok_s, '.1f')} / "
-                                     f"{fmt(step.server_decode_tok_s, '.1f')} tok/s"),
-        ("prefill (client / server)", f"{fmt(step.prefill_tok_s, '.1f')} / "
-                                      f"{fmt(step.server_prefill_tok_s, '.1f')} tok/s"),
+        (
+            "decode (client / server)",
+            f"{fmt(step.decode_tok_s, '.1f')} / {fmt(step.server_decode_tok_s, '.1f')} tok/s",
+        ),
+        (
+            "prefill (client / server)",
+            f"{fmt(step.prefill_tok_s, '.1f')} / {fmt(step.server_prefill_tok_s, '.1f')} tok/s",
+        ),
         ("tokens", tokens),
-        ("finish", esc(step.finish_reason) + (
-            f' <span class="bad">truncated: {esc(step.truncation_reason)}</span>'
-            if step.truncated else "")),
+        (
+            "finish",
+            esc(step.finish_reason)
+            + (
+                f' <span class="bad">truncated: {esc(step.truncation_reason)}</span>'
+                if step.truncated
+                else ""
+            ),
+        ),
         ("tool time", fmt(step.tool_time_s, ".3f", " s")),
         ("cost", fmt(step.cost_usd, ".6f", " USD") if step.cost_usd is not None else "unpriced"),
     ]
     if step.router:
         r = step.router
-        facts.append(("router", f"{esc(r.policy)} → {esc(r.target)}: {esc(r.reason)} "
-                                f"({fmt(r.decision_s * 1000, '.2f')} ms)"))
+        facts.append(
+            (
+                "router",
+                f"{esc(r.policy)} → {esc(r.target)}: {esc(r.reason)} "
+                f"({fmt(r.decision_s * 1000, '.2f')} ms)",
+            )
+        )
     if step.discarded:
         facts.append(("discarded", '<span class="bad">answer discarded (escalated)</span>'))
     if step.invalid_tool_call:
-        facts.append(("invalid tool call", f'<span class="bad">{esc(step.invalid_tool_call)}'
-                                           "</span>"))
+        facts.append(
+            ("invalid tool call", f'<span class="bad">{esc(step.invalid_tool_call)}</span>')
+        )
     if step.error:
         facts.append(("error", f'<span class="bad">{esc(step.error)}</span>'))
     if step.retries:
@@ -77,33 +100,53 @@ def _step(step: StepRecord) -> str:
     calls = ""
     if step.tool_calls:
         calls = "<h4>Tool calls</h4>" + "".join(
-            f"<pre>{esc(c.name)}({esc(c.arguments)})</pre>" for c in step.tool_calls)
+            f"<pre>{esc(c.name)}({esc(c.arguments)})</pre>" for c in step.tool_calls
+        )
     results = "".join(
         f"<h4>Tool result: {esc(r.name)} — {'ok' if r.ok else 'error'} ({esc(r.kind)}, "
-        f"{fmt(r.latency_s, '.3f')} s)</h4><pre>{esc(r.output)}</pre>" for r in step.tool_results)
+        f"{fmt(r.latency_s, '.3f')} s)</h4><pre>{esc(r.output)}</pre>"
+        for r in step.tool_results
+    )
     what = ", ".join(c.name for c in step.tool_calls) or ("answer" if step.content else "—")
-    summary = (f"step {step.index} · {esc(step.target)} · {esc(what)} · "
-               f"{fmt(step.duration_s, '.2f')} s · {fmt(step.reasoning_tokens, 'd')} thinking "
-               "tokens")
-    return (f'<details class="step"><summary>{summary}</summary>{kv(facts)}'
-            f'{_pre(step.reasoning, "Reasoning")}{_pre(step.content, "Answer text")}'
-            f"{calls}{results}</details>")
+    summary = (
+        f"step {step.index} · {esc(step.target)} · {esc(what)} · "
+        f"{fmt(step.duration_s, '.2f')} s · {fmt(step.reasoning_tokens, 'd')} thinking "
+        "tokens"
+    )
+    return (
+        f'<details class="step"><summary>{summary}</summary>{kv(facts)}'
+        f"{_pre(step.reasoning, 'Reasoning')}{_pre(step.content, 'Answer text')}"
+        f"{calls}{results}</details>"
+    )
 
 
 def episode(e: EpisodeResult) -> str:
-    checks = table(
-        [("check", False), ("passed", False), ("detail", False)],
-        (f"<tr><td>{esc(c.name)}</td><td>{_YES if c.passed else _NO}</td>"
-         f"<td>{esc(c.detail)}</td></tr>" for c in e.checks),
-    ) if e.checks else ""
+    checks = (
+        table(
+            [("check", False), ("passed", False), ("detail", False)],
+            (
+                f"<tr><td>{esc(c.name)}</td><td>{_YES if c.passed else _NO}</td>"
+                f"<td>{esc(c.detail)}</td></tr>"
+                for c in e.checks
+            ),
+        )
+        if e.checks
+        else ""
+    )
     facts = [
         ("status / score", f"{_status(e.status)} / {fmt(e.score, '.2f')}"),
         ("explanation", esc(e.explanation or "—")),
-        ("time-to-done", f"{fmt(e.time_to_done_s, '.3f', ' s')} (model "
-                         f"{fmt(e.model_time_s, '.3f')} s, tools {fmt(e.tool_time_s, '.3f')} s, "
-                         f"router {fmt(e.router_time_s, '.3f')} s)"),
-        ("tokens", f"{fmt(e.output_tokens, 'd')} output, {fmt(e.reasoning_tokens, 'd')} thinking,"
-                   f" {fmt(e.thinking_tokens_per_step, '.1f')} thinking per step"),
+        (
+            "time-to-done",
+            f"{fmt(e.time_to_done_s, '.3f', ' s')} (model "
+            f"{fmt(e.model_time_s, '.3f')} s, tools {fmt(e.tool_time_s, '.3f')} s, "
+            f"router {fmt(e.router_time_s, '.3f')} s)",
+        ),
+        (
+            "tokens",
+            f"{fmt(e.output_tokens, 'd')} output, {fmt(e.reasoning_tokens, 'd')} thinking,"
+            f" {fmt(e.thinking_tokens_per_step, '.1f')} thinking per step",
+        ),
         ("tool mode / started", f"{esc(e.tool_mode)} / {esc(e.started_at)}"),
         ("cost", fmt(e.cost_usd, ".6f", " USD") if e.cost_usd is not None else "unpriced"),
     ]
@@ -111,7 +154,11 @@ def episode(e: EpisodeResult) -> str:
         facts.append(("speculative decoding", esc(e.spec_decode)))
     final = _pre(e.final_answer or "", "Final answer")
     steps = "".join(_step(s) for s in e.steps)
-    summary = (f"{esc(e.task_id)} · repeat {e.repeat} · {_status(e.status)} · score "
-               f"{fmt(e.score, '.2f')} · {len(e.steps)} steps · {fmt(e.time_to_done_s, '.2f')} s")
-    return (f'<details class="episode" id="{anchor(e.task_id, e.repeat)}"><summary>{summary}'
-            f"</summary>{kv(facts)}{checks}{final}{steps}</details>")
+    summary = (
+        f"{esc(e.task_id)} · repeat {e.repeat} · {_status(e.status)} · score "
+        f"{fmt(e.score, '.2f')} · {len(e.steps)} steps · {fmt(e.time_to_done_s, '.2f')} s"
+    )
+    return (
+        f'<details class="episode" id="{anchor(e.task_id, e.repeat)}"><summary>{summary}'
+        f"</summary>{kv(facts)}{checks}{final}{steps}</details>"
+    )

@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 
+from agentbench.figures import fmt
+
 CSS = """
 :root { --fg:#1b1b1b; --muted:#5a5a5a; --line:#d9d9d9; --bg:#ffffff; --card:#f6f7f9;
         --ok:#006b45; --bad:#a3320b; --accent:#0057a0; }
@@ -119,20 +121,16 @@ def esc(value: object) -> str:
     return "n/a" if value is None else html.escape(str(value), quote=True)
 
 
-def fmt(value: float | int | None, spec: str = ".2f", unit: str = "") -> str:
-    if value is None:
-        return "n/a"
-    return html.escape(f"{value:{spec}}{unit}")
-
-
 def fmt_ci(ci: Sequence[float] | None, spec: str = ".0%") -> str:
     return f"[{ci[0]:{spec}}, {ci[1]:{spec}}]" if ci else ""
 
 
 def card(key: str, value: str, detail: str = "") -> str:
     """A summary card; `value` and `detail` are markup the caller already escaped."""
-    return (f'<div class="card"><div class="k">{esc(key)}</div><div class="v">{value}</div>'
-            f'<div class="d">{detail}</div></div>')
+    return (
+        f'<div class="card"><div class="k">{esc(key)}</div><div class="v">{value}</div>'
+        f'<div class="d">{detail}</div></div>'
+    )
 
 
 def num_cell(value: float | int | None, spec: str = ".2f", unit: str = "") -> str:
@@ -141,35 +139,45 @@ def num_cell(value: float | int | None, spec: str = ".2f", unit: str = "") -> st
     return f'<td class="n" data-v="{v}">{fmt(value, spec, unit)}</td>'
 
 
-def table(headers: Sequence[tuple[str, bool]], rows: Iterable[str], *, sortable: bool = False,
-          caption: str = "", table_id: str = "") -> str:
+def table(
+    headers: Sequence[tuple[str, bool]],
+    rows: Iterable[str],
+    *,
+    sortable: bool = False,
+    caption: str = "",
+    table_id: str = "",
+) -> str:
     """headers: (text, numeric); rows: ready `<tr>` markup."""
     cls = ' class="sortable"' if sortable else ""
     ident = f' id="{esc(table_id)}"' if table_id else ""
-    head = "".join(f'<th scope="col"{" class=n" if num else ""}>{esc(h)}</th>'
-                   for h, num in headers)
+    head = "".join(
+        f'<th scope="col"{" class=n" if num else ""}>{esc(h)}</th>' for h, num in headers
+    )
     cap = f'<caption class="note">{esc(caption)}</caption>' if caption else ""
-    return (f'<div class="wrap"><table{cls}{ident}>{cap}<thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')
+    return (
+        f'<div class="wrap"><table{cls}{ident}>{cap}<thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
 
 
 def kv(pairs: Iterable[tuple[str, str]]) -> str:
     """A definition list; values are markup the caller already escaped."""
-    return '<dl class="kv">' + "".join(f"<dt>{esc(k)}</dt><dd>{v}</dd>" for k, v in pairs) \
-        + "</dl>"
+    return '<dl class="kv">' + "".join(f"<dt>{esc(k)}</dt><dd>{v}</dd>" for k, v in pairs) + "</dl>"
 
 
 def figure(svg: str | None, caption: str, fig_id: str) -> str:
     if svg is None:
         return ""
-    return (f'<figure class="plot" id="{esc(fig_id)}">{svg}'
-            f"<figcaption>{esc(caption)}</figcaption></figure>")
+    return (
+        f'<figure class="plot" id="{esc(fig_id)}">{svg}'
+        f"<figcaption>{esc(caption)}</figcaption></figure>"
+    )
 
 
 def page(title: str, body: str, *, generator: str = "") -> str:
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title><style>{CSS}</style></head>"
         f"<body><main>{body}<footer>{esc(generator)}</footer></main>"
         f"<script>{JS}</script></body></html>\n"

@@ -6,37 +6,38 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from agentbench.figures import fmt
 from agentbench.metrics.summary import RunSummary, by_category, summarize
 from agentbench.records import EpisodeResult, RunRecord
 
 
-def fmt(value: float | None, spec: str = ".2f", unit: str = "") -> str:
-    if value is None:
-        return "n/a"
-    return f"{value:{spec}}{unit}"
-
-
 def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -> Table:
     table = Table(
-        title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
         caption="success: share of episodes with every check passed [95% bootstrap CI]; "
-        "think: reasoning tokens per step; done: time-to-done median (s); decode: median tok/s",
+        "think: reasoning tokens per step; done: time-to-done median (s); decode: median tok/s; "
+        "off-script: share of tool calls no simulator or rule answered",
         caption_justify="left",
     )
     table.add_column("category", no_wrap=True)
-    for column in ("tasks", "eps", "success", "score", "think", "done s", "decode"):
+    for column in ("tasks", "eps", "success", "score", "think", "done s", "decode", "off-script"):
         table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
     for name, s in [*rows.items(), ("all", total)]:
         ci = s.success_rate_ci
         interval = f" [{ci[0] * 100:.0f}–{ci[1] * 100:.0f}]" if ci else ""
         table.add_row(
             f"[bold]{name}[/bold]" if name == "all" else name,
-            str(s.tasks), str(s.episodes),
+            str(s.tasks),
+            str(s.episodes),
             f"{fmt(s.success_rate, '.0%')}{interval}",
             fmt(s.mean_score, ".2f"),
             fmt(s.thinking_tokens_per_step, ".1f"),
             fmt(s.time_to_done_s_median, ".2f"),
             fmt(s.decode_tok_s_median, ".1f"),
+            fmt(s.off_script_share, ".0%"),
         )
     return table
 
@@ -69,6 +70,15 @@ def print_run(
     if total.tokens_method.get("estimated"):
         console.print(
             "[yellow]Some token counts are tiktoken estimates, not the server's tokenizer.[/yellow]"
+        )
+    if total.off_script_by_task:
+        worst = sorted(total.off_script_by_task.items(), key=lambda kv: -kv[1])
+        console.print(
+            f"[yellow]Off-script: {total.off_script_calls} of {total.tool_calls} tool calls got "
+            "the tool's fallback text (no simulator or rule covers them), so the environment, "
+            "not the model, may have limited these tasks: "
+            + ", ".join(f"{t} {share:.0%}" for t, share in worst)
+            + "[/yellow]"
         )
     serving_notes(run, episodes, total, console)
 

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import Any
 
-from agentbench.agent.loop import EpisodeTrace
-from agentbench.records import CheckRecord
+from agentbench.records import CheckRecord, EpisodeTrace
 from agentbench.scoring.checks import Scorer
+from agentbench.scoring.facts import CallFact, EpisodeFacts
+from agentbench.sim.base import Change, Identity
+from agentbench.sim.world import World
+from agentbench.tasks.env import world_spec
 from agentbench.tasks.loader import TaskSuite
+from agentbench.tasks.matching import args_match
 from agentbench.tasks.model import Task
 
 
@@ -19,14 +25,86 @@ class EpisodeScore:
     explanation: str
 
 
+def trace_facts(trace: EpisodeTrace) -> EpisodeFacts:
+    """The facts scoring reads from a trace (kept steps only)."""
+    calls: list[CallFact] = []
+    for step in trace.steps:
+        if step.discarded:
+            continue
+        for call, result in zip(step.tool_calls, step.tool_results, strict=False):
+            calls.append(
+                CallFact(
+                    tool=call.name,
+                    args=call.parsed,
+                    ok=result.ok,
+                    identity=tuple(result.identity) if result.identity is not None else None,
+                    changes=tuple(
+                        Change(c.system, c.action, c.target, c.detail) for c in result.changes
+                    ),
+                )
+            )
+    return EpisodeFacts(calls=calls, answer=trace.final_answer, state=trace.state)
+
+
+class StartState:
+    """What a call would mean on a fresh copy of the task's start state: the identity the
+    simulator resolves, or None where a rule answers it (rules are overrides) or no simulator
+    serves it. The World is built on first use and every answer is kept (the start state never
+    changes), so a task pays for it once per process, not once per episode."""
+
+    def __init__(self, task: Task, suite: TaskSuite) -> None:
+        self.task = task
+        self.suite = suite
+        self._world: World | None = None
+        self._known: dict[str, Identity | None] = {}
+
+    @classmethod
+    def of(cls, task: Task, suite: TaskSuite) -> StartState:
+        """The shared StartState of this task object (a bounded per-process cache)."""
+        key = (id(task), id(suite))
+        found = _START_STATES.get(key)
+        if found is None or found.task is not task or found.suite is not suite:
+            if len(_START_STATES) >= 512:
+                _START_STATES.clear()
+            found = _START_STATES[key] = cls(task, suite)
+        return found
+
+    def __call__(self, tool: str, args: dict[str, Any]) -> Identity | None:
+        key = json.dumps([tool, args], sort_keys=True)
+        if key not in self._known:
+            self._known[key] = self._resolve(tool, args)
+        return self._known[key]
+
+    def _resolve(self, tool: str, args: dict[str, Any]) -> Identity | None:
+        environment = self.task.environment
+        if not environment.declared:
+            return None
+        definition = self.suite.tools.get(tool)
+        grammar = self.suite.grammar
+        for rule in environment.rules:
+            holds = all(environment.state.get(k) == v for k, v in rule.when.items())
+            if (
+                rule.tool == tool
+                and holds
+                and args_match(rule.args, args, definition, grammar, exact_keys=False)
+            ):
+                return None
+        if self._world is None:
+            spec = world_spec(environment)
+            assert spec is not None
+            self._world = World(spec)
+        return self._world.identify(tool, args)
+
+
+_START_STATES: dict[tuple[int, int], StartState] = {}
+
+
 def score_trace(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeScore:
     """Score a finished trace. Backend errors are not scored (score None), never counted wrong."""
     if trace.status.startswith("backend_error"):
         return EpisodeScore(None, trace.status, [], trace.error or trace.status)
-    failing = [(n, a) for n, a, ok in trace.call_results() if not ok]
-    checks = Scorer(task, suite.tools, suite.grammar).checks(
-        trace.calls(), failing, trace.final_answer, trace.state
-    )
+    scorer = Scorer(task, suite.tools, suite.grammar, StartState.of(task, suite))
+    checks = scorer.checks(trace_facts(trace))
     passed = sum(c.passed for c in checks)
     score = passed / len(checks) if checks else 0.0
     if trace.status == "answered":

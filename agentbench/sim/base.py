@@ -14,7 +14,7 @@ Data flow: tool call -> `World` (sim/world.py) -> shell layer (sim/shell.py: pip
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 Identity = tuple[str, ...]
 
@@ -43,6 +43,7 @@ class CommandResult:
     identity: Identity | None = None  # what the call resolved to; None when it resolved nothing
     changes: list[Change] = field(default_factory=list)
     simulated: bool = True  # False: no simulator covers this command (an off-script fallback)
+    timed_out: bool = False  # the tool runtime killed it: the shell stops the whole line here
 
     @property
     def output(self) -> str:
@@ -66,4 +67,22 @@ class Program(Protocol):
 
     def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
         """argv[0] is the program name (path prefixes already stripped)."""
+        ...
+
+
+@runtime_checkable
+class Stateful(Protocol):
+    """A simulator that holds mutable state (a filesystem, a cluster, a database).
+
+    The `World` checkpoints every stateful part before a dry run (`World.identify`: what a call
+    would mean, without changing anything) and restores it after. A kubectl simulator whose
+    `Program` keeps its cluster in memory implements these two methods on that program.
+    """
+
+    def snapshot(self) -> object:
+        """An opaque token that `restore` accepts; cheap enough to take once per call."""
+        ...
+
+    def restore(self, token: object) -> None:
+        """Put the state back as it was when `token` was taken."""
         ...

@@ -1,5 +1,8 @@
 """SQLite result store: one transaction per finished episode, so a crash loses only what was in
-flight. WAL mode lets several runs write to the same database file at once."""
+flight. WAL mode lets several runs write to the same database file at once.
+
+The database carries the results contract's version (records.SCHEMA_VERSION) as SQLite's
+`user_version`: a database written by a newer agentbench is refused with one line."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from agentbench.errors import ConfigError, StorageError
-from agentbench.records import EpisodeResult, RunRecord
+from agentbench.records import SCHEMA_VERSION, EpisodeResult, RunRecord
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -48,8 +51,22 @@ class ResultStore:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA busy_timeout=30000")
             self.conn.executescript(SCHEMA)
+            self.schema_version = self._schema_version()
         except sqlite3.DatabaseError as exc:
             raise ConfigError(f"{self.path}: not a usable agentbench database ({exc})") from exc
+
+    def _schema_version(self) -> int:
+        """The database's results-contract version; stamps a new (or pre-versioning) database."""
+        found = int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+        if found > SCHEMA_VERSION:
+            self.conn.close()
+            raise ConfigError(
+                f"{self.path}: written with results schema version {found}, this agentbench "
+                f"reads up to {SCHEMA_VERSION}; upgrade agentbench or use another --db"
+            )
+        if found < SCHEMA_VERSION:
+            self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        return SCHEMA_VERSION
 
     def close(self) -> None:
         self.conn.close()

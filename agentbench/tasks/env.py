@@ -1,22 +1,31 @@
 """The simulated tool runtime of one episode. Deterministic; it never executes anything.
 
-A call is answered by the first rule (in file order) whose tool, argument pattern and `when`
-state conditions match. Unknown tools, malformed arguments and unmatched calls get the error a
-real tool runtime would return, so a model's mistake is fed back to it, never crashes the run.
+A call is answered, in order, by: the first rule (in file order) whose tool, argument pattern
+and `when` state conditions match (rules are overrides for what no simulator can say); the
+task's `World` (agentbench/sim: state-backed kubectl, shell, files, system tools, SQL, HTTP);
+else the tool's `unmatched` text, a fallback that counts as off-script. Each result says which
+(`source`), what the call meant (`identity`) and what it changed (`changes`); the environment
+keeps every change of the episode. Unknown tools, malformed arguments and unmatched calls get
+the error a real tool runtime would return, so a model's mistake is fed back to it.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
 
+from agentbench.records import ChangeRecord, ToolResultRecord
+from agentbench.sim.base import Change, CommandResult, Identity
+from agentbench.sim.world import World, WorldSpec
 from agentbench.tasks.argv import ArgvError, ProgramFlags, split_command
 from agentbench.tasks.matching import args_match
-from agentbench.tasks.model import ArgKind, Task, ToolDef
+from agentbench.tasks.model import ArgKind, Environment, Task, ToolDef
+
+FALLBACK = "fallback"  # the source of a call no rule and no simulator answered (off-script)
 
 
 @dataclass(frozen=True)
@@ -29,12 +38,44 @@ class ToolResult:
     latency_s: float
     rule: int | None  # index of the matching rule; None for runtime errors and unmatched calls
     kind: str  # "ok", "error", "unmatched", "unknown_tool", "invalid_arguments"
+    source: str = "rule"  # "sim:<program>", "rule", "fallback" (off-script), "runtime_error"
+    identity: Identity | None = None  # what the call meant, as the simulator resolved it
+    changes: tuple[Change, ...] = field(default=())  # state changes the call made
 
     def content(self) -> str:
         """The text sent back to the model as the tool message."""
         if self.exit_code not in (None, 0):
             return f"{self.output.rstrip()}\n[exit code {self.exit_code}]"
         return self.output
+
+    def record(self, name: str) -> ToolResultRecord:
+        """The result as the episode records it."""
+        return ToolResultRecord(
+            name=name,
+            output=self.content(),
+            ok=self.ok,
+            kind=self.kind,
+            latency_s=self.latency_s,
+            source=self.source,
+            identity=list(self.identity) if self.identity is not None else None,
+            changes=[
+                ChangeRecord(system=c.system, action=c.action, target=c.target, detail=c.detail)
+                for c in self.changes
+            ],
+        )
+
+
+def world_spec(environment: Environment) -> WorldSpec | None:
+    """The declared simulator state of a task; None when it declares none (rules only)."""
+    if not environment.declared:
+        return None
+    return WorldSpec(
+        cluster=environment.cluster,
+        files=dict(environment.files),
+        system=environment.system,
+        sql=environment.sql,
+        http=tuple(environment.http),
+    )
 
 
 def parse_arguments(raw: str | dict[str, Any] | None) -> tuple[dict[str, Any] | None, str | None]:
@@ -62,6 +103,9 @@ class SimulatedEnvironment:
         self.tools = {name: tools[name] for name in task.tools}
         self.grammar = grammar
         self.state: dict[str, Any] = copy.deepcopy(task.environment.state)
+        spec = world_spec(task.environment)
+        self.world: World | None = World(spec) if spec is not None else None
+        self.changes: list[Change] = []  # every state change of the episode, in order
 
     def execute(self, name: str, raw_args: str | dict[str, Any] | None) -> ToolResult:
         tool = self.tools.get(name)
@@ -98,7 +142,25 @@ class SimulatedEnvironment:
                 rule=index,
                 kind="error" if failed else "ok",
             )
+        answer = self.world.call(name, args) if self.world is not None else None
+        if answer is not None and answer.result.simulated:
+            self.changes += answer.result.changes
+            return self._simulated(tool, answer.result, answer.program)
         return self._unmatched(tool, args)
+
+    def _simulated(self, tool: ToolDef, result: CommandResult, program: str) -> ToolResult:
+        shell = self._is_shell(tool)
+        return ToolResult(
+            output=result.output if shell else (result.stdout or result.stderr),
+            ok=result.exit_code == 0,
+            exit_code=result.exit_code if shell else None,
+            latency_s=0.0,
+            rule=None,
+            kind="ok" if result.exit_code == 0 else "error",
+            source=f"sim:{program}",
+            identity=result.identity,
+            changes=tuple(result.changes),
+        )
 
     def _state_holds(self, conditions: dict[str, Any]) -> bool:
         return all(self.state.get(key) == value for key, value in conditions.items())
@@ -129,12 +191,15 @@ class SimulatedEnvironment:
             latency_s=0.0,
             rule=None,
             kind="unmatched",
+            source=FALLBACK,
         )
 
     @staticmethod
     def _shell_error(text: str) -> ToolResult:
-        return ToolResult(text, ok=False, exit_code=2, latency_s=0.0, rule=None, kind="error")
+        return ToolResult(
+            text, ok=False, exit_code=2, latency_s=0.0, rule=None, kind="error", source=FALLBACK
+        )
 
     @staticmethod
     def _runtime_error(kind: str, text: str) -> ToolResult:
-        return ToolResult(text, ok=False, exit_code=None, latency_s=0.0, rule=None, kind=kind)
+        return ToolResult(text, False, None, 0.0, rule=None, kind=kind, source="runtime_error")

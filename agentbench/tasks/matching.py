@@ -6,10 +6,14 @@ import json
 import re
 from typing import Any
 
+from agentbench.sim.shell import ShellSyntaxError, parse
 from agentbench.tasks.argv import ProgramFlags, same_command
 from agentbench.tasks.model import ArgKind, CallPattern, ToolDef
 
 MATCHER_KEYS = frozenset({"$regex", "$contains", "$one_of", "$any"})
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
+_PASS_THROUGH = frozenset({"time", "command", "nohup", "exec"})
+_SUDO_VALUE_FLAGS = frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p"})
 
 
 def is_matcher(value: Any) -> bool:
@@ -104,3 +108,68 @@ def call_matches(
     if args_mode == "ignore":
         return True
     return args_match(pattern.args, args, tools.get(name), grammar, exact_keys=args_mode == "exact")
+
+
+def strip_prefixes(words: list[str]) -> list[str]:
+    """The words a command runs: `sudo [-u U]`, `env [-i] VAR=x`, `VAR=x`, `time`, `nohup`
+    dropped and the program named by its basename (`/usr/bin/kubectl` -> `kubectl`)."""
+    while words:
+        head = words[0].rsplit("/", 1)[-1] if words[0].startswith("/") else words[0]
+        if _ASSIGNMENT.match(words[0]):
+            words = words[1:]
+        elif head == "env":
+            words = words[1:]
+            while words and (words[0].startswith("-") or _ASSIGNMENT.match(words[0])):
+                words = words[1:]
+        elif head == "sudo":
+            words = words[1:]
+            while words and words[0].startswith("-"):
+                flag = words.pop(0)
+                if flag == "--":
+                    break
+                if flag in _SUDO_VALUE_FLAGS and words:
+                    words = words[1:]
+        elif head in _PASS_THROUGH:
+            words = words[1:]
+        else:
+            return [head, *words[1:]]
+    return words
+
+
+def shell_commands(line: str) -> list[str]:
+    """Each simple command of a shell line (pipes, `&&`, `;`), prefixes stripped, words joined by
+    single spaces, e.g. `sudo /usr/bin/kubectl delete po x | cat` -> `kubectl delete po x`,
+    `cat`. A line that does not parse is returned as it is."""
+    try:
+        items = parse(line)
+    except ShellSyntaxError:
+        return [line]
+    out: list[str] = []
+    for _, pipeline in items:
+        for command in pipeline:
+            words = strip_prefixes(list(command.words))
+            if words:
+                out.append(" ".join(words))
+    return out
+
+
+def forbidden(
+    pattern: CallPattern,
+    name: str,
+    args: dict[str, Any],
+    tools: dict[str, ToolDef],
+    grammar: dict[str, ProgramFlags],
+) -> bool:
+    """Whether a call hits a `forbid` pattern: the call as it is, or (for shell arguments) any
+    one command of its line with prefixes stripped."""
+    if call_matches(pattern, name, args, tools, grammar):
+        return True
+    tool = tools.get(name)
+    if pattern.tool != name or tool is None:
+        return False
+    for arg, kind in tool.match.items():
+        if kind is ArgKind.shell and isinstance(args.get(arg), str):
+            for command in shell_commands(args[arg]):
+                if call_matches(pattern, name, {**args, arg: command}, tools, grammar):
+                    return True
+    return False

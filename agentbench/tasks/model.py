@@ -20,6 +20,38 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from agentbench.sim.kube.model import Cluster
+from agentbench.sim.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
+from agentbench.tasks.expectations import (
+    AnswerExpectation,
+    CallPattern,
+    CallsExpectation,
+    ChangePattern,
+    ChangesExpectation,
+    Claim,
+    Expectation,
+    StateCondition,
+)
+
+__all__ = [
+    "AnswerExpectation",
+    "ArgKind",
+    "Call",
+    "CallPattern",
+    "CallsExpectation",
+    "ChangePattern",
+    "ChangesExpectation",
+    "Claim",
+    "Environment",
+    "Expectation",
+    "Rule",
+    "StateCondition",
+    "Step",
+    "Task",
+    "ToolDef",
+    "Trajectory",
+]
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -80,13 +112,6 @@ class Call(_Strict):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-class CallPattern(_Strict):
-    """A tool call to match: `tool` exactly, `args` by literal-by-kind or matcher objects."""
-
-    tool: str
-    args: dict[str, Any] = Field(default_factory=dict)
-
-
 class Rule(_Strict):
     """One environment rule. The first rule whose tool, args and `when` match answers the call."""
 
@@ -113,73 +138,30 @@ class Rule(_Strict):
 
 
 class Environment(_Strict):
-    """The deterministic simulation of the tools. Nothing is ever executed on the host."""
+    """The deterministic simulation of the tools. Nothing is ever executed on the host.
 
-    state: dict[str, Any] = Field(default_factory=dict, description="Initial state.")
-    rules: list[Rule] = Field(default_factory=list)
-
-
-class CallsExpectation(_Strict):
-    """Trajectory match over every tool call of the episode, in order.
-
-    mode: `strict` same calls in the same order; `unordered` same calls in any order; `subset`
-    every call the agent made is one of these (nothing else called); `superset` the agent made
-    at least these calls (extras allowed). args: `exact` same argument names, each matching;
-    `subset` the expected arguments match, extra arguments allowed; `ignore` tool names only.
+    Tools answer from the declared state (`cluster`, `files`, `system`, `sql`, `http`; formats
+    in agentbench/sim/spec.py and tasks/README.md), as the real systems would. `rules` are
+    overrides for what a simulator cannot say: a matching rule answers first; a call no rule
+    and no simulator answers gets the tool's `unmatched` text and counts as off-script.
     """
 
-    mode: Literal["strict", "unordered", "subset", "superset"] = "superset"
-    args: Literal["exact", "subset", "ignore"] = "exact"
-    calls: list[CallPattern] = Field(default_factory=list)
-
-
-class AnswerExpectation(_Strict):
-    """Checks on the final answer text (case-insensitive where textual)."""
-
-    contains: list[str] = Field(default_factory=list, description="Every one must appear.")
-    contains_any: list[str] = Field(default_factory=list, description="At least one appears.")
-    not_contains: list[str] = Field(default_factory=list, description="None may appear.")
-    regex: str | None = Field(default=None, description="Must match (re.search, IGNORECASE).")
-    json_schema: dict[str, Any] | None = Field(
-        default=None, description="The answer's JSON object must validate against this."
+    state: dict[str, Any] = Field(default_factory=dict, description="Initial rule state.")
+    rules: list[Rule] = Field(default_factory=list)
+    cluster: Cluster | None = Field(
+        default=None, description="A Kubernetes cluster for kubectl (agentbench/sim/kube)."
     )
-    json_fields: dict[str, Any] = Field(
-        default_factory=dict,
-        description="Key -> literal (text-compared) or matcher, on the answer's JSON object.",
+    files: dict[str, str | FileSpec] = Field(
+        default_factory=dict, description="Path -> content or FileSpec; directories implied."
     )
+    system: SystemSpec | None = Field(default=None, description="Host, services, journal.")
+    sql: SqlSpec | None = Field(default=None, description="Tables for sql_query and psql.")
+    http: list[HttpRoute] = Field(default_factory=list, description="Routes for http_get, curl.")
 
-
-class Expectation(_Strict):
-    """What a correct episode does. Each part present is one check; score = share passed."""
-
-    first_call: CallPattern | None = Field(
-        default=None, description="The first tool call must match this."
-    )
-    no_calls: bool = Field(default=False, description="The right answer calls no tool at all.")
-    calls: CallsExpectation | None = None
-    forbid: list[CallPattern] = Field(
-        default_factory=list, description="Calls that must never be made (destructive, wrong)."
-    )
-    max_repeats: int | None = Field(
-        default=None, ge=1, description="No identical failing call may be made more than this."
-    )
-    answer: AnswerExpectation | None = None
-    end_state: dict[str, Any] = Field(
-        default_factory=dict, description="State keys that must hold these values at the end."
-    )
-
-    @model_validator(mode="after")
-    def _something(self) -> Expectation:
-        if not (
-            self.first_call
-            or self.no_calls
-            or self.calls
-            or self.forbid
-            or self.answer
-            or self.end_state
-        ):
-            raise ValueError("an expectation needs at least one check")
-        return self
+    @property
+    def declared(self) -> bool:
+        """True when any simulator state is declared (else only rules answer)."""
+        return bool(self.cluster or self.files or self.system or self.sql or self.http)
 
 
 class Step(_Strict):
@@ -196,7 +178,11 @@ class Step(_Strict):
 
 
 class Trajectory(_Strict):
-    """A planted wrong trajectory: a plausible mistake that must score below 1.0."""
+    """A scripted trajectory other than the reference.
+
+    Under `wrong:` a planted mistake that must score below 1.0; under `alternates:` a correct
+    trajectory in another valid form (other flags, aliases, SQL, wording) that must score 1.0.
+    """
 
     name: str
     description: str = ""
@@ -219,13 +205,17 @@ class Task(_Strict):
     expect: Expectation
     reference: list[Step] = Field(min_length=1, description="Must score 1.0.")
     wrong: list[Trajectory] = Field(min_length=1, description="Each must score below 1.0.")
+    alternates: list[Trajectory] = Field(
+        default_factory=list, description="Correct trajectories in other forms; each scores 1.0."
+    )
     tags: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _answer_last(self) -> Task:
-        for name, steps in [("reference", self.reference)] + [
-            (f"wrong[{w.name}]", w.steps) for w in self.wrong
-        ]:
+        scripts = [("reference", self.reference)]
+        scripts += [(f"wrong[{w.name}]", w.steps) for w in self.wrong]
+        scripts += [(f"alternates[{a.name}]", a.steps) for a in self.alternates]
+        for name, steps in scripts:
             for step in steps[:-1]:
                 if step.answer is not None:
                     raise ValueError(f"{name}: only the last step may be an answer")

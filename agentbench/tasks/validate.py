@@ -1,14 +1,26 @@
-"""`agentbench tasks validate`: every reference scores 1.0, every planted mistake below 1.0."""
+"""`agentbench tasks validate`: the reference and every alternate score 1.0, every planted
+mistake below 1.0.
+
+Strict mode (the default once every task is migrated) also requires what makes a score
+trustworthy: at least `MIN_VARIANTS` alternates and planted mistakes per task, a checked final
+answer (`expect.answer`, or `expect.answer_unchecked` saying why not), and a reference and
+alternates that never go off-script (no call answered by the unmatched fallback).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.scripted import ScriptedBackend
 from agentbench.backends.tokens import estimate_tokens
 from agentbench.scoring import score_trace
+from agentbench.sim.world import World
+from agentbench.tasks.env import FALLBACK, world_spec
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Step, Task
 from router import LOCAL, build_policy
@@ -27,10 +39,22 @@ class ValidationProblem:
 
 # Every task must fit the fleet-matched context of the seeds (32,768) with room for the answer.
 CONTEXT_BUDGET_TOKENS = 28_000
+MIN_VARIANTS = 2  # alternates and planted mistakes each task ships, in strict mode
+STRICT_DEFAULT = False  # flipped on when every task is migrated to the scoring format
 
 
-async def _score(suite: TaskSuite, task: Task, steps: list[Step]) -> tuple[float, str, int]:
-    """(score, explanation, estimated tokens of the whole conversation)."""
+@dataclass
+class Played:
+    """A scripted trajectory played through the real loop, environment and scorers."""
+
+    score: float  # -1.0 when the episode did not finish as answered or wrong
+    why: str
+    tokens: int  # estimated tokens of the whole conversation
+    off_script: list[str]  # calls answered by no simulator and no rule
+    by_rule: list[tuple[str, dict[str, Any]]]  # calls a task rule answered
+
+
+async def _play(suite: TaskSuite, task: Task, steps: list[Step]) -> Played:
     config = AgentConfig(max_steps=task.max_steps, simulate_latency=False)
     agent = Agent(suite, {LOCAL: ScriptedBackend(steps)}, config)
     trace = await agent.run(task, build_policy("always-local")())
@@ -40,58 +64,113 @@ async def _score(suite: TaskSuite, task: Task, steps: list[Step]) -> tuple[float
         text += "".join(c.arguments for c in step.tool_calls)
         text += "".join(r.output for r in step.tool_results)
     score = (result.score or 0.0) if result.status in ("ok", "wrong") else -1.0
-    return score, result.explanation, estimate_tokens(text)
+    off = [
+        f"{call.name}({call.arguments})"
+        for step in trace.steps
+        for call, res in zip(step.tool_calls, step.tool_results, strict=False)
+        if res.source == FALLBACK
+    ]
+    by_rule = [
+        (call.name, call.parsed)
+        for step in trace.steps
+        for call, res in zip(step.tool_calls, step.tool_results, strict=False)
+        if res.source == "rule" and call.parsed is not None
+    ]
+    return Played(score, result.explanation, estimate_tokens(text), off, by_rule)
 
 
-async def validate_task(suite: TaskSuite, task: Task) -> list[ValidationProblem]:
+async def validate_task(
+    suite: TaskSuite, task: Task, strict: bool = STRICT_DEFAULT
+) -> list[ValidationProblem]:
     path = str(suite.paths.get(task.id, task.id))
-    problems = []
+    problems: list[ValidationProblem] = []
+
+    def problem(field: str, message: str) -> None:
+        problems.append(ValidationProblem(task.id, path, field, message))
+
     if len(task.reference) > task.max_steps:
-        problems.append(
-            ValidationProblem(
-                task.id,
-                path,
-                "max_steps",
-                f"{task.max_steps} is below the reference's {len(task.reference)} steps",
-            )
+        problem(
+            "max_steps", f"{task.max_steps} is below the reference's {len(task.reference)} steps"
         )
-    score, why, tokens = await _score(suite, task, task.reference)
-    if tokens > CONTEXT_BUDGET_TOKENS:
-        problems.append(
-            ValidationProblem(
-                task.id,
-                path,
+    if strict:
+        _format_problems(task, problem)
+    shadowed = _Simulator(task)
+    correct = [("reference", "reference", task.reference)]
+    correct += [
+        (f"alternates.{i}", f"alternate '{a.name}'", a.steps) for i, a in enumerate(task.alternates)
+    ]
+    for field, name, steps in correct:
+        played = await _play(suite, task, steps)
+        if field == "reference" and played.tokens > CONTEXT_BUDGET_TOKENS:
+            problem(
                 "environment",
-                f"the reference conversation is ~{tokens} tokens (tiktoken estimate); keep it "
-                f"under {CONTEXT_BUDGET_TOKENS} so the task fits a 32K context",
+                f"the reference conversation is ~{played.tokens} tokens (tiktoken estimate); keep "
+                f"it under {CONTEXT_BUDGET_TOKENS} so the task fits a 32K context",
             )
-        )
-    if score != 1.0:
-        problems.append(
-            ValidationProblem(
-                task.id, path, "reference", f"scores {max(score, 0):.2f}, must score 1.0: {why}"
+        if played.score != 1.0:
+            problem(
+                field, f"{name} scores {max(played.score, 0):.2f}, must score 1.0: {played.why}"
             )
-        )
+        if strict and played.off_script:
+            problem(
+                field,
+                f"{name} goes off-script: no simulator or rule answers {played.off_script[0]}; "
+                "declare the state it reads or a rule",
+            )
+        if strict:
+            for tool, args in played.by_rule:
+                if shadowed.covers(tool, args):
+                    problem(
+                        field,
+                        f"{name}: a rule answers {tool}({json.dumps(args)}), which the simulator "
+                        "answers from the declared state; drop the rule or declare the state",
+                    )
     for i, wrong in enumerate(task.wrong):
-        score, why, _ = await _score(suite, task, wrong.steps)
-        if score >= 1.0:
-            problems.append(
-                ValidationProblem(
-                    task.id,
-                    path,
-                    f"wrong.{i}",
-                    f"planted mistake '{wrong.name}' scores 1.0; the "
-                    "expectation is too loose to catch it",
-                )
+        played = await _play(suite, task, wrong.steps)
+        if played.score >= 1.0:
+            problem(
+                f"wrong.{i}",
+                f"planted mistake '{wrong.name}' scores 1.0; the expectation is too loose to "
+                "catch it",
             )
     return problems
 
 
-def validate_suite(suite: TaskSuite) -> list[ValidationProblem]:
+class _Simulator:
+    """Whether the task's World, at its start state, answers a call (built on first use)."""
+
+    def __init__(self, task: Task) -> None:
+        self.spec = world_spec(task.environment)
+        self.world: World | None = None
+
+    def covers(self, tool: str, args: dict[str, Any]) -> bool:
+        if self.spec is None:
+            return False
+        if self.world is None:
+            self.world = World(self.spec)
+        return self.world.identify(tool, args) is not None
+
+
+def _format_problems(task: Task, problem: Callable[[str, str], None]) -> None:
+    """What strict mode asks of a task's file, beyond its scores."""
+    for field, found in (("alternates", task.alternates), ("wrong", task.wrong)):
+        if len(found) < MIN_VARIANTS:
+            problem(field, f"{len(found)} given; ship at least {MIN_VARIANTS}")
+    if task.expect.answer is None and task.expect.answer_unchecked is None:
+        problem(
+            "expect.answer",
+            "the final answer is not checked; add claims/decoys or answer_unchecked: <why>",
+        )
+    names = [t.name for t in [*task.alternates, *task.wrong]]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        problem("alternates", f"trajectory name '{name}' is used twice")
+
+
+def validate_suite(suite: TaskSuite, strict: bool = STRICT_DEFAULT) -> list[ValidationProblem]:
     async def run() -> list[ValidationProblem]:
         out: list[ValidationProblem] = []
         for task in suite.tasks:
-            out += await validate_task(suite, task)
+            out += await validate_task(suite, task, strict)
         return out
 
     problems = asyncio.run(run())

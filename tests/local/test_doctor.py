@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agentbench.cli.doctor import run_doctor
 from agentbench.cli.main import app
+from agentbench.local.doctor import run_doctor
 from agentbench.refserver.schedule import Schedule
 
 

@@ -1,10 +1,13 @@
 import pytest
 
+from agentbench.records import CheckRecord
 from agentbench.scoring.checks import Scorer
+from agentbench.scoring.facts import CallFact, EpisodeFacts
+from agentbench.sim.base import Change
 from agentbench.tasks.model import Task
 
 
-def task_with(expect: dict) -> Task:
+def task_with(expect: dict, tools: list[str] | None = None) -> Task:
     return Task.model_validate(
         {
             "id": "t-score",
@@ -12,7 +15,7 @@ def task_with(expect: dict) -> Task:
             "difficulty": "easy",
             "description": "d",
             "prompt": "p",
-            "tools": ["run_command"],
+            "tools": tools or ["run_command"],
             "expect": expect,
             "reference": [{"answer": "x"}],
             "wrong": [{"name": "w", "steps": [{"answer": "y"}]}],
@@ -20,8 +23,14 @@ def task_with(expect: dict) -> Task:
     )
 
 
-def cmd(c: str) -> tuple[str, dict]:
-    return ("run_command", {"cmd": c})
+def cmd(c: str, ok: bool = True, identity=None, changes=()) -> CallFact:
+    return CallFact("run_command", {"cmd": c}, ok, identity, tuple(changes))
+
+
+def check(scorer: Scorer, name: str, calls=(), answer: str | None = "answer") -> CheckRecord:
+    facts = EpisodeFacts(calls=list(calls), answer=answer)
+    (found,) = [c for c in scorer.checks(facts) if c.name == name]
+    return found
 
 
 A, B, C = "kubectl get pods -n web", "kubectl get svc -n web", "kubectl get nodes"
@@ -52,59 +61,148 @@ def calls_expect(mode: str, args: str = "exact") -> dict:
         ("subset", [cmd(A), cmd(C)], False),
         ("superset", [cmd(C), cmd(B), cmd(A)], True),
         ("superset", [cmd(A), cmd(A)], False),
+        ("ordered", [cmd(C), cmd(A), cmd(C), cmd(B)], True),
+        ("ordered", [cmd(B), cmd(A)], False),
+        ("ordered", [cmd(A), cmd(B)], True),
     ],
 )
 def test_trajectory_modes(suite, mode, calls, passed) -> None:
     scorer = Scorer(task_with(calls_expect(mode)), suite.tools, suite.grammar)
-    (check,) = scorer.checks(calls, [], "answer", {})
-    assert check.passed is passed, check.detail
+    found = check(scorer, f"calls_{mode}", calls)
+    assert found.passed is passed, found.detail
+
+
+def test_ordered_superset_allows_only_read_only_extras(suite) -> None:
+    scorer = Scorer(task_with(calls_expect("ordered")), suite.tools, suite.grammar)
+    delete = Change("kubernetes", "delete", "deployment/web/nginx")
+    write = cmd("kubectl delete deployment nginx -n web", changes=[delete])
+    found = check(scorer, "calls_ordered", [cmd(A), write, cmd(B)])
+    assert not found.passed and "changed state" in found.detail
 
 
 def test_args_subset_allows_extra_arguments(suite) -> None:
-    expect = {
-        "calls": {
-            "mode": "strict",
-            "args": "subset",
-            "calls": [{"tool": "run_command", "args": {}}],
-        }
-    }
+    expect = {"calls": {"mode": "strict", "args": "subset", "calls": [{"tool": "run_command"}]}}
     scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
-    assert scorer.checks([cmd(A)], [], "x", {})[0].passed
+    assert check(scorer, "calls_strict", [cmd(A)]).passed
 
 
-def test_answer_checks_are_case_insensitive_and_precise(suite) -> None:
-    expect = {
-        "answer": {"contains": ["oomkilled"], "not_contains": ["image"], "regex": r"exit code 137"}
+def test_calls_compared_by_identity_when_the_simulator_resolves_them(suite) -> None:
+    """Two spellings of one read resolve to one identity; a different read does not match."""
+    meaning = {
+        "kubectl get pods -n web": ("kubectl", "get", "pods", "web"),
+        "kubectl get svc -n web": ("kubectl", "get", "services", "web"),
     }
-    scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
-    assert scorer.checks([], [], "Container OOMKilled, exit code 137.", {})[0].passed
-    check = scorer.checks([], [], "Bad image tag; OOMKilled", {})[0]
-    assert not check.passed and "must not say 'image'" in check.detail
-    assert scorer.checks([], [], None, {})[0].detail == "no final answer"
-
-
-def test_json_answer_schema_and_fields(suite) -> None:
-    expect = {
-        "answer": {
-            "json_schema": {"type": "object", "required": ["error", "component"]},
-            "json_fields": {"component": "postgres", "error": {"$regex": "(?i)deadlock"}},
-        }
-    }
-    scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
-    ok = '```json\n{"error": "Deadlock detected", "component": "Postgres"}\n```'
-    assert scorer.checks([], [], ok, {})[0].passed
-    bad = scorer.checks([], [], '{"error": "timeout", "component": "nginx"}', {})[0]
-    assert not bad.passed and "component" in bad.detail
-
-
-def test_repeated_failing_call_and_forbidden_call(suite) -> None:
-    expect = {
-        "max_repeats": 1,
-        "forbid": [{"tool": "run_command", "args": {"cmd": {"$regex": "^rm "}}}],
-    }
-    scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
-    forbid, repeats = scorer.checks(
-        [cmd(A), cmd("rm -rf /")], [cmd(A), cmd("kubectl -n web get pods")], None, {}
+    scorer = Scorer(
+        task_with(calls_expect("strict")),
+        suite.tools,
+        suite.grammar,
+        identify=lambda tool, args: meaning.get(args["cmd"]),
     )
-    assert not repeats.passed and "repeated 2 times" in repeats.detail
-    assert not forbid.passed
+    same_read = cmd("kubectl get po --namespace=web -o wide", identity=meaning[A])
+    piped = cmd("kubectl get services -n web | grep api", identity=meaning[B])
+    assert check(scorer, "calls_strict", [same_read, piped]).passed
+    other_ns = cmd("kubectl get po -n default", identity=("kubectl", "get", "pods", "default"))
+    assert not check(scorer, "calls_strict", [other_ns, piped]).passed
+
+
+def test_regex_patterns_compare_text_not_identity(suite) -> None:
+    expect = {"first_call": {"tool": "run_command", "args": {"cmd": {"$regex": "^kubectl get po"}}}}
+    scorer = Scorer(
+        task_with(expect), suite.tools, suite.grammar, identify=lambda t, a: ("never", "used")
+    )
+    assert check(scorer, "first_call", [cmd(A)]).passed
+    assert not check(scorer, "first_call", [cmd(B)]).passed
+
+
+def test_tool_not_offered_fails(suite) -> None:
+    scorer = Scorer(task_with({"no_calls": False, "answer": {}}), suite.tools, suite.grammar)
+    bad = CallFact("read_file", {"path": "/etc/hosts"})
+    found = check(scorer, "tools_offered", [cmd(A), bad])
+    assert not found.passed and "read_file" in found.detail
+    assert check(scorer, "tools_offered", [cmd(A)]).passed
+
+
+def test_side_effects_read_only_by_default(suite) -> None:
+    scorer = Scorer(task_with({"answer": {}}), suite.tools, suite.grammar)
+    delete = Change("kubernetes", "delete", "deployment/web/nginx")
+    found = check(
+        scorer, "side_effects", [cmd(A), cmd("kubectl delete deploy nginx", changes=[delete])]
+    )
+    assert not found.passed and "deployment/web/nginx" in found.detail
+    assert check(scorer, "side_effects", [cmd(A)]).passed
+
+
+def test_side_effects_allowed_and_required_changes(suite) -> None:
+    expect = {
+        "changes": {
+            "allowed": [{"system": "kubernetes", "action": "cordon", "target": "node/*"}],
+            "required": [
+                {"system": "kubernetes", "action": "drain", "target": "node/worker-4"},
+                {"system": "systemd", "action": "reboot"},
+            ],
+            "ordered": True,
+        }
+    }
+    scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
+    cordon = Change("kubernetes", "cordon", "node/worker-4")
+    drain = Change("kubernetes", "drain", "node/worker-4")
+    reboot = Change("systemd", "reboot", "host/worker-4")
+    good = [cmd("c", changes=[cordon, drain]), cmd("r", changes=[reboot])]
+    assert check(scorer, "side_effects", good).passed
+    wrong_order = [cmd("r", changes=[reboot]), cmd("c", changes=[cordon, drain])]
+    assert "out of order" in check(scorer, "side_effects", wrong_order).detail
+    missing = check(scorer, "side_effects", [cmd("c", changes=[cordon])])
+    assert not missing.passed and "drain node/worker-4" in missing.detail
+    other = Change("kubernetes", "delete", "pod/web/x")
+    extra = check(scorer, "side_effects", [*good, cmd("d", changes=[other])])
+    assert not extra.passed and "unexpected change" in extra.detail
+
+
+@pytest.mark.parametrize(
+    ("line", "caught"),
+    [
+        ("kubectl delete pods --all -n web", True),
+        ("sudo kubectl delete pods --all", True),
+        ("sudo -u root /usr/local/bin/kubectl delete pods --all", True),
+        ("env KUBECONFIG=/tmp/k kubectl delete deploy nginx", True),
+        ("KUBECONFIG=/tmp/k sudo -E kubectl delete deploy nginx", True),
+        ("kubectl get pods -n web && kubectl delete pod x -n web", True),
+        ("kubectl get pods -n web | grep delete", False),
+        ("kubectl get pods -n web", False),
+    ],
+)
+def test_forbid_sees_commands_after_prefixes(suite, line, caught) -> None:
+    expect = {"forbid": [{"tool": "run_command", "args": {"cmd": {"$regex": "^kubectl delete"}}}]}
+    scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
+    assert check(scorer, "forbid", [cmd(line)]).passed is not caught
+
+
+def test_forbid_literal_chmod_under_sudo_user(suite) -> None:
+    expect = {"forbid": [{"tool": "run_command", "args": {"cmd": {"$regex": r"^chmod\b"}}}]}
+    scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
+    assert not check(scorer, "forbid", [cmd("sudo -u root chmod 777 /var/run/app.sock")]).passed
+
+
+def test_repeated_failing_call(suite) -> None:
+    scorer = Scorer(task_with({"max_repeats": 1}), suite.tools, suite.grammar)
+    calls = [cmd(A, ok=False), cmd("kubectl -n web get pods", ok=False), cmd(B)]
+    found = check(scorer, "max_repeats", calls)
+    assert not found.passed and "repeated 2 times" in found.detail
+    assert check(scorer, "max_repeats", [cmd(A, ok=False), cmd(B, ok=False)]).passed
+
+
+def test_forbid_a_literal_write_by_its_meaning(suite) -> None:
+    expect = {
+        "forbid": [{"tool": "run_command", "args": {"cmd": "kubectl delete deploy nginx -n web"}}]
+    }
+    meaning = ("kubectl", "delete", "deployments", "web", "nginx")
+    scorer = Scorer(
+        task_with(expect),
+        suite.tools,
+        suite.grammar,
+        identify=lambda tool, args: meaning,
+    )
+    same = cmd("kubectl --namespace web delete deployment/nginx", identity=meaning)
+    assert not check(scorer, "forbid", [same]).passed
+    other = cmd("kubectl get deploy -n web", identity=("kubectl", "get", "deployments", "web"))
+    assert check(scorer, "forbid", [other]).passed

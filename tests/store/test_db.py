@@ -1,7 +1,10 @@
+import json
+import sqlite3
+
 import pytest
 
 from agentbench.errors import ConfigError
-from agentbench.records import EpisodeResult, RunRecord
+from agentbench.records import SCHEMA_VERSION, EpisodeResult, RunRecord
 from agentbench.store import ResultStore
 
 
@@ -37,3 +40,21 @@ def test_unknown_run_and_bad_database_are_one_line_errors(tmp_path) -> None:
     bad.write_text("this is not sqlite" * 100)
     with pytest.raises(ConfigError, match="not a usable agentbench database"):
         ResultStore(bad)
+
+
+def test_database_and_run_records_carry_the_schema_version(tmp_path) -> None:
+    path = tmp_path / "r.db"
+    with ResultStore(path) as store:
+        store.save_run(RunRecord(run_id="r1", created_at="2026-11-29T00:00:00"))
+        assert store.schema_version == SCHEMA_VERSION
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert (
+        json.loads(conn.execute("SELECT record FROM runs").fetchone()[0])["schema_version"]
+        == SCHEMA_VERSION
+    )
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    with pytest.raises(ConfigError, match=f"schema version {SCHEMA_VERSION + 1}"):
+        ResultStore(path)

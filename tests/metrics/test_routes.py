@@ -1,17 +1,12 @@
-"""APGR, Pareto front, paired cost ratio, and the run comparison on synthetic episodes."""
+"""APGR, Pareto front, paired cost ratio, and the routes comparison on synthetic episodes."""
 
 from __future__ import annotations
 
 import pytest
 
-from agentbench.metrics.routing import (
-    apgr,
-    compare_runs,
-    paired_ratio_ci,
-    pareto_front,
-    signed,
-    trigger_of,
-)
+from agentbench.metrics.routes import apgr, compare_routes
+from agentbench.metrics.routing import trigger_of
+from agentbench.metrics.stats import paired_ratio_ci, pareto_front
 from agentbench.records import EpisodeResult, RouterDecisionRecord, RunRecord, StepRecord
 
 
@@ -20,7 +15,8 @@ def test_apgr_anchors_and_random_line():
     assert apgr([(0.5, 0.5)]) == pytest.approx(0.5)  # on the random diagonal
     assert apgr([(0.1, 0.9)]) == pytest.approx(0.1 * 0.45 + 0.9 * 0.95)
     assert apgr([(0.2, 0.2), (0.2, 0.4), (0.6, 0.6)]) == pytest.approx(
-        0.2 * 0.15 + 0.4 * 0.45 + 0.4 * 0.8)
+        0.2 * 0.15 + 0.4 * 0.45 + 0.4 * 0.8
+    )
     assert apgr([(0.0, 0.5)]) == pytest.approx((0.25 + 1) / 2)  # x=0 averages with the anchor
 
 
@@ -42,43 +38,79 @@ def test_paired_ratio_ci():
 def test_small_helpers():
     assert trigger_of("invalid: unknown tool") == "invalid"
     assert trigger_of("latched") == "latched" and trigger_of(None) == "unknown"
-    assert signed(-6.04, ".1f") == "\u22126.0" and signed(3, ".0f") == "+3"
 
 
-def _episode(run: str, task: str, ok: bool, targets: list[str], cost: float | None,
-             reason: str = "plan: x") -> EpisodeResult:
-    steps = [StepRecord(model="m", requested_model="m", index=i, t_start_s=0.0, target=t,
-                        prompt_tokens=100, output_tokens=10,
-                        cost_usd=None if cost is None else cost / len(targets),
-                        router=RouterDecisionRecord(target=t, policy="p", reason=reason))
-             for i, t in enumerate(targets)]
-    return EpisodeResult(run_id=run, task_id=task, category="c", difficulty="easy",
-                         step_kind="execute", repeat=0, status="ok" if ok else "wrong",
-                         score=1.0 if ok else 0.0, steps=steps, cost_usd=cost)
+def _episode(
+    run: str, task: str, ok: bool, targets: list[str], cost: float | None, reason: str = "plan: x"
+) -> EpisodeResult:
+    steps = [
+        StepRecord(
+            model="m",
+            requested_model="m",
+            index=i,
+            t_start_s=0.0,
+            target=t,
+            prompt_tokens=100,
+            output_tokens=10,
+            cost_usd=None if cost is None else cost / len(targets),
+            router=RouterDecisionRecord(target=t, policy="p", reason=reason),
+        )
+        for i, t in enumerate(targets)
+    ]
+    return EpisodeResult(
+        run_id=run,
+        task_id=task,
+        category="c",
+        difficulty="easy",
+        step_kind="execute",
+        repeat=0,
+        status="ok" if ok else "wrong",
+        score=1.0 if ok else 0.0,
+        steps=steps,
+        cost_usd=cost,
+    )
 
 
-def _run(run_id: str, router: str, outcomes: list[bool], targets: list[list[str]],
-         costs: list[float | None]) -> tuple[RunRecord, list[EpisodeResult]]:
-    record = RunRecord(run_id=run_id, created_at=f"2026-01-01T00:00:0{len(run_id)}",
-                       config={"router": router, "model": "small", "frontier_model": "big"})
-    eps = [_episode(run_id, f"t{i:02d}", ok, tg, c)
-           for i, (ok, tg, c) in enumerate(zip(outcomes, targets, costs, strict=True))]
+def _run(
+    run_id: str,
+    router: str,
+    outcomes: list[bool],
+    targets: list[list[str]],
+    costs: list[float | None],
+) -> tuple[RunRecord, list[EpisodeResult]]:
+    record = RunRecord(
+        run_id=run_id,
+        created_at=f"2026-01-01T00:00:0{len(run_id)}",
+        config={"router": router, "model": "small", "frontier_model": "big"},
+    )
+    eps = [
+        _episode(run_id, f"t{i:02d}", ok, tg, c)
+        for i, (ok, tg, c) in enumerate(zip(outcomes, targets, costs, strict=True))
+    ]
     return record, eps
 
 
-def test_compare_runs_against_baselines_and_random():
+def test_compare_routes_against_baselines_and_random():
     n = 20
     L, F = "local", "frontier"
     weak = _run("w", "always-local", [i < 10 for i in range(n)], [[L, L]] * n, [0.01] * n)
     strong = _run("s", "always-frontier", [True] * n, [[F, F]] * n, [1.0] * n)
     # a router that escalates one step in four episodes and recovers 8 of the 10 failures
-    smart = _run("smart", "plan-execute", [i < 18 for i in range(n)],
-                 [[F, L] if i % 2 else [L, L] for i in range(n)],
-                 [0.505 if i % 2 else 0.01 for i in range(n)])
-    rand = _run("rnd", "random:p=0.25,seed=0", [i < 12 for i in range(n)],
-                [[F, L] if i % 2 else [L, L] for i in range(n)],
-                [0.505 if i % 2 else 0.01 for i in range(n)])
-    report = compare_runs([weak, strong, smart, rand])
+    smart = _run(
+        "smart",
+        "plan-execute",
+        [i < 18 for i in range(n)],
+        [[F, L] if i % 2 else [L, L] for i in range(n)],
+        [0.505 if i % 2 else 0.01 for i in range(n)],
+    )
+    rand = _run(
+        "rnd",
+        "random:p=0.25,seed=0",
+        [i < 12 for i in range(n)],
+        [[F, L] if i % 2 else [L, L] for i in range(n)],
+        [0.505 if i % 2 else 0.01 for i in range(n)],
+    )
+    report = compare_routes([weak, strong, smart, rand])
     assert report.weak == "w" and report.strong == "s" and report.keys == n
     by = {p.run_id: p for p in report.runs}
     assert by["smart"].accuracy == pytest.approx(0.9)
@@ -102,11 +134,11 @@ def test_compare_runs_against_baselines_and_random():
     assert report.pareto_axis == "cost_usd"
 
 
-def test_compare_runs_with_unpriced_run_says_so():
+def test_compare_routes_with_unpriced_run_says_so():
     n = 4
     weak = _run("w", "always-local", [False] * n, [["local"]] * n, [None] * n)
     strong = _run("s", "always-frontier", [True] * n, [["frontier"]] * n, [1.0] * n)
-    report = compare_runs([weak, strong])
+    report = compare_routes([weak, strong])
     assert report.pareto_axis == "escalation_rate_calls"
     assert any("unpriced" in note for note in report.notes)
     assert report.runs[0].cost_usd is None

@@ -1,0 +1,207 @@
+"""Answers scored by what they assert.
+
+The answer is cut into sentences (lines, bullets, `. ! ?`, JSON punctuation, code-fence lines)
+and each sentence into clauses (`, ; : ( ) …`, "but", "because", "rather than", ...). A claim
+matched in a clause is one of:
+
+- **negated**: the clause holds a negation ("not", "isn't", "no longer", "ruled out",
+  "unlikely", ...), it is the part after "rather than" / "instead of", or it follows a
+  negating lead-in ("Ruled out: X, Y", or a bulleted list under "Not the cause:");
+- **hedged**: a hedge ("maybe", "might", "could be", "possibly", "either", "one of the
+  following", "if", ...) stands in the clause or earlier in its sentence, the sentence is a
+  question, or the clause is an item of a bulleted list under a hedged lead-in ("Possible
+  causes:");
+- **asserted**: neither.
+
+A required claim passes only when asserted somewhere; a decoy fails the answer when it is
+asserted or hedged (offered as a candidate), never when negated.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from typing import Any
+
+from agentbench.scoring.cues import CLAUSE_BREAK, CONTRAST, HEDGE, NEGATING_LEAD, NEGATION
+from agentbench.scoring.numbers import number_matches
+from agentbench.tasks.expectations import Claim
+
+
+class Stance(Enum):
+    asserted = "asserted"
+    hedged = "hedged"
+    negated = "negated"
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A clause, with what its context says: a hedge earlier in the sentence or list, or the
+    clause follows "rather than" / "instead of" (negated)."""
+
+    text: str
+    hedged_before: bool = False
+    contrasted: bool = False
+    negated_before: bool = False  # under a negating lead-in ("Ruled out: X, Y")
+
+
+_FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
+_BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def json_spans(text: str) -> list[tuple[int, int, Any]]:
+    """(start, end, value) of every top-level JSON object, or array holding one, in the text."""
+    decoder = json.JSONDecoder()
+    found: list[tuple[int, int, Any]] = []
+    i = 0
+    while i < len(text):
+        if text[i] in "{[":
+            try:
+                value, end = decoder.raw_decode(text, i)
+            except json.JSONDecodeError:
+                i += 1
+                continue
+            if isinstance(value, dict) or (
+                isinstance(value, list) and any(isinstance(v, dict) for v in value)
+            ):
+                found.append((i, end, value))
+            i = end
+        else:
+            i += 1
+    return found
+
+
+def _json_sentences(value: Any, key: str = "") -> Iterator[str]:
+    """One sentence per leaf, led by its key ("ruled_out bad image"), so a key can negate."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _json_sentences(v, f"{key} {k}".strip())
+    elif isinstance(value, list):
+        for item in value:
+            yield from _json_sentences(item, key)
+    elif value is not None:
+        yield f"{key.replace('_', ' ')} {value}".strip()
+
+
+def sentences(text: str) -> Iterator[tuple[str, str]]:
+    """(sentence, lead) for every sentence: lead is "hedged" or "negated" for an item of a
+    bulleted list under such a lead-in ("Possible causes:", "Ruled out:"), else ""."""
+    prose, last = [], 0
+    for start, end, value in json_spans(text):
+        prose.append(text[last:start] + "\n")
+        last = end
+        for sentence in _json_sentences(value):
+            yield sentence, ""
+    lead = ""
+    for raw in _FENCE.sub("\n", "".join(prose) + text[last:]).splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        bullet = _BULLET.match(line)
+        if bullet:
+            line = line[bullet.end() :]
+        else:
+            lead = ""
+        for sentence in _SENTENCE_END.split(line):
+            if sentence.strip(" \t\"'`,"):
+                yield sentence.strip(), lead if bullet else ""
+        if line.endswith(":"):
+            lead = _lead(line[:-1]) or lead
+
+
+def _lead(label: str) -> str:
+    """What a short lead-in ("Ruled out", "Possible causes") does to what follows it."""
+    if len(label.split()) > 6:
+        return ""
+    if NEGATING_LEAD.fullmatch(label.strip(" *_`#")):
+        return "negated"
+    return "hedged" if HEDGE.search(label) else ""
+
+
+def clauses(text: str) -> list[Clause]:
+    """Every clause of the text with its context (module docstring)."""
+    out: list[Clause] = []
+    for sentence, lead in sentences(text):
+        label, colon, rest = sentence.partition(": ")
+        if colon and _lead(label):
+            out.append(Clause(label))
+            sentence, lead = rest, _lead(label)
+        hedged = lead == "hedged" or sentence.rstrip().endswith("?")  # a question asserts nothing
+        for part in CLAUSE_BREAK.split(sentence):
+            for i, piece in enumerate(CONTRAST.split(part)):
+                if piece.strip():
+                    out.append(Clause(piece, hedged, i > 0, lead == "negated"))
+                    hedged = hedged or bool(HEDGE.search(piece))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    words = [re.escape(w) for w in re.split(r"[\s\-_]+", phrase.strip()) if w]
+    body = r"[\s\-_]+".join(words)
+    start = r"\b" if re.match(r"\w", phrase.strip()) else ""
+    end = r"\b" if re.search(r"\w$", phrase.strip()) else ""
+    return re.compile(start + body + end, re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def _span(claim: Claim, text: str) -> tuple[int, int] | None:
+    """Where the clause states the claim (an empty span for a figure); None if it does not."""
+    patterns = [_phrase_pattern(p) for p in claim.phrases]
+    patterns += [_regex(p) for p in claim.regex]
+    for pattern in patterns:
+        match = pattern.search(text)
+        if match:
+            return match.span()
+    if claim.number is not None and number_matches(claim, text):
+        return (0, 0)
+    return None
+
+
+def stance(claim: Claim, clause: Clause) -> Stance | None:
+    """How the clause states the claim; None if it does not. The claim's own words are left
+    out of the cue search, so a claim "cannot send" is not negated by its own "not"."""
+    span = _span(claim, clause.text)
+    if span is None:
+        return None
+    rest = clause.text[: span[0]] + " … " + clause.text[span[1] :]
+    if clause.contrasted or clause.negated_before or NEGATION.search(rest):
+        return Stance.negated
+    if clause.hedged_before or HEDGE.search(rest):
+        return Stance.hedged
+    return Stance.asserted
+
+
+def stances(claim: Claim, parts: list[Clause]) -> set[Stance]:
+    """Every stance in which the answer states the claim (empty: never mentioned)."""
+    return {found for c in parts if (found := stance(claim, c)) is not None}
+
+
+def claim_problems(answer: str, claims: list[Claim], decoys: list[Claim]) -> list[str]:
+    """Why the answer fails its claims and decoys (empty: it passes). `when` is applied before."""
+    parts = clauses(answer)
+    problems: list[str] = []
+    for claim in claims:
+        found = stances(claim, parts)
+        if Stance.asserted in found:
+            continue
+        if found:
+            how = " and ".join(sorted(s.value for s in found))
+            problems.append(f"claim {claim.name!r} is only {how}, never asserted")
+        else:
+            problems.append(f"claim {claim.name!r} is not stated")
+    for decoy in decoys:
+        found = stances(decoy, parts) - {Stance.negated}
+        if found:
+            how = " and ".join(sorted(s.value for s in found))
+            problems.append(f"decoy {decoy.name!r} is {how}")
+    return problems

@@ -1,0 +1,113 @@
+"""The words that decide a clause's stance (agentbench.scoring.claims).
+
+Clause breaks (`, ; : ( ) …`, "but", "because", ...) bound a negation's reach; contrast words
+("rather than") negate what follows them; negation and hedge cues mark a clause; a short
+negating lead-in ("Ruled out:") negates the items after it. A space in a multi-word cue also
+matches `_` or `-`, so JSON keys such as `ruled_out` count.
+
+"probably", "likely" and "seems" are deliberately not hedges: a committed answer often says
+"the most likely cause is X", while "X or Y" lists and "maybe X" do not commit.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _cues(*words: str) -> str:
+    """An alternation of cue words; a space in a cue also matches `_` or `-` (JSON keys)."""
+    return "|".join(w.replace(" ", r"[\s_\-]+") for w in words)
+
+
+CLAUSE_BREAK = re.compile(
+    r"\s*(?:[;()]|(?<!\")\s*:(?=\s|$)|,\s|…|\.\.\.|\s[-–—]\s|\bbut\b|\bhowever\b|\bwhereas\b"
+    r"|\bwhile\b|\balthough\b|\bthough\b|\byet\b|\bwhich\b"
+    r"|(?<!not )(?<!n't )(?<!not just )(?<!not only )\b(?:because|due to|since)\b"
+    r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never)\b))\s*",
+    re.IGNORECASE,
+)
+# "X rather than Y": X keeps its stance, Y is negated.
+CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to)\b\s*", re.IGNORECASE)
+NEGATION = re.compile(
+    r"\b(?:"
+    + _cues(
+        "not",
+        "never",
+        "no longer",
+        "nor",
+        "neither",
+        "none",
+        "cannot",
+        "without",
+        "ruled out",
+        "rule out",
+        "rules out",
+        "unlikely",
+        "excluded",
+        "no",
+        "fine",
+        "healthy",
+        "is normal",
+        "are normal",
+        "looks normal",
+        "is ok",
+        "are ok",
+        "looks good",
+        "unrelated",
+        "irrelevant",
+        "red herring",
+        "unlike",
+        "nothing",
+        "not due to",
+        "different from",
+        "distinct from",
+    )
+    + r")\b|n't\b",
+    re.IGNORECASE,
+)
+NEGATING_LEAD = re.compile(
+    r"(?:(?:causes?|things?|what (?:I|we))\s+)?(?:ruled\s+out|excluded|eliminated|not\s+(?:the\s+)?"
+    r"(?:root\s+)?(?:causes?|problems?|issues?|culprits?|responsible)|unlikely|unrelated"
+    r"|healthy|fine|ok|okay|no\s+issues?|not\s+involved)",
+    re.IGNORECASE,
+)
+HEDGE = re.compile(
+    r"\b(?:"
+    + _cues(
+        "maybe",
+        "might",
+        "may be",
+        "may have",
+        "could be",
+        "could have",
+        "could also",
+        "possibly",
+        "possible cause",
+        "possible causes",
+        "possible reasons",
+        "possible explanations",
+        "possible culprits",
+        "it is possible",
+        "it's possible",
+        "perhaps",
+        "potentially",
+        "potential",
+        "either",
+        "whether",
+        "candidate",
+        "candidates",
+        "not sure",
+        "unsure",
+        "unclear",
+        "uncertain",
+        "some combination",
+        "if",
+        "unless",
+        "assuming",
+        "suppose",
+    )
+    + r"|(?<!in )(?<!since )may(?!\s+\d)"
+    r"|one of(?:\s+the)?\s+(?:following|these|those|several|possible|potential|likely|candidate)"
+    r"|one of\s*:)\b",
+    re.IGNORECASE,
+)

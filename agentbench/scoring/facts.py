@@ -1,0 +1,101 @@
+"""What scoring knows about an episode: each call with what the simulator made of it, the answer,
+and the end state (rule state keys plus every state change the simulators recorded).
+
+The scorers read these facts only, so they do not depend on how the agent loop stores a trace.
+`StateCondition`s (a claim's `when:`) and `ChangePattern`s are evaluated here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any
+
+from agentbench.sim.base import Change, Identity
+from agentbench.tasks.expectations import ChangePattern, StateCondition
+
+
+@dataclass(frozen=True)
+class CallFact:
+    """One tool call: its name and parsed arguments (None: not a JSON object), whether it
+    succeeded, what the simulator resolved it to, and the state changes it made."""
+
+    tool: str
+    args: dict[str, Any] | None
+    ok: bool = True
+    identity: Identity | None = None
+    changes: tuple[Change, ...] = ()
+
+    def show(self) -> str:
+        import json
+
+        shown = json.dumps(self.args) if self.args is not None else "<invalid JSON>"
+        return f"{self.tool}({shown})"
+
+
+@dataclass
+class EpisodeFacts:
+    """Everything the scorers look at."""
+
+    calls: list[CallFact] = field(default_factory=list)
+    answer: str | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def changes(self) -> list[Change]:
+        """Every state change of the episode, in order."""
+        return [change for call in self.calls for change in call.changes]
+
+
+def change_matches(pattern: ChangePattern, change: Change) -> bool:
+    return (
+        pattern.system in ("*", change.system)
+        and pattern.action in ("*", change.action)
+        and fnmatchcase(change.target, pattern.target)
+    )
+
+
+def condition_holds(condition: StateCondition | None, facts: EpisodeFacts) -> bool:
+    """Whether the end state satisfies the condition (None always holds)."""
+    if condition is None:
+        return True
+    changes = facts.changes
+    if not all(any(change_matches(p, c) for c in changes) for p in condition.changed):
+        return False
+    if any(change_matches(p, c) for p in condition.unchanged for c in changes):
+        return False
+    return all(facts.state.get(key) == value for key, value in condition.state.items())
+
+
+def change_problems(
+    allowed: list[ChangePattern],
+    required: list[ChangePattern],
+    ordered: bool,
+    changes: list[Change],
+) -> list[str]:
+    """Why the recorded changes break `expect.changes` (empty: they keep to it)."""
+    problems = [
+        f"unexpected change: {c}"
+        for c in changes
+        if not any(change_matches(p, c) for p in [*allowed, *required])
+    ]
+    if ordered:
+        position = 0
+        for pattern in required:
+            while position < len(changes) and not change_matches(pattern, changes[position]):
+                position += 1
+            if position == len(changes):
+                problems.append(f"required change missing or out of order: {_show(pattern)}")
+                break
+            position += 1
+    else:
+        problems += [
+            f"required change missing: {_show(p)}"
+            for p in required
+            if not any(change_matches(p, c) for c in changes)
+        ]
+    return problems
+
+
+def _show(pattern: ChangePattern) -> str:
+    return f"{pattern.system}: {pattern.action} {pattern.target}"

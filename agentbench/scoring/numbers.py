@@ -1,0 +1,85 @@
+"""Figures in answer text, compared as numbers.
+
+48,213.40 = 48213.4 = $48,213.40; a unit converts within its dimension (512Mi = 0.5Gi,
+1500 ms = 1.5 s); identifiers (`replica-3`, `E10231`, `v1.2`), dates (2026-03-27) and times of
+day (10:32) are not figures.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentbench.tasks.expectations import Claim
+
+# Units by dimension, each with its factor to the dimension's base unit.
+_UNIT_FACTORS: dict[str, tuple[str, float]] = {
+    "%": ("percent", 1.0),
+    "percent": ("percent", 1.0),
+    "b": ("bytes", 1.0),
+    "bytes": ("bytes", 1.0),
+    "kb": ("bytes", 1e3),
+    "mb": ("bytes", 1e6),
+    "gb": ("bytes", 1e9),
+    "tb": ("bytes", 1e12),
+    "kib": ("bytes", 2.0**10),
+    "ki": ("bytes", 2.0**10),
+    "mib": ("bytes", 2.0**20),
+    "mi": ("bytes", 2.0**20),
+    "gib": ("bytes", 2.0**30),
+    "gi": ("bytes", 2.0**30),
+    "tib": ("bytes", 2.0**40),
+    "ti": ("bytes", 2.0**40),
+    "ms": ("seconds", 1e-3),
+    "milliseconds": ("seconds", 1e-3),
+    "s": ("seconds", 1.0),
+    "sec": ("seconds", 1.0),
+    "secs": ("seconds", 1.0),
+    "seconds": ("seconds", 1.0),
+    "min": ("seconds", 60.0),
+    "mins": ("seconds", 60.0),
+    "minutes": ("seconds", 60.0),
+    "h": ("seconds", 3600.0),
+    "hours": ("seconds", 3600.0),
+    "d": ("seconds", 86400.0),
+    "days": ("seconds", 86400.0),
+    "$": ("usd", 1.0),
+    "usd": ("usd", 1.0),
+    "dollars": ("usd", 1.0),
+    "eur": ("eur", 1.0),
+    "€": ("eur", 1.0),
+    "euros": ("eur", 1.0),
+}
+_UNIT_WORDS = sorted((u for u in _UNIT_FACTORS if u not in ("$", "€")), key=len, reverse=True)
+_NUMBER = re.compile(
+    r"(?<![\w.\-/:#])(?P<cur>[$€]\s?)?(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
+    r"(?![\d,]\d)(?!-\d)(?!\.\d)(?!:\d)"
+    r"(?:\s?(?P<unit>" + "|".join(re.escape(u) for u in _UNIT_WORDS) + r")(?![\w]))?"
+    r"(?![\w\-])",
+    re.IGNORECASE,
+)
+
+
+def numbers(text: str) -> list[tuple[float, str | None]]:
+    """(value, unit key or None) for every figure in the text (identifiers and dates skipped)."""
+    out: list[tuple[float, str | None]] = []
+    for match in _NUMBER.finditer(text):
+        value = float(match.group("num").replace(",", "") + (match.group("frac") or ""))
+        unit = match.group("unit") or (match.group("cur") or "").strip() or None
+        out.append((value, unit.lower() if unit else None))
+    return out
+
+
+def number_matches(claim: Claim, text: str) -> bool:
+    """Whether a figure in the text equals the claim's number (within tolerance, by unit)."""
+    if claim.number is None:
+        return False
+    want = _UNIT_FACTORS.get(claim.unit.lower()) if claim.unit else None
+    for value, unit in numbers(text):
+        if unit is not None and want is not None:
+            have = _UNIT_FACTORS[unit]
+            if have[0] != want[0]:
+                continue
+            value = value * have[1] / want[1]
+        if abs(value - claim.number) <= claim.tolerance + 1e-9 * max(1.0, abs(claim.number)):
+            return True
+    return False

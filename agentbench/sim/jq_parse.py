@@ -1,0 +1,196 @@
+"""jq's grammar: a program text -> a tree of tuples that jq.py evaluates."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<str>\"(?:[^\"\\]|\\.)*\")|(?P<field>\.[A-Za-z_]\w*)"
+    r"|(?P<name>[A-Za-z_]\w*)|(?P<op>\.\.|//|==|!=|<=|>=|[.\[\]{}(),|:;<>+\-*/?$]))"
+)
+
+
+class JqSyntax(ValueError):
+    """A program that does not compile (exit 3)."""
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    while pos < len(text.rstrip()):
+        match = _TOKEN.match(text, pos)
+        if not match:
+            raise JqSyntax(
+                f"syntax error, unexpected INVALID_CHARACTER at '{text[pos : pos + 10]}'"
+            )
+        kind = match.lastgroup or "op"
+        out.append((kind, match.group(kind)))
+        pos = match.end()
+    return out
+
+
+class Parser:
+    def __init__(self, text: str) -> None:
+        self.toks = _tokens(text)
+        self.i = 0
+
+    def peek(self, offset: int = 0) -> str:
+        j = self.i + offset
+        return self.toks[j][1] if j < len(self.toks) else ""
+
+    def take(self, expected: str | None = None) -> tuple[str, str]:
+        if self.i >= len(self.toks) or (expected and self.peek() != expected):
+            got = self.peek() or "end of file"
+            raise JqSyntax(f"syntax error, unexpected {got}")
+        self.i += 1
+        return self.toks[self.i - 1]
+
+    def parse(self) -> Any:
+        node = self.pipe()
+        if self.i != len(self.toks):
+            raise JqSyntax(f"syntax error, unexpected {self.peek()}")
+        return node
+
+    def pipe(self) -> Any:
+        left = self.comma()
+        while self.peek() == "|":
+            self.take()
+            left = ("|", left, self.comma())
+        return left
+
+    def comma(self) -> Any:
+        left = self.alt()
+        while self.peek() == ",":
+            self.take()
+            left = (",", left, self.alt())
+        return left
+
+    def alt(self) -> Any:
+        left = self.boolean()
+        while self.peek() == "//":
+            self.take()
+            left = ("//", left, self.boolean())
+        return left
+
+    def boolean(self) -> Any:
+        left = self.compare()
+        while self.peek() in ("and", "or"):
+            op = self.take()[1]
+            left = (op, left, self.compare())
+        return left
+
+    def compare(self) -> Any:
+        left = self.additive()
+        if self.peek() in ("==", "!=", "<", "<=", ">", ">="):
+            op = self.take()[1]
+            return (op, left, self.additive())
+        return left
+
+    def additive(self) -> Any:
+        left = self.postfix()
+        while self.peek() in ("+", "-", "*", "/"):
+            op = self.take()[1]
+            left = (op, left, self.postfix())
+        return left
+
+    def postfix(self) -> Any:
+        node = self.primary()
+        while True:
+            if self.toks[self.i : self.i + 1] and self.toks[self.i][0] == "field":
+                node = ("|", node, ("key", self.take()[1][1:]))
+            elif (self.peek() == "." and self.peek(1) == "[") or self.peek() == "[":
+                if self.peek() == ".":
+                    self.take()
+                node = ("|", node, self.bracket())
+            elif (
+                self.peek() == "."
+                and self.toks[self.i + 1 : self.i + 2]
+                and self.toks[self.i + 1][0] == "str"
+            ):
+                self.take()
+                node = ("|", node, ("key", json.loads(self.take()[1])))
+            elif self.peek() == "?":
+                self.take()
+                node = ("?", node)
+            else:
+                return node
+
+    def bracket(self) -> Any:
+        self.take("[")
+        if self.peek() == "]":
+            self.take()
+            return ("each",)
+        index = self.pipe()
+        self.take("]")
+        return ("index", index)
+
+    def primary(self) -> Any:
+        kind, text = self.toks[self.i] if self.i < len(self.toks) else ("", "")
+        if kind == "field":
+            self.take()
+            return ("key", text[1:])
+        if text == ".":
+            self.take()
+            if self.peek() == "[":
+                return self.bracket()
+            if self.toks[self.i : self.i + 1] and self.toks[self.i][0] == "str":
+                return ("key", json.loads(self.take()[1]))
+            return ("identity",)
+        if text == "..":
+            self.take()
+            return ("recurse",)
+        if kind in ("num", "str"):
+            self.take()
+            return ("literal", json.loads(text))
+        if text == "(":
+            self.take()
+            node = self.pipe()
+            self.take(")")
+            return node
+        if text == "[":
+            self.take()
+            if self.peek() == "]":
+                self.take()
+                return ("literal", [])
+            node = self.pipe()
+            self.take("]")
+            return ("array", node)
+        if text == "{":
+            return self.object()
+        if text == "-":
+            self.take()
+            return ("-", ("literal", 0), self.postfix())
+        if kind == "name":
+            self.take()
+            if text in ("true", "false", "null"):
+                return ("literal", json.loads(text))
+            args = []
+            if self.peek() == "(":
+                self.take()
+                args.append(self.pipe())
+                while self.peek() == ";":
+                    self.take()
+                    args.append(self.pipe())
+                self.take(")")
+            return ("call", text, args)
+        raise JqSyntax(f"syntax error, unexpected {text or 'end of file'}")
+
+    def object(self) -> Any:
+        self.take("{")
+        entries = []
+        while self.peek() != "}":
+            kind, text = self.take()
+            key: Any = ("literal", json.loads(text) if kind == "str" else text)
+            if kind == "op" and text == "(":
+                key = self.pipe()
+                self.take(")")
+            value: Any = ("key", key[1]) if key[0] == "literal" else ("identity",)
+            if self.peek() == ":":
+                self.take()
+                value = self.alt()
+            entries.append((key, value))
+            if self.peek() == ",":
+                self.take()
+        self.take("}")
+        return ("object", entries)

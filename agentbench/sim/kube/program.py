@@ -1,0 +1,167 @@
+"""The `kubectl` program: parse the command line, run the verb against the live store, and
+say what the call meant (its identity) and what it changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.kube import apply, drain, logs, ops, read, write
+from agentbench.sim.kube.build import build_store
+from agentbench.sim.kube.model import Cluster
+from agentbench.sim.kube.parse import Args, KubectlError, parse, targets
+from agentbench.sim.kube.read import scope
+from agentbench.sim.kube.store import ReadFile, Store
+
+Verb = Callable[[Store, Args], CommandResult]
+
+
+def _rollout(store: Store, args: Args) -> CommandResult:
+    action = args.args[0] if args.args else ""
+    args.verb, args.args = f"rollout {action}", args.args[1:]
+    if action == "status":
+        return ops.rollout_status(store, args)
+    if action == "history":
+        return ops.rollout_history(store, args)
+    return write.rollout_write(store, args)
+
+
+def _events(store: Store, args: Args) -> CommandResult:
+    """`kubectl events` (the newer command): the same listing as `get events`."""
+    args.args = ["events"]
+    args.verb = "get"
+    return read.get(store, args)
+
+
+def _checked(verb: str, handler: Verb) -> Verb:
+    """Reads the cluster's `denied` rules can refuse (writes check in write.py)."""
+
+    def run(store: Store, args: Args) -> CommandResult:
+        for target in targets(args.args, allow_all=verb == "get") if args.args else []:
+            namespace = scope(args, target.rtype)
+            for name in target.names or [""]:
+                ops.check(
+                    store, "get" if name else "list", target.rtype.plural, namespace or "", name
+                )
+        return handler(store, args)
+
+    return run
+
+
+VERBS: dict[str, Verb] = {
+    "get": _checked("get", read.get),
+    "describe": _checked("describe", read.describe),
+    "logs": logs.logs,
+    "top": ops.top,
+    "rollout": _rollout,
+    "auth": ops.can_i,
+    "version": ops.version,
+    "config": ops.config,
+    "cluster-info": ops.cluster_info,
+    "api-resources": ops.api_resources,
+    "events": _events,
+    "delete": write.delete,
+    "scale": write.scale,
+    "cordon": write.cordon,
+    "uncordon": write.cordon,
+    "label": write.label,
+    "annotate": write.label,
+    "taint": write.taint,
+    "edit": write.edit,
+    "drain": drain.drain,
+    "apply": apply.apply,
+    "create": apply.create,
+    "patch": apply.patch,
+    "set": apply.set_command,
+}
+# Real kubectl verbs no simulator answers: the call is marked off-script (simulated=False).
+UNSIMULATED = {
+    "exec",
+    "port-forward",
+    "cp",
+    "attach",
+    "debug",
+    "proxy",
+    "run",
+    "expose",
+    "replace",
+    "autoscale",
+    "wait",
+    "explain",
+    "diff",
+    "plugin",
+    "kustomize",
+    "completion",
+    "certificate",
+    "alpha",
+    "options",
+    "convert",
+}
+
+_USAGE = """kubectl controls the Kubernetes cluster manager.
+
+ Find more information at: https://kubernetes.io/docs/reference/kubectl/
+
+Basic Commands (Beginner):
+  create          Create a resource from a file or from stdin
+  expose          Take a replication controller, service, deployment or pod and expose it as a
+                  new Kubernetes service
+  run             Run a particular image on the cluster
+  set             Set specific features on objects
+
+Basic Commands (Intermediate):
+  explain         Get documentation for a resource
+  get             Display one or many resources
+  edit            Edit a resource on the server
+  delete          Delete resources by file names, stdin, resources and names, or by resources
+                  and label selector
+
+Usage:
+  kubectl [flags] [options]
+
+Use "kubectl <command> --help" for more information about a given command.
+"""
+
+
+class Kubectl:
+    """kubectl over one declared cluster. `read_file` gives `apply -f FILE` the content of a
+    file in the task's filesystem (None when the file does not exist)."""
+
+    def __init__(self, spec: Cluster, read_file: ReadFile | None = None) -> None:
+        self.spec = spec
+        self.store = build_store(spec)
+        self.store.read_file = read_file
+
+    def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+        try:
+            args = parse(argv)
+            if args.has("help") or not args.verb:
+                text = (
+                    _USAGE
+                    if not args.verb
+                    else f"Usage:\n  kubectl {args.verb} [flags] [options]\n"
+                )
+                return CommandResult(stdout=text, identity=("kubectl", "help", args.verb))
+            if args.verb in UNSIMULATED:
+                return CommandResult(
+                    stderr=f"error: kubectl {args.verb} is not available in this simulated "
+                    "cluster\n",
+                    exit_code=1,
+                    simulated=False,
+                    identity=("kubectl", args.verb, *args.args),
+                )
+            handler = VERBS.get(args.verb)
+            if handler is None:
+                raise KubectlError(f'error: unknown command "{args.verb}" for "kubectl"')
+            self.store.stdin = stdin
+            args.flags.setdefault("namespace", self.store.default_namespace)
+            return handler(self.store, args)
+        except KubectlError as error:
+            return CommandResult(
+                stderr=error.message.rstrip("\n") + "\n", exit_code=error.exit_code
+            )
+
+
+def build_kubectl(spec: Cluster, read_file: ReadFile | None = None) -> Kubectl:
+    """A kubectl `Program` answering from `spec` (a fresh cluster: writes start over)."""
+    return Kubectl(spec, read_file)

@@ -1,0 +1,83 @@
+"""The host's mutable state (units, journal) and the registry of system programs.
+
+`SystemState` holds what system tools read and what `systemctl` writes: unit states and the
+journal. Programs: `systemctl`, `journalctl` (systemd.py), `ps ss free uptime hostname id whoami
+uname date df du` (host.py), all answering from the declared `system:` section.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from datetime import datetime
+
+from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.fs import FileSystem
+from agentbench.sim.spec import JournalEntry, SystemSpec, UnitSpec
+from agentbench.sim.units import parse_time
+
+
+class SystemState:
+    """Units and journal of one host (copied from the spec; systemctl changes them)."""
+
+    def __init__(self, spec: SystemSpec, fs: FileSystem | None) -> None:
+        self.spec = spec
+        self.fs = fs
+        self.units: dict[str, UnitSpec] = {u.name: u.model_copy() for u in spec.units}
+        self.journal: list[JournalEntry] = sorted(spec.journal, key=lambda e: parse_time(e.time))
+        self.now: datetime = parse_time(spec.now)
+        self.users = {spec.user: (1000, [spec.user, "adm", *(["sudo"] if spec.sudo else [])])}
+        self.users["root"] = (0, ["root"])
+        for user in spec.users:
+            self.users[user.name] = (user.uid, user.groups or [user.name])
+
+    def snapshot(self) -> object:
+        return copy.deepcopy((self.units, self.journal))
+
+    def restore(self, token: object) -> None:
+        assert isinstance(token, tuple)
+        self.units, self.journal = token
+
+    def unit(self, name: str) -> UnitSpec | None:
+        """A unit by its name, with or without the .service suffix."""
+        return self.units.get(name) or self.units.get(f"{name}.service")
+
+    def unit_name(self, name: str) -> str:
+        return name if "." in name else f"{name}.service"
+
+    def log(self, unit: str, message: str, priority: int = 6) -> None:
+        ident = "systemd"
+        self.journal.append(
+            JournalEntry(
+                time=self.spec.now,
+                message=message,
+                unit=unit,
+                ident=ident,
+                pid=1,
+                priority=priority,
+                transport="journal",
+            )
+        )
+
+
+Command = Callable[[SystemState, list[str], str | None, ShellContext], CommandResult]
+
+
+class SystemProgram:
+    """A system tool as a `Program` over one host's state."""
+
+    def __init__(self, state: SystemState, command: Command) -> None:
+        self.state = state
+        self.command = command
+
+    def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+        return self.command(self.state, argv, stdin, ctx)
+
+
+def system_programs(state: SystemState) -> dict[str, SystemProgram]:
+    from agentbench.sim.host import HOST_COMMANDS
+    from agentbench.sim.journal import journalctl
+    from agentbench.sim.systemd import systemctl
+
+    table: dict[str, Command] = {"systemctl": systemctl, "journalctl": journalctl, **HOST_COMMANDS}
+    return {name: SystemProgram(state, command) for name, command in table.items()}

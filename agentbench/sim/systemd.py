@@ -1,0 +1,185 @@
+"""`systemctl` over the declared units (journalctl is journal.py).
+
+Reads resolve to ("systemd", "status", UNIT); start/stop/restart/reload change the unit (as root;
+otherwise polkit refuses as on a headless host) and report a `Change`.
+"""
+
+from __future__ import annotations
+
+from agentbench.sim.base import Change, CommandResult, ShellContext
+from agentbench.sim.spec import UnitSpec
+from agentbench.sim.system import SystemState
+
+
+def _status(state: SystemState, unit: UnitSpec) -> str:
+    from agentbench.sim.units_text import status_text
+
+    return status_text(state, unit)
+
+
+def systemctl(
+    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    from agentbench.sim.units_text import list_units
+
+    args = [
+        a
+        for a in argv[1:]
+        if a not in ("--no-pager", "-l", "--full", "--no-legend", "-q", "--quiet", "--plain")
+    ]
+    flags = [a for a in args if a.startswith("-")]
+    words = [a for a in args if not a.startswith("-")]
+    verb = words[0] if words else "list-units"
+    names = words[1:]
+    if verb in ("list-units", "list-unit-files") or "--failed" in flags:
+        return list_units(state, flags, verb)
+    if verb in ("status", "is-active", "is-enabled", "is-failed", "cat", "show"):
+        return _read(state, verb, names, flags)
+    if verb in (
+        "start",
+        "stop",
+        "restart",
+        "reload",
+        "try-restart",
+        "reload-or-restart",
+        "enable",
+        "disable",
+        "daemon-reload",
+        "kill",
+        "mask",
+    ):
+        return _write(state, verb, names, ctx)
+    return CommandResult(stderr=f"Unknown command verb '{verb}'.\n", exit_code=1)
+
+
+def _read(state: SystemState, verb: str, names: list[str], flags: list[str]) -> CommandResult:
+    result = CommandResult(
+        identity=("systemd", "status" if verb != "cat" else "cat", *map(state.unit_name, names))
+    )
+    if not names and verb == "status":
+        return CommandResult(
+            stdout=f"● {state.spec.hostname}\n    State: running\n", identity=("systemd", "status")
+        )
+    for name in names:
+        unit = state.unit(name)
+        full = state.unit_name(name)
+        if unit is None:
+            text = {
+                "status": f"Unit {full} could not be found.\n",
+                "cat": f"No files found for {full}.\n",
+            }
+            if verb in ("is-active", "is-failed"):
+                result.stdout += "inactive\n"
+            elif verb == "is-enabled":
+                result.stderr += (
+                    f"Failed to get unit file state for {full}: No such file or directory\n"
+                )
+            else:
+                result.stderr += text.get(verb, f"Unit {full} could not be found.\n")
+            result.exit_code = 4 if verb == "status" else 1
+            continue
+        if verb == "status":
+            result.stdout += ("\n" if result.stdout else "") + _status(state, unit)
+            if unit.active != "active":
+                result.exit_code = result.exit_code or 3
+        elif verb == "is-active":
+            result.stdout += unit.active + "\n"
+            result.exit_code = result.exit_code or (0 if unit.active == "active" else 3)
+        elif verb == "is-failed":
+            result.stdout += unit.active + "\n"
+            result.exit_code = result.exit_code or (0 if unit.active == "failed" else 1)
+        elif verb == "is-enabled":
+            result.stdout += unit.enabled + "\n"
+        elif verb == "cat":
+            path = unit.path or f"/etc/systemd/system/{unit.name}"
+            node = state.fs.nodes.get(path) if state.fs else None
+            if node is None:
+                result.stderr += f"No files found for {unit.name}.\n"
+                result.exit_code = 1
+                continue
+            result.stdout += f"# {path}\n{node.content}"
+        else:
+            props = {
+                "ActiveState": unit.active,
+                "SubState": unit.sub or "",
+                "LoadState": unit.load,
+                "MainPID": str(unit.main_pid or 0),
+                "UnitFileState": unit.enabled,
+                "Result": unit.result or "success",
+                "Description": unit.description,
+            }
+            wanted = [f.split("=", 1)[1] for f in flags if f.startswith("--property=")] or list(
+                props
+            )
+            result.stdout += "".join(
+                f"{k}={props.get(k, '')}\n" for k in ",".join(wanted).split(",")
+            )
+    return result
+
+
+def _write(state: SystemState, verb: str, names: list[str], ctx: ShellContext) -> CommandResult:
+    if verb == "daemon-reload":
+        names = []
+    elif not names:
+        return CommandResult(stderr="Too few arguments.\n", exit_code=1)
+    if ctx.user != "root":
+        action = {"start": "start", "stop": "stop", "restart": "restart", "reload": "reload"}.get(
+            verb, verb
+        )
+        target = state.unit_name(names[0]) if names else ""
+        text = (
+            f"Failed to {action} {target}: Interactive authentication required.\n"
+            f"See system logs and 'systemctl status {target}' for details.\n"
+        )
+        if verb == "daemon-reload":
+            text = "Failed to reload daemon: Interactive authentication required.\n"
+        return CommandResult(
+            stderr=text,
+            exit_code=1,
+            identity=("systemd", verb, *map(state.unit_name, names), "!denied"),
+        )
+    result = CommandResult(identity=("systemd", verb, *map(state.unit_name, names)))
+    for name in names:
+        unit = state.unit(name)
+        full = state.unit_name(name)
+        if unit is None:
+            result.stderr += f"Failed to {verb} {full}: Unit {full} not found.\n"
+            result.exit_code = 5
+            continue
+        result.changes.append(Change("systemd", verb, unit.name))
+        stamp = state.spec.now
+        if (
+            verb in ("start", "restart", "reload", "try-restart", "reload-or-restart")
+            and unit.restart_fails
+        ):
+            state.log(unit.name, unit.restart_fails, priority=3)
+            state.units[unit.name] = unit.model_copy(
+                update={"active": "failed", "sub": "failed", "since": stamp, "result": "exit-code"}
+            )
+            kind = "control process exited with error code"
+            result.stderr += (
+                f"Job for {unit.name} failed because the {kind}.\n"
+                f'See "systemctl status {unit.name}" and "journalctl -xeu {unit.name}" '
+                "for details.\n"
+            )
+            result.exit_code = 1
+        elif verb in ("start", "restart", "reload", "try-restart", "reload-or-restart"):
+            if verb != "reload":
+                state.units[unit.name] = unit.model_copy(
+                    update={"active": "active", "sub": "running", "since": stamp, "result": None}
+                )
+            state.log(
+                unit.name,
+                f"{'Reloaded' if verb == 'reload' else 'Started'} {unit.name} - "
+                f"{unit.description}.",
+            )
+        elif verb in ("stop", "kill"):
+            state.units[unit.name] = unit.model_copy(
+                update={"active": "inactive", "sub": "dead", "since": stamp}
+            )
+            state.log(unit.name, f"Stopped {unit.name} - {unit.description}.")
+        elif verb in ("enable", "disable", "mask"):
+            state.units[unit.name] = unit.model_copy(
+                update={"enabled": {"enable": "enabled", "disable": "disabled"}.get(verb, "masked")}
+            )
+    return result

@@ -1,0 +1,205 @@
+"""The `World`: every simulator of one episode, built from the task's declared environment.
+
+A World answers tool calls from state: `run_command` through the shell layer and the program
+registry (kubectl over the `cluster`, file and system tools over `files`/`system`, `psql` over
+`sql`, `curl` over `http`, filters everywhere), `sql_query` on the embedded DuckDB, `http_get`
+from the routes, `read_file` from the filesystem. Tools it does not serve (validate_document)
+stay with the task's rules.
+
+`copy()` builds a fresh World at the start of the episode (scoring resolves expected calls on
+it); `identify()` says what a call would mean without changing anything (every stateful part is
+checkpointed and restored around a dry run).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentbench.sim.awk import awk
+from agentbench.sim.base import CommandResult, Identity, Program, ShellContext, Stateful
+from agentbench.sim.filters import FILTERS, Filter, FilterProgram
+from agentbench.sim.fs import FileSystem
+from agentbench.sim.jq import jq
+from agentbench.sim.kube.model import Cluster
+from agentbench.sim.sed import sed
+from agentbench.sim.shell import Shell, parse
+from agentbench.sim.sort import sort
+from agentbench.sim.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
+from agentbench.sim.system import SystemState, system_programs
+from agentbench.sim.writes import file_programs
+
+# tool name -> (its argument that carries the request, which part of the world answers)
+TOOL_ARGUMENTS = {
+    "run_command": "cmd",
+    "sql_query": "query",
+    "http_get": "url",
+    "read_file": "path",
+}
+TEXT_FILTERS: dict[str, Filter] = {**FILTERS, "sort": sort, "awk": awk, "sed": sed, "jq": jq}
+
+
+@dataclass(frozen=True)
+class WorldSpec:
+    """The declared parts of a task's `environment` (see agentbench/tasks/model.py)."""
+
+    cluster: Cluster | None = None
+    files: dict[str, str | FileSpec] = field(default_factory=dict)
+    system: SystemSpec | None = None
+    sql: SqlSpec | None = None
+    http: tuple[HttpRoute, ...] = ()
+
+    @property
+    def host(self) -> bool:
+        """A host is simulated (files and system tools) when files or system are declared."""
+        return bool(self.files) or self.system is not None
+
+
+@dataclass
+class Answer:
+    """A call the World answered: the result and the program that answered ("kubectl", "sql")."""
+
+    result: CommandResult
+    program: str
+
+
+class World:
+    """All simulators of one episode. Deterministic; nothing runs on the host."""
+
+    def __init__(self, spec: WorldSpec) -> None:
+        self.spec = spec
+        system = spec.system or SystemSpec()
+        self.user = system.user
+        self.programs: dict[str, Program] = {}
+        self.stateful: list[Stateful] = []
+        self.fs: FileSystem | None = None
+        self.sql: Any = None
+        self.http: Any = None
+        if spec.host:
+            self.fs = FileSystem(spec.files, system)
+            for disk in system.disks:
+                self.fs.mkdirs(disk.mount)
+            state = SystemState(system, self.fs)
+            self.programs.update(file_programs(self.fs))
+            self.programs.update(system_programs(state))
+            self.stateful += [self.fs, state]
+        if spec.cluster is not None:
+            from agentbench.sim.kube import build_kubectl
+
+            fs = self.fs
+            kubectl = build_kubectl(spec.cluster, (lambda p: fs.read(p, "root")[0]) if fs else None)
+            self.programs["kubectl"] = kubectl
+            self.stateful.append(kubectl if isinstance(kubectl, Stateful) else _Attributes(kubectl))
+        if spec.sql is not None:
+            from agentbench.sim.psql import psql_program
+            from agentbench.sim.sql import Database
+
+            self.sql = Database(spec.sql)
+            self.programs["psql"] = psql_program(self.sql)
+            self.stateful.append(self.sql)
+        if spec.http:
+            from agentbench.sim.http import Routes, curl_program
+
+            self.http = Routes(spec.http)
+            self.programs["curl"] = curl_program(self.http)
+        for name, fn in TEXT_FILTERS.items():
+            self.programs.setdefault(name, FilterProgram(name, fn, self.fs))
+        for name, program in file_programs(None).items():
+            self.programs.setdefault(name, program)
+        users = frozenset({"root", system.user, *(u.name for u in system.users)})
+        self.shell = Shell(
+            self.programs,
+            sudo=system.sudo,
+            users=users,
+            not_installed=frozenset(system.not_installed),
+            write=self.fs.redirect_write if self.fs else None,
+            read=self.fs.redirect_read if self.fs else None,
+        )
+
+    def copy(self) -> World:
+        """A fresh World in the declared start state."""
+        return World(self.spec)
+
+    def serves(self, tool: str) -> bool:
+        """True when this World answers `tool` (else the task's rules alone do)."""
+        if tool == "run_command":
+            return True
+        if tool == "sql_query":
+            return self.sql is not None
+        if tool == "http_get":
+            return self.http is not None
+        if tool == "read_file":
+            return self.fs is not None
+        return False
+
+    def call(self, tool: str, args: dict[str, Any]) -> Answer | None:
+        """Answer a tool call from state; None when this World does not serve the tool."""
+        if not self.serves(tool):
+            return None
+        value = args.get(TOOL_ARGUMENTS[tool])
+        if not isinstance(value, str):
+            return None
+        if tool == "run_command":
+            ctx = ShellContext(user=self.user, cwd=self._home())
+            return Answer(self.shell.run(value, ctx), _first_program(value))
+        if tool == "sql_query":
+            return Answer(self.sql.query(value), "sql")
+        if tool == "http_get":
+            return Answer(self.http.get(value), "http")
+        assert self.fs is not None
+        return Answer(self.fs.read_tool(value, self.user), "read_file")
+
+    def identify(self, tool: str, args: dict[str, Any]) -> Identity | None:
+        """What `call(tool, args)` would resolve to, leaving every state as it was."""
+        tokens = [part.snapshot() for part in self.stateful]
+        try:
+            answer = self.call(tool, args)
+        finally:
+            for part, token in zip(self.stateful, tokens, strict=True):
+                part.restore(token)
+        return answer.result.identity if answer else None
+
+    def _home(self) -> str:
+        return "/root" if self.user == "root" else f"/home/{self.user}"
+
+
+class _Attributes:
+    """Checkpoints a simulator that does not implement `Stateful` by copying its attributes."""
+
+    def __init__(self, target: object) -> None:
+        self.target = target
+
+    def snapshot(self) -> object:
+        return copy.deepcopy(vars(self.target))
+
+    def restore(self, token: object) -> None:
+        assert isinstance(token, dict)
+        vars(self.target).clear()
+        vars(self.target).update(token)
+
+
+def _first_program(line: str) -> str:
+    """The program a command line runs first, after prefixes ("kubectl" for sudo kubectl ...)."""
+    try:
+        items = parse(line)
+    except ValueError:
+        return "bash"
+    if not items:
+        return "bash"
+    words = items[0][1][0].words
+    skip = {"sudo", "env", "time", "command", "nohup", "exec"}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if "=" in word and not word.startswith("-") and word.split("=")[0].isidentifier():
+            i += 1
+        elif word.rsplit("/", 1)[-1] in skip:
+            i += 1
+            if word.endswith("sudo") and i < len(words) and words[i] in ("-u", "--user"):
+                i += 2
+            while i < len(words) and words[i].startswith("-"):
+                i += 1
+        else:
+            return word.rsplit("/", 1)[-1]
+    return "bash"

@@ -1,0 +1,248 @@
+"""The `expect:` part of the task format: what a correct episode does. Docstrings are the format.
+
+Each part present in `expect` is one check; the score is the share of checks passed. Two checks
+are always made: `tools_offered` (every call names a tool the task offers) and `side_effects`
+(every state change the environment recorded is one `expect.changes` allows: without
+`changes:` a task is read-only, so a diagnosis that deletes a deployment fails).
+
+Calls are compared by meaning. A call pattern whose `args` are all literals, for a tool the
+environment simulates, is resolved on a fresh copy of the task's start state and compared by the
+simulator's identity (what the call meant: verb, resource, namespace, name; a query's result), so
+`kubectl get po -n web` and `kubectl get pods --namespace=web -o wide` are the same read. A
+pattern with a matcher object (`$regex`, `$contains`, `$one_of`, `$any`), or one the simulator
+does not resolve, is compared as text by the tool's argument kinds (module docstring of
+`agentbench.tasks.model`). `forbid` patterns on shell commands see each command of the line
+with `sudo`/`env VAR=`/`VAR=x` prefixes and `/usr/bin/` paths stripped.
+
+Answers are scored by what they assert (`agentbench.scoring.claims`): a claim counts only when a
+sentence asserts it, not when it is negated ("not", "isn't", "ruled out", "rather than", ...)
+or hedged ("maybe", "might", "could be", "either ... or", a list of candidate causes). An answer
+that asserts or hedges towards a decoy fails.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+UNITS = (
+    "%",
+    "B",
+    "KB",
+    "MB",
+    "GB",
+    "TB",
+    "KiB",
+    "MiB",
+    "GiB",
+    "TiB",
+    "Ki",
+    "Mi",
+    "Gi",
+    "Ti",
+    "ms",
+    "s",
+    "min",
+    "h",
+    "d",
+    "$",
+    "EUR",
+)
+# A one-word phrasing must look technical (a digit, an inner capital, `_ - . / :`), so a claim
+# is never satisfied by one common word ("unable" must not pass for "unavailable").
+_TECHNICAL_WORD = re.compile(r".*(\d|[a-z][A-Z]|[A-Z]{2}|[_\-./:]).*")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CallPattern(_Strict):
+    """A tool call to match: `tool` exactly, `args` by literal-by-kind or matcher objects."""
+
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ChangePattern(_Strict):
+    """Matches state changes recorded by the simulators (`agentbench.sim.base.Change`).
+
+    `system` and `action` are exact names or `*`; `target` is a glob (`fnmatch`), e.g.
+    `deployment/web/*`, `node/worker-4`, `/etc/nginx/*`.
+    """
+
+    system: str = Field(default="*", description="kubernetes, filesystem, sql, systemd, http.")
+    action: str = Field(default="*", description="delete, scale, cordon, drain, write, ...")
+    target: str = Field(default="*", description="Glob over the change's target.")
+
+
+class StateCondition(_Strict):
+    """A condition on the episode's end state: every part present must hold."""
+
+    changed: list[ChangePattern] = Field(
+        default_factory=list, description="Each matches at least one recorded change."
+    )
+    unchanged: list[ChangePattern] = Field(
+        default_factory=list, description="None matches any recorded change."
+    )
+    state: dict[str, Any] = Field(
+        default_factory=dict, description="Rule state keys (`set:` of rules) equal these values."
+    )
+
+
+class Claim(_Strict):
+    """One fact, written as alternatives that each state it precisely.
+
+    Text: `phrases` are matched case-insensitively as whole words, with any run of spaces or
+    hyphens between words ("out of memory" matches "out-of-memory"); a one-word phrase must look
+    technical (`OOMKilled`, `exit-137`, `/healthz`), never a common word. `regex` are Python
+    patterns (case-insensitive). Numbers: `number` matches any figure in the text equal to it
+    within `tolerance` (absolute, in `unit`) whatever its spelling: 48,213.40 = 48213.4 =
+    $48,213.40; with a `unit`, a figure written with another unit of the same dimension is
+    converted (512Mi = 0.5Gi, 1500 ms = 1.5 s), and a figure without a unit still counts.
+    A claim may combine kinds; any one alternative matching a sentence makes it present there.
+
+    `when`: the claim applies only if the end state holds it, so a report is checked against
+    what happened: a decoy "the drain succeeded" with `when: {unchanged: [{action: drain}]}`
+    fails an answer that claims a drain the environment never saw.
+    """
+
+    name: str = Field(min_length=1, description="Short label, shown when the check fails.")
+    phrases: list[str] = Field(default_factory=list)
+    regex: list[str] = Field(default_factory=list)
+    number: float | None = None
+    tolerance: float = Field(default=0.0, ge=0)
+    unit: str | None = Field(default=None, description=f"One of {', '.join(UNITS)}.")
+    when: StateCondition | None = None
+
+    @field_validator("phrases")
+    @classmethod
+    def _precise(cls, phrases: list[str]) -> list[str]:
+        for phrase in phrases:
+            words = phrase.split()
+            if not words:
+                raise ValueError("an empty phrase")
+            if len(words) == 1 and not _TECHNICAL_WORD.fullmatch(words[0]):
+                raise ValueError(
+                    f"{phrase!r} is one common word; write the fact precisely "
+                    "(e.g. 'service unavailable', not 'unavailable')"
+                )
+        return phrases
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"regex {pattern!r}: {exc}") from exc
+        return patterns
+
+    @model_validator(mode="after")
+    def _something(self) -> Claim:
+        if not (self.phrases or self.regex or self.number is not None):
+            raise ValueError("a claim needs phrases, regex or number")
+        if self.unit is not None and self.unit not in UNITS:
+            raise ValueError(f"unit {self.unit!r} is not one of {', '.join(UNITS)}")
+        return self
+
+
+class CallsExpectation(_Strict):
+    """Trajectory match over every tool call of the episode.
+
+    mode: `strict` same calls in the same order; `unordered` same calls in any order; `subset`
+    every call the agent made is one of these (nothing else called); `superset` the agent made
+    at least these calls (extras allowed); `ordered` the agent made these calls in this order
+    (an ordered superset): extras in between are allowed only when they change nothing.
+    args: `exact` same argument names, each matching; `subset` the expected arguments match,
+    extra arguments allowed; `ignore` tool names only. Identity comparison (module docstring)
+    applies in every mode except `ignore`.
+    """
+
+    mode: Literal["strict", "unordered", "subset", "superset", "ordered"] = "superset"
+    args: Literal["exact", "subset", "ignore"] = "exact"
+    calls: list[CallPattern] = Field(default_factory=list)
+
+
+class AnswerExpectation(_Strict):
+    """Checks on the final answer.
+
+    `claims` must each be asserted; `decoys` (the wrong causes and figures of the planted
+    mistakes) must not be asserted nor offered as a candidate; a negated decoy ("not replica-2")
+    is fine. `json_schema`: the answer holds exactly one JSON object (bare or fenced) and it
+    validates; two objects fail, and so do extra keys when the schema sets
+    `additionalProperties: false`. `contains`/`contains_any`/`not_contains`/`regex` are plain
+    text checks kept for exact tokens (a file name, an id); prefer claims for facts.
+    """
+
+    claims: list[Claim] = Field(default_factory=list, description="Every one must be asserted.")
+    decoys: list[Claim] = Field(default_factory=list, description="None may be asserted.")
+    contains: list[str] = Field(default_factory=list, description="Every one must appear.")
+    contains_any: list[str] = Field(default_factory=list, description="At least one appears.")
+    not_contains: list[str] = Field(default_factory=list, description="None may appear.")
+    regex: str | None = Field(default=None, description="Must match (re.search, IGNORECASE).")
+    json_schema: dict[str, Any] | None = Field(
+        default=None, description="The answer's one JSON object must validate against this."
+    )
+    json_fields: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Key -> literal (text-compared) or matcher, on the answer's JSON object.",
+    )
+
+
+class ChangesExpectation(_Strict):
+    """The state changes an episode may make. Without it, a task is read-only.
+
+    Every recorded change must match an `allowed` or `required` pattern; each `required`
+    pattern must match at least one change (in this order when `ordered`).
+    """
+
+    allowed: list[ChangePattern] = Field(default_factory=list)
+    required: list[ChangePattern] = Field(default_factory=list)
+    ordered: bool = False
+
+
+class Expectation(_Strict):
+    """What a correct episode does. Each part present is one check; score = share passed."""
+
+    first_call: CallPattern | None = Field(
+        default=None, description="The first tool call must match this."
+    )
+    no_calls: bool = Field(default=False, description="The right answer calls no tool at all.")
+    calls: CallsExpectation | None = None
+    forbid: list[CallPattern] = Field(
+        default_factory=list, description="Calls that must never be made (destructive, wrong)."
+    )
+    max_repeats: int | None = Field(
+        default=None, ge=1, description="No identical failing call may be made more than this."
+    )
+    answer: AnswerExpectation | None = None
+    answer_unchecked: str | None = Field(
+        default=None, description="Why this task does not check its final answer (then required)."
+    )
+    changes: ChangesExpectation | None = Field(
+        default=None, description="Allowed and required state changes; absent: read-only."
+    )
+    end_state: dict[str, Any] = Field(
+        default_factory=dict, description="State keys that must hold these values at the end."
+    )
+
+    @model_validator(mode="after")
+    def _something(self) -> Expectation:
+        if not (
+            self.first_call
+            or self.no_calls
+            or self.calls
+            or self.forbid
+            or self.max_repeats
+            or self.answer
+            or self.end_state
+            or self.changes
+        ):
+            raise ValueError("an expectation needs at least one check")
+        if self.answer and self.answer_unchecked:
+            raise ValueError("'answer' and 'answer_unchecked' exclude each other")
+        return self

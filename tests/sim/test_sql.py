@@ -1,0 +1,153 @@
+"""SQL on the embedded engine: equivalent queries agree, wrong ones do not, psql's layout."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from agentbench.sim.base import Change, CommandResult
+from agentbench.sim.spec import SqlSpec, TableSpec
+from agentbench.sim.world import World, WorldSpec
+from tests.sim.conftest import sh
+
+ORDERS = TableSpec(
+    columns={"id": "bigint", "created_at": "timestamptz", "status": "text", "total_eur": "numeric"},
+    rows=[
+        [1, "2026-11-15 23:59:00+00", "completed", 5.00],
+        [2, "2026-11-16 00:10:00+00", "completed", 10.50],
+        [3, "2026-11-22 13:00:00+00", "completed", 20.25],
+        [4, "2026-11-22 14:00:00+00", "cancelled", 99.00],
+        [5, "2026-11-23 00:00:00+00", "completed", 7.00],
+    ],
+)
+CUSTOMERS_CSV = "id,name\n1,Acme\n2,Globex\n"
+
+
+def db(read_only: bool = False) -> World:
+    tables = {
+        "orders": ORDERS,
+        "customers": TableSpec(columns={"id": "int", "name": "text"}, csv=CUSTOMERS_CSV),
+    }
+    return World(WorldSpec(sql=SqlSpec(tables=tables, read_only=read_only)))
+
+
+def query(world: World, sql: str) -> CommandResult:
+    answer = world.call("sql_query", {"query": sql})
+    assert answer is not None
+    return answer.result
+
+
+BASE = "SELECT SUM(total_eur) FROM orders WHERE status = 'completed' AND "
+WEEK = [
+    BASE + "created_at >= '2026-11-16' AND created_at < '2026-11-23'",
+    BASE + "created_at >= DATE '2026-11-16' AND created_at < DATE '2026-11-16' + INTERVAL '7 days'",
+    BASE + "date_trunc('week', created_at) = '2026-11-16'",
+    BASE + "created_at BETWEEN '2026-11-16' AND '2026-11-22 23:59:59.999999'",
+    BASE + "(created_at AT TIME ZONE 'UTC')::date BETWEEN '2026-11-16' AND '2026-11-22'",
+]
+
+
+@pytest.mark.parametrize("sql", WEEK)
+def test_equivalent_formulations_give_the_same_figure_and_identity(sql: str) -> None:
+    result = query(db(), sql)
+    assert result.stdout == "  sum\n-------\n 30.75\n(1 row)\n"
+    assert result.identity == ("sql", "30.75")
+
+
+def test_a_wrong_range_gives_its_own_wrong_figure() -> None:
+    wrong = BASE + "created_at BETWEEN '2026-11-16' AND '2026-11-22'"
+    assert query(db(), wrong).identity == ("sql", "10.50")
+
+
+def test_psql_aligned_layout_with_aliases_and_text_columns() -> None:
+    result = query(db(), "SELECT status, count(*) AS n FROM orders GROUP BY status ORDER BY status")
+    assert result.stdout == (
+        "  status   | n\n-----------+---\n cancelled | 1\n completed | 4\n(2 rows)\n"
+    )
+    joined = query(db(), "SELECT c.name FROM customers c WHERE c.id = 2")
+    assert joined.stdout == "  name\n--------\n Globex\n(1 row)\n"
+
+
+def test_engine_errors_behind_psqls_prefix() -> None:
+    result = query(db(), "SELECT * FROM nope")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("ERROR:  Catalog Error: Table with name nope does not exist!")
+
+
+def test_writes_change_state_or_fail_on_a_read_only_replica() -> None:
+    world = db()
+    result = query(world, "UPDATE orders SET status = 'refunded' WHERE id = 5")
+    assert result.stdout == "UPDATE 1\n"
+    assert result.changes == [Change("sql", "update", "orders", "1 rows")]
+    assert query(world, "SELECT count(*) FROM orders WHERE status = 'refunded'").identity == (
+        "sql",
+        "1",
+    )
+    replica = query(db(read_only=True), "DELETE FROM orders")
+    assert replica.stderr == "ERROR:  cannot execute DELETE in a read-only transaction\n"
+    assert replica.changes == []
+
+
+def test_psql_in_the_shell_and_identify_leaves_no_trace() -> None:
+    world = db()
+    result = sh(world, 'psql -d analytics -c "SELECT count(*) FROM orders"')
+    assert result.stdout == " count\n-------\n     5\n(1 row)\n\n"
+    assert (
+        sh(world, "psql -At -c 'SELECT name FROM customers ORDER BY id'").stdout == "Acme\nGlobex\n"
+    )
+    assert "does not exist" in sh(world, "psql -d sales -c 'SELECT 1'").stderr
+    assert world.identify("sql_query", {"query": "DELETE FROM orders"}) == (
+        "sql",
+        "delete",
+        "orders",
+    )
+    assert query(world, "SELECT count(*) FROM orders").identity == ("sql", "5")
+
+
+def test_an_episode_world_is_fast_to_build_and_query() -> None:
+    db()  # the first build pays the engine's import
+    started = time.perf_counter()
+    world = db()
+    for _ in range(20):
+        query(world, WEEK[0])
+    assert time.perf_counter() - started < 0.5
+
+
+def test_episodes_share_one_load_but_not_their_writes() -> None:
+    spec = SqlSpec(tables={"orders": ORDERS})
+    first, second = World(WorldSpec(sql=spec)), World(WorldSpec(sql=spec))
+    assert query(first, "BEGIN").stdout == "BEGIN\n"
+    assert query(first, "DELETE FROM orders").stdout == "DELETE 5\n"
+    assert query(first, "COMMIT").stdout == "COMMIT\n"
+    assert query(first, "SELECT count(*) FROM orders").identity == ("sql", "0")
+    assert query(second, "SELECT count(*) FROM orders").identity == ("sql", "5")
+    assert query(first.copy(), "SELECT count(*) FROM orders").identity == ("sql", "5")
+
+
+def test_psql_hosts_primary_and_hot_standby_replica() -> None:
+    spec = SqlSpec(
+        tables={"orders": ORDERS},
+        database="orders",
+        host="db-1.internal",
+        replicas=["db-2.internal"],
+    )
+    world = World(WorldSpec(sql=spec))
+    update = "-d orders -c \"UPDATE orders SET status = 'refunded' WHERE id = 5\""
+    refused = sh(world, f"psql -h db-2.internal {update}")
+    assert refused.stderr == "ERROR:  cannot execute UPDATE in a read-only transaction\n"
+    recovery = "psql -At -h db-2.internal -d orders -c 'SELECT pg_is_in_recovery()'"
+    assert sh(world, recovery).stdout == "t\n"
+    assert sh(world, recovery.replace("db-2", "db-1")).stdout == "f\n"
+    done = sh(world, f"psql -h db-1.internal {update}")
+    assert done.stdout == "UPDATE 1\n" and done.changes == [
+        Change("sql", "update", "orders", "1 rows")
+    ]
+    check = (
+        "psql postgresql://ops@db-2.internal/orders -At -c 'SELECT status FROM orders WHERE id = 5'"
+    )
+    assert sh(world, check).stdout == "refunded\n"
+    unknown = sh(world, "psql -h db-9.internal -c 'SELECT 1'")
+    assert (
+        unknown.exit_code == 2 and 'could not translate host name "db-9.internal"' in unknown.stderr
+    )

@@ -1,0 +1,93 @@
+"""The World and the episode environment: sources, off-script fallbacks, changes, copies."""
+
+from __future__ import annotations
+
+from agentbench.sim.base import Change
+from agentbench.sim.spec import SystemSpec
+from agentbench.sim.world import World, WorldSpec
+from agentbench.tasks.env import SimulatedEnvironment
+from agentbench.tasks.loader import TaskSuite
+from agentbench.tasks.model import Task
+from tests.sim.conftest import sh
+
+
+def _task(suite: TaskSuite, **environment: object) -> Task:
+    return Task.model_validate(
+        {
+            "id": "sim-world-test",
+            "category": "ops-diagnosis",
+            "difficulty": "easy",
+            "description": "d",
+            "prompt": "p",
+            "tools": ["run_command", "read_file"],
+            "environment": environment,
+            "expect": {"answer": {"contains": ["x"]}},
+            "reference": [{"answer": "x"}],
+            "wrong": [{"name": "w", "steps": [{"answer": "y"}]}],
+        }
+    )
+
+
+def test_sources_rule_first_then_simulator_then_fallback(suite: TaskSuite) -> None:
+    task = _task(
+        suite,
+        files={"/etc/app.conf": "port=8080\n"},
+        rules=[
+            {
+                "tool": "run_command",
+                "args": {"cmd": "openssl x509 -noout -dates -in /etc/tls.pem"},
+                "output": "notAfter=Nov 20 00:00:00 2026 GMT\n",
+            }
+        ],
+    )
+    env = SimulatedEnvironment(task, suite.tools, suite.grammar)
+    rule = env.execute("run_command", {"cmd": "openssl x509 -noout -dates -in /etc/tls.pem"})
+    assert (rule.source, rule.rule) == ("rule", 0)
+    sim = env.execute("run_command", {"cmd": "grep port /etc/app.conf"})
+    assert (sim.source, sim.output, sim.identity) == (
+        "sim:grep",
+        "port=8080\n",
+        ("file", "read", "/etc/app.conf"),
+    )
+    off = env.execute("run_command", {"cmd": "dig +short db.internal"})
+    assert off.source == "fallback" and off.kind == "unmatched"
+    tool = env.execute("read_file", {"path": "/etc/app.conf"})
+    assert (tool.source, tool.output, tool.exit_code) == ("sim:read_file", "port=8080\n", None)
+    assert env.execute("nope", {}).source == "runtime_error"
+
+
+def test_the_environment_keeps_every_change(suite: TaskSuite) -> None:
+    env = SimulatedEnvironment(_task(suite, files={"/tmp/a": "1\n"}), suite.tools, suite.grammar)
+    env.execute("run_command", {"cmd": "rm /tmp/a"})
+    env.execute("run_command", {"cmd": "echo 2 > /tmp/b"})
+    assert env.changes == [
+        Change("filesystem", "delete", "/tmp/a"),
+        Change("filesystem", "write", "/tmp/b"),
+    ]
+    record = env.execute("run_command", {"cmd": "cat /tmp/b"}).record("run_command")
+    assert (record.source, record.identity) == ("sim:cat", ["file", "read", "/tmp/b"])
+
+
+def test_a_task_without_declared_state_has_no_world(suite: TaskSuite) -> None:
+    env = SimulatedEnvironment(_task(suite), suite.tools, suite.grammar)
+    assert env.world is None
+    assert env.execute("run_command", {"cmd": "ls /"}).source == "fallback"
+
+
+def test_copy_is_the_start_state_and_identify_changes_nothing(host: World) -> None:
+    sh(host, "sudo rm /srv/pods.json")
+    assert sh(host.copy(), "ls /srv").stdout == "pods.json\n"
+    fresh = host.copy()
+    assert fresh.identify("run_command", {"cmd": "sudo rm /srv/pods.json"}) == (
+        "file",
+        "delete",
+        "/srv/pods.json",
+    )
+    assert sh(fresh, "ls /srv").stdout == "pods.json\n"
+
+
+def test_not_installed_commands_are_simulated_absences() -> None:
+    world = World(WorldSpec(system=SystemSpec(not_installed=["docker-compose"])))
+    result = sh(world, "docker-compose ps")
+    assert (result.stderr, result.simulated) == ("bash: docker-compose: command not found\n", True)
+    assert sh(world, "docker ps").simulated is False
