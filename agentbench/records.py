@@ -49,11 +49,34 @@ class Completion(BaseModel):
     t_last_s: float | None = Field(default=None, description="Last token-bearing delta - t_send.")
     duration_s: float | None = Field(default=None, description="Stream end - t_send.")
     decode_tok_s: float | None = Field(
-        default=None, description="(output_tokens - 1) / (t_last - t_first_token)."
+        default=None,
+        description="(output_tokens - 1) / (t_last - t_first_token); None when the tokens did "
+        "not arrive spread over time (decode_unmeasured_reason says why).",
+    )
+    decode_unmeasured_reason: str | None = Field(
+        default=None, description="Why decode_tok_s, tpot_s and the ITL are None, if they are."
+    )
+    tpot_s: float | None = Field(
+        default=None,
+        description="Time per output token after the first: (stream end - t_first_token) / "
+        "(output_tokens - 1), as vLLM bench serve's TPOT and AIPerf's per-request ITL.",
+    )
+    itl_s: list[float] | None = Field(
+        default=None,
+        exclude=True,
+        description="Inter-token latency per token after the first (an event of k tokens "
+        "shares its gap k ways); kept in memory for bench, not stored per step.",
+    )
+    itl_method: str | None = Field(
+        default=None, description="one_token_per_event or apportioned_by_text_length."
+    )
+    chunk_gaps_s: list[float] | None = Field(
+        default=None, exclude=True, description="Gap per token-bearing event (vLLM's ITL)."
     )
     prefill_tok_s: float | None = Field(
         default=None, description="Client view: uncached prompt tokens / ttft_s."
     )
+    prefill_unmeasured_reason: str | None = None
     server_decode_tok_s: float | None = None
     server_prefill_tok_s: float | None = None
     server_counters: dict[str, Any] = Field(

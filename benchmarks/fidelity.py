@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from agentbench.backends.openai_compat import OpenAICompatBackend
-from agentbench.bench.measure import ForceOutput, LoopLag, complete_one
+from agentbench.bench.arrivals import RateMode
+from agentbench.bench.measure import ForceOutput, LoopLag, complete_one, measure_run
 from agentbench.bench.prompts import PromptBuilder
 from agentbench.bench.scenarios import custom
 from agentbench.refserver.app import RefServer, RefServerState
@@ -71,6 +72,13 @@ async def measure(
                 "output_tokens": [],
                 "ttft_after_byte_s": [],
                 "client_lag_max_s": [],
+                "tpot_s": [],
+                "vllm_tpot_s": [],
+                "itl_p50_s": [],
+                "itl_p90_s": [],
+                "vllm_itl_p50_s": [],
+                "vllm_itl_p90_s": [],
+                "decode_none": [],
             }
             # Concurrency 64 gives 64 streams per repetition: fewer repetitions are needed.
             repetitions = runs if concurrency == 1 else max(1, runs // 2)
@@ -88,15 +96,75 @@ async def measure(
                     out["ttft_s"].append(completion.ttft_s)
                     # The server sends its role chunk on arrival: the rest is its own TTFT.
                     out["ttft_after_byte_s"].append(completion.ttft_s - completion.ttft_byte_s)
-                    out["decode_tok_s"].append(completion.decode_tok_s)
                     out["output_tokens"].append(completion.output_tokens)
+                    out["decode_none"].append(float(completion.decode_tok_s is None))
+                    if completion.decode_tok_s is None:  # a burst: no figure, reason recorded
+                        continue
+                    out["decode_tok_s"].append(completion.decode_tok_s)
+                    out["tpot_s"].append(completion.tpot_s)
+                    # vLLM bench serve's method on the same stream: TPOT = (latency − ttft) /
+                    # (output_len − 1); ITL = the gap between chunks, whatever they carry.
+                    n = completion.output_tokens or 0
+                    out["vllm_tpot_s"].append(
+                        (completion.duration_s - completion.ttft_s) / (n - 1) if n > 1 else 0.0
+                    )
+                    itl, chunk = completion.itl_s or [], completion.chunk_gaps_s or []
+                    out["itl_p50_s"].append(pct(itl, 50))
+                    out["itl_p90_s"].append(pct(itl, 90))
+                    out["vllm_itl_p50_s"].append(pct(chunk, 50))
+                    out["vllm_itl_p90_s"].append(pct(chunk, 90))
             results[concurrency] = out
     finally:
         await backend.aclose()
     return results
 
 
+async def measure_arrivals(base_url: str, rate: float, requests: int, seed: int) -> list[float]:
+    """|actual − scheduled| send offset (s) of every request of one Poisson repetition."""
+    backend = OpenAICompatBackend(base_url, "echo")
+    builder = PromptBuilder(backend.count_tokens)
+    shape, force = custom(16, 4), ForceOutput()
+    try:
+        warm = [await builder.build(shape) for _ in range(2)]
+        await measure_run(backend, warm, shape, force)
+        prompts = [await builder.build(shape) for _ in range(requests)]
+        mode = RateMode(rate_req_s=rate, requests=requests, seed=seed)
+        run = await measure_run(backend, prompts, shape, force, mode.offsets_s(1))
+    finally:
+        await backend.aclose()
+    return [
+        abs(s.send_s - s.scheduled_send_s)
+        for s in run.streams
+        if s.send_s is not None and s.scheduled_send_s is not None
+    ]
+
+
+def arrival_fidelity(rate: float = 20.0, requests: int = 60) -> dict[str, float]:
+    """Request-rate mode against its own schedule: how late each request left."""
+    state = RefServerState(tasks=[], schedule=Schedule(ttft_s=0.05, rate_tok_s=100.0))
+    server = RefServer(state).start()
+    try:
+        misses = asyncio.run(measure_arrivals(server.base_url, rate, requests, seed=1))
+    finally:
+        server.stop()
+    out = {
+        "rate_req_s": rate,
+        "requests": len(misses),
+        "send_error_median_ms": statistics.median(misses) * 1000,
+        "send_error_p99_ms": pct(misses, 99) * 1000,
+        "send_error_max_ms": max(misses) * 1000,
+    }
+    print(
+        f"request-rate mode (Poisson {rate:g} req/s, {len(misses)} requests): |actual − "
+        f"scheduled send| median {out['send_error_median_ms']:.2f} ms, p99 "
+        f"{out['send_error_p99_ms']:.2f} ms, max {out['send_error_max_ms']:.2f} ms"
+    )
+    return out
+
+
 def errors(values: list[float], truth: float) -> dict[str, float]:
+    if not values:
+        return {"median": float("nan"), "p95_abs": float("nan"), "max_abs": float("nan"), "n": 0}
     rel = [(v - truth) / truth for v in values]
     return {
         "median": statistics.median(rel),
@@ -246,6 +314,15 @@ def row_line(r: dict[str, Any]) -> str:
         f"p95|.| {r['ttft']['p95_abs']:6.2%}   decode err median "
         f"{r['decode']['median']:+7.2%} p95|.| {r['decode']['p95_abs']:6.2%}"
         + (f"   client loop lag max {lag * 1000:4.0f} ms" if lag is not None else "")
+        + (
+            f"\n      TPOT err median {r['tpot']['median']:+7.2%} (vLLM method "
+            f"{r['vllm_tpot']['median']:+7.2%})   ITL p50 err {r['itl_p50']['median']:+7.2%} "
+            f"p90 {r['itl_p90']['median']:+7.2%} (vLLM chunk ITL p50 "
+            f"{r['vllm_itl_p50']['median']:+7.2%} p90 {r['vllm_itl_p90']['median']:+7.2%})"
+            f"   no-decode share {r['decode_none_share']:.0%}"
+            if "tpot" in r
+            else ""
+        )
     )
 
 
@@ -259,7 +336,19 @@ def summarize(rows: list[dict[str, Any]], tool: str, concurrency: int) -> dict[s
         "ttft_worst_p95_abs_err": max(r["ttft"]["p95_abs"] for r in sel),
         "decode_median_abs_err": statistics.median(abs(r["decode"]["median"]) for r in sel),
         "decode_worst_p95_abs_err": max(r["decode"]["p95_abs"] for r in sel),
+        "ttft_median_abs_err_ms": statistics.median(
+            abs(r["ttft"]["median"]) * r["ttft_truth_s"] * 1000 for r in sel
+        ),
     }
+    for key in ("tpot", "vllm_tpot", "itl_p50", "vllm_itl_p50", "itl_p90", "vllm_itl_p90"):
+        for label, chunked in (("1", False), ("bursts", True)):
+            part = [r for r in sel if key in r and (r["chunks"] != "1") == chunked]
+            if part:
+                out[f"{key}_median_abs_err_chunks_{label}"] = statistics.median(
+                    abs(r[key]["median"]) for r in part
+                )
+    if any("decode_none_share" in r for r in sel):
+        out["decode_none_share_max"] = max(r.get("decode_none_share", 0.0) for r in sel)
     after = [abs(r["ttft_after_byte"]["median"]) for r in sel if "ttft_after_byte" in r]
     if after:
         out["ttft_after_first_byte_median_abs_err"] = statistics.median(after)
@@ -281,6 +370,7 @@ def main() -> None:
         help="Folder made by benchmarks/benchy_setup.sh: "
         "adds llama-benchy side by side (concurrency 1, reasoning off).",
     )
+    parser.add_argument("--no-arrivals", action="store_true", help="Skip request-rate timing.")
     args = parser.parse_args()
     levels = [int(c) for c in args.concurrency.split(",")]
     started = time.perf_counter()
@@ -314,6 +404,13 @@ def main() -> None:
                         "ttft": errors(got["ttft_s"], schedule.ttft_s),
                         "ttft_after_byte": errors(got["ttft_after_byte_s"], schedule.ttft_s),
                         "decode": errors(got["decode_tok_s"], schedule.rate_tok_s),
+                        "decode_none_share": statistics.mean(got["decode_none"]),
+                        "tpot": errors(got["tpot_s"], 1 / schedule.rate_tok_s),
+                        "vllm_tpot": errors(got["vllm_tpot_s"], 1 / schedule.rate_tok_s),
+                        "itl_p50": errors(got["itl_p50_s"], 1 / schedule.rate_tok_s),
+                        "itl_p90": errors(got["itl_p90_s"], 1 / schedule.rate_tok_s),
+                        "vllm_itl_p50": errors(got["vllm_itl_p50_s"], 1 / schedule.rate_tok_s),
+                        "vllm_itl_p90": errors(got["vllm_itl_p90_s"], 1 / schedule.rate_tok_s),
                         "client_lag_max_s": max(got["client_lag_max_s"]),
                     }
                 )
@@ -337,7 +434,8 @@ def main() -> None:
             child.stop()
         if server:
             server.stop()
-    summary: dict[str, Any] = {}
+    arrivals = None if args.no_arrivals else arrival_fidelity()
+    summary: dict[str, Any] = {"arrivals": arrivals} if arrivals else {}
     for tool in ("agentbench", "llama-benchy"):
         for c in levels:
             figures = summarize(rows, tool, c)

@@ -7,7 +7,12 @@
 2. `agentbench run tasks/ --base-url <refserver> --model oracle` end to end against the same
    instant server: wall time of the whole suite, and per episode and per step.
 
-    python benchmarks/overhead.py [--calls N]
+3. With `--benchy-home DIR` (benchmarks/benchy_setup.sh): llama-benchy's client CPU per request
+   against the same instant server, side by side: its child-process CPU for 200 runs minus for 10
+   runs, over the 190 extra requests (its start-up, imports and tokenizer load cancel out).
+4. With `--profile`: where agentbench's client CPU goes, by package (cProfile, so inflated).
+
+    python benchmarks/overhead.py [--calls N] [--benchy-home DIR] [--profile]
 """
 
 from __future__ import annotations
@@ -31,7 +36,17 @@ from agentbench.backends.base import ChatRequest
 from agentbench.backends.openai_compat import OpenAICompatBackend
 
 ROOT = Path(__file__).resolve().parent.parent
-PORT = 18912
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+PORT = free_port()
 
 
 def start_server(chunks: str = "1") -> subprocess.Popen[bytes]:
@@ -90,6 +105,88 @@ async def per_call(calls: int, output_tokens: int) -> dict[str, float]:
     }
 
 
+async def profile_groups(calls: int = 300) -> dict[str, float]:
+    """Share of the client's profiled time per package, for 16-token calls."""
+    import collections
+    import cProfile
+    import pstats
+
+    backend = OpenAICompatBackend(f"http://127.0.0.1:{PORT}/v1", "echo")
+    words = " ".join(f"word{i}" for i in range(16))
+    request = ChatRequest(messages=[{"role": "user", "content": words}], max_tokens=16)
+    profiler = cProfile.Profile()
+    try:
+        for _ in range(5):
+            await backend.complete(request)
+        profiler.enable()
+        for _ in range(calls):
+            await backend.complete(request)
+        profiler.disable()
+    finally:
+        await backend.aclose()
+    groups: collections.Counter[str] = collections.Counter()
+    waits = ("'poll'", "'send'", "'recv'", "'sendall'")
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    for (file, _, name), (_, _, own, _, _) in stats.items():
+        if file == "~" and any(w in name for w in waits):
+            groups["socket syscalls and waiting"] += own
+            continue
+        for package in ("httpx", "httpcore", "h11", "anyio", "asyncio", "json", "pydantic"):
+            if f"/{package}/" in file:
+                groups[package] += own
+                break
+        else:
+            groups["agentbench" if "agentbench" in file else "other"] += own
+    total = sum(groups.values()) or 1.0
+    return {k: round(v / total, 3) for k, v in groups.most_common()}
+
+
+def benchy_cpu_per_request(home: str, low: int = 10, high: int = 200) -> float | None:
+    """llama-benchy's CPU seconds per request: its child CPU at `high` runs minus at `low` runs,
+    over the difference (its start-up, ~0.5 s of CPU that varies by tens of ms, cancels out
+    only over many requests), median of two such pairs."""
+    import resource
+
+    def cpu_of(n: int) -> float | None:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cmd = [
+            str(Path(home) / "venv/bin/llama-benchy"),
+            "--base-url",
+            f"http://127.0.0.1:{PORT}/v1",
+            "--model",
+            "echo",
+            "--tokenizer",
+            str(Path(home) / "tokenizer.json"),
+            "--book-url",
+            "http://offline.invalid/agentbench-corpus",
+            "--pp",
+            "16",
+            "--tg",
+            "16",
+            "--runs",
+            str(n),
+            "--skip-coherence",
+            "--latency-mode",
+            "none",
+            "--no-cache",
+        ]
+        env = {**os.environ, "HOME": home, "HF_HUB_OFFLINE": "1"}
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+        if proc.returncode != 0:
+            print(f"llama-benchy failed: {proc.stderr[-400:]}", file=sys.stderr)
+            return None
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+    per_request = []
+    for _ in range(2):
+        few, many = cpu_of(low), cpu_of(high)
+        if few is None or many is None:
+            return None
+        per_request.append((many - few) / (high - low))
+    return statistics.median(per_request)
+
+
 def suite_wall(concurrency: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run.json"
@@ -135,6 +232,9 @@ def suite_wall(concurrency: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--benchy-home", help="Folder made by benchmarks/benchy_setup.sh.")
+    parser.add_argument("--profile", action="store_true", help="Client CPU by package.")
+    parser.add_argument("--no-suite", action="store_true", help="Skip the whole-suite timing.")
     args = parser.parse_args()
     started = time.perf_counter()
     proc = start_server()
@@ -149,7 +249,21 @@ def main() -> None:
                 f"{c['wall_ms_per_call_median']:.2f} ms/call (n={c['calls']})",
                 flush=True,
             )
-        suites = [suite_wall(c) for c in (1, 8)]
+        benchy = benchy_cpu_per_request(args.benchy_home) if args.benchy_home else None
+        if benchy is not None:
+            print(
+                f"llama-benchy, same server, 16+16 tokens: client CPU {benchy * 1000:.2f} "
+                "ms/request (200 − 10 runs)",
+                flush=True,
+            )
+        groups = asyncio.run(profile_groups()) if args.profile else None
+        if groups:
+            print(
+                "client profile by package (share of profiled time): "
+                + ", ".join(f"{k} {v:.0%}" for k, v in groups.items()),
+                flush=True,
+            )
+        suites = [] if args.no_suite else [suite_wall(c) for c in (1, 8)]
         for s in suites:
             print(
                 f"suite: {s['episodes']} episodes, {s['steps']} steps, concurrency "
@@ -170,6 +284,8 @@ def main() -> None:
                 "load_average_1m_at_end": round(os.getloadavg()[0], 2),
                 "wall_s": round(time.perf_counter() - started, 1),
                 "per_call": calls,
+                "benchy_cpu_ms_per_request": None if benchy is None else benchy * 1000,
+                "profile_share_by_package": groups,
                 "suite": suites,
             }
         )

@@ -1,5 +1,5 @@
-"""The bench procedure: describe the server, pass the gate, then per scenario × depth ×
-concurrency a warm-up (not counted) and R measured repetitions.
+"""The bench procedure: describe the server, pass the gate, then per scenario × depth × load
+(a concurrency, or a request rate) a warm-up (not counted) and R measured repetitions.
 
 A scenario that does not fit the server's context (known max_context, or an HTTP 400
 context_length answer) is reported as such and the others go on. A failed gate ends the bench
@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentbench.backends.base import Backend
+from agentbench.bench.arrivals import RateMode
 from agentbench.bench.gate import FATAL, GateResult, run_gate
 from agentbench.bench.measure import ContextTooSmall, ForceOutput, measure_run
 from agentbench.bench.prompts import PromptBuilder
-from agentbench.bench.results import summarize_runs
+from agentbench.bench.records import BenchRow, SloRecord
+from agentbench.bench.results import apply_slo, summarize_row
 from agentbench.bench.scenarios import Scenario
 from agentbench.errors import BackendError
 from agentbench.records import ServerInfo
@@ -35,9 +37,17 @@ class BenchConfig:
     skip_gate: bool = False
     measure_prefix_cache: bool = False
     force_output: bool = True
+    rates: list[RateMode] = field(default_factory=list)  # request-rate mode when not empty
+    slo: SloRecord | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
+            "request_rates_req_s": [r.rate_req_s for r in self.rates],
+            "arrival": self.rates[0].arrival if self.rates else "concurrency",
+            "burstiness": self.rates[0].burstiness if self.rates else None,
+            "requests_per_run": self.rates[0].requests if self.rates else None,
+            "seed": self.rates[0].seed if self.rates else None,
+            "slo": self.slo.model_dump() if self.slo else None,
             "scenarios": [s.name for s in self.scenarios],
             "depths": self.depths,
             "concurrencies": self.concurrencies,
@@ -53,36 +63,31 @@ class BenchConfig:
 class BenchOutcome:
     server: ServerInfo
     gate: GateResult
-    results: list[dict[str, Any]]
+    results: list[BenchRow]
     force_rejected: str | None = None
     prompt_counting: str = "none"
 
 
-Progress = Callable[[str, dict[str, Any]], None]  # (event, cell): "start" | "run" | "done"
+Progress = Callable[[str, BenchRow], None]  # (event, row): "start" | "run" | "done"
 
 
-def _quiet(event: str, cell: dict[str, Any]) -> None:
+def _quiet(event: str, row: BenchRow) -> None:
     return None
 
 
-def new_cell(s: Scenario, depth: int, concurrency: int) -> dict[str, Any]:
-    return {
-        "scenario": s.name,
-        "prompt_tokens": s.prompt_tokens,
-        "max_tokens": s.max_tokens,
-        "depth": depth,
-        "concurrency": concurrency,
-        "runs": [],
-        "median": {},
-        "spread": {},
-        "min": {},
-        "max": {},
-        "n_runs": 0,
-        "status": "ok",
-        "message": None,
-        "prompt_tokens_counted": None,
-        "prompt_tokens_method": None,
-    }
+def new_row(s: Scenario, depth: int, load: int | RateMode) -> BenchRow:
+    row = BenchRow(
+        scenario=s.name, prompt_tokens=s.prompt_tokens, max_tokens=s.max_tokens, depth=depth
+    )
+    if isinstance(load, RateMode):
+        row.concurrency = None
+        row.arrival = "poisson" if load.arrival == "poisson" else "constant"
+        row.request_rate_req_s = load.rate_req_s
+        row.burstiness = load.burstiness if load.arrival == "poisson" else None
+        row.requests_per_run = load.requests
+    else:
+        row.concurrency = row.requests_per_run = load
+    return row
 
 
 def too_small_message(
@@ -102,47 +107,49 @@ def too_small_message(
     )
 
 
-async def run_cell(
+async def run_row(
     backend: Backend,
     builder: PromptBuilder,
-    cell: dict[str, Any],
+    row: BenchRow,
     scenario: Scenario,
     config: BenchConfig,
     force: ForceOutput,
     progress: Progress,
+    rate: RateMode | None,
 ) -> None:
-    depth, concurrency = cell["depth"], cell["concurrency"]
     counted: list[int] = []
     for index in range(config.warmup + config.runs):
-        prompts = [await builder.build(scenario, depth) for _ in range(concurrency)]
+        prompts = [await builder.build(scenario, row.depth) for _ in range(row.requests_per_run)]
         counted += [p.prompt_tokens for p in prompts]
-        cell["prompt_tokens_method"] = prompts[0].method
-        run = await measure_run(backend, prompts, scenario, force)
+        row.prompt_tokens_method = prompts[0].method
+        offsets = rate.offsets_s(index) if rate else None
+        run = await measure_run(backend, prompts, scenario, force, offsets)
         if index < config.warmup:
             continue
-        run["run"] = index - config.warmup + 1
-        cell["runs"].append(run)
-        progress("run", cell)
-    cell["prompt_tokens_counted"] = sorted(set(counted))
+        run.run = index - config.warmup + 1
+        run.request_rate_req_s = rate.rate_req_s if rate else None
+        row.runs.append(run)
+        progress("run", row)
+    row.prompt_tokens_counted = sorted(set(counted))
 
 
-def flag_client_lag(cell: dict[str, Any], share: float = 0.05) -> None:
+def flag_client_lag(row: BenchRow, share: float = 0.05) -> None:
     """Mark a row whose client event loop lagged by more than `share` of the decode window:
     its chunks may have been read late and bunched, so TTFT and decode figures are limited by
     this machine, not the server's."""
-    lags = [r["client_loop_lag_max_s"] for r in cell["runs"] if r.get("client_loop_lag_max_s")]
-    cell["client_loop_lag_max_s"] = max(lags) if lags else None
+    lags = [r.client_loop_lag_max_s for r in row.runs if r.client_loop_lag_max_s]
+    row.client_loop_lag_max_s = max(lags) if lags else None
     windows = [
-        r["duration_s"] - r["ttft_s"]
-        for r in cell["runs"]
-        if r.get("duration_s") is not None and r.get("ttft_s") is not None
+        s.e2e_latency_s - s.ttft_s
+        for r in row.runs
+        for s in r.streams
+        if s.e2e_latency_s is not None and s.ttft_s is not None
     ]
     window = min(windows) if windows else None
-    cell["client_limited"] = bool(lags and window is not None and max(lags) > share * window)
-    if cell["client_limited"]:
-        cell["message"] = (
-            f"{cell['scenario']} (depth {cell['depth']}, concurrency {cell['concurrency']}): "
-            "this client's event loop "
+    row.client_limited = bool(lags and window is not None and max(lags) > share * window)
+    if row.client_limited and window is not None:
+        row.message = (
+            f"{row.scenario} (depth {row.depth}, {row.load_label}): this client's event loop "
             f"lagged up to {max(lags) * 1000:.0f} ms during a {window * 1000:.0f} ms decode: "
             "chunks may have been read late and bunched, so TTFT and decode figures here are "
             "limited by the client machine (see benchmarks/README.md)"
@@ -159,40 +166,51 @@ async def run_bench(
         return outcome
     builder = PromptBuilder(backend.count_tokens, measure_prefix_cache=config.measure_prefix_cache)
     force = ForceOutput(enabled=config.force_output and "api.openai.com" not in backend.base_url)
+    loads: list[int | RateMode] = [*config.rates] if config.rates else [*config.concurrencies]
     for scenario in config.scenarios:
         for depth in config.depths:
-            for concurrency in config.concurrencies:
-                cell = new_cell(scenario, depth, concurrency)
-                outcome.results.append(cell)
-                progress("start", cell)
-                need = scenario.context_needed(depth, TEMPLATE_ALLOWANCE)
-                if server.max_context and need > server.max_context:
-                    cell["status"] = "context_too_small"
-                    cell["message"] = too_small_message(scenario, depth, need, server.max_context)
-                else:
-                    try:
-                        await run_cell(backend, builder, cell, scenario, config, force, progress)
-                    except ContextTooSmall as exc:
-                        cell["status"] = "context_too_small"
-                        cell["message"] = too_small_message(scenario, depth, need, None, str(exc))
-                    except BackendError as exc:
-                        if exc.kind in FATAL:
-                            raise  # no server to measure: the bench cannot be done
-                        cell["status"] = f"error:{exc.kind}"
-                        cell["message"] = f"{scenario.name}: {exc}"
-                summary = summarize_runs(cell["runs"])
-                cell.update(
-                    median=summary["median"],
-                    spread=summary["spread"],
-                    min=summary["min"],
-                    max=summary["max"],
-                    n=summary["n"],
-                    n_runs=len(cell["runs"]),
+            for load in loads:
+                row = new_row(scenario, depth, load)
+                outcome.results.append(row)
+                progress("start", row)
+                await _measure_row(
+                    backend, builder, row, scenario, config, force, progress, server.max_context
                 )
-                flag_client_lag(cell)
-                if cell["status"] == "ok" and not cell["runs"]:
-                    cell["status"] = "no_runs"
-                progress("done", cell)
+                summarize_row(row)
+                if config.slo:
+                    apply_slo(row, config.slo)
+                flag_client_lag(row)
+                if row.status == "ok" and not row.runs:
+                    row.status = "no_runs"
+                progress("done", row)
     outcome.force_rejected = force.rejected
     outcome.prompt_counting = builder.cutter.method
     return outcome
+
+
+async def _measure_row(
+    backend: Backend,
+    builder: PromptBuilder,
+    row: BenchRow,
+    scenario: Scenario,
+    config: BenchConfig,
+    force: ForceOutput,
+    progress: Progress,
+    max_context: int | None,
+) -> None:
+    need = scenario.context_needed(row.depth, TEMPLATE_ALLOWANCE)
+    if max_context and need > max_context:
+        row.status = "context_too_small"
+        row.message = too_small_message(scenario, row.depth, need, max_context)
+        return
+    rate = next((r for r in config.rates if r.rate_req_s == row.request_rate_req_s), None)
+    try:
+        await run_row(backend, builder, row, scenario, config, force, progress, rate)
+    except ContextTooSmall as exc:
+        row.status = "context_too_small"
+        row.message = too_small_message(scenario, row.depth, need, None, str(exc))
+    except BackendError as exc:
+        if exc.kind in FATAL:
+            raise  # no server to measure: the bench cannot be done
+        row.status = f"error:{exc.kind}"
+        row.message = f"{scenario.name}: {exc}"

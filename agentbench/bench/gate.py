@@ -33,10 +33,8 @@ class GateQuestion:
 # quality test. SmolLM2-135M passes it; it fails 17+25 and 'bonjour' in English.
 QUESTIONS: tuple[GateQuestion, ...] = (
     GateQuestion("What is the capital of France? Answer with one word.", r"\bparis\b", "Paris"),
-    GateQuestion("What colour is a clear daytime sky? Answer with one word.", r"\bblue\b",
-                 "blue"),
-    GateQuestion("Complete the sequence with the next number only: 2, 4, 6, 8,", r"\b10\b",
-                 "10"),
+    GateQuestion("What colour is a clear daytime sky? Answer with one word.", r"\bblue\b", "blue"),
+    GateQuestion("Complete the sequence with the next number only: 2, 4, 6, 8,", r"\b10\b", "10"),
     GateQuestion("What is 2+2? Answer with the number only.", r"(?<![\d.])4(?!\d|\.\d)", "4"),
 )
 

@@ -1,14 +1,14 @@
-"""One measured repetition: C identical-shape requests sent at once, timed by the adapter.
+"""One measured repetition: C identical-shape requests sent at once (fixed concurrency), or N
+requests sent at scheduled times (request-rate mode, bench.arrivals), timed by the adapter.
 
-Per request the adapter measures (docs/design.md#timing-and-tokens): ttft_s (first token-bearing
-delta − t_send), decode_tok_s ((output_tokens − 1) / (t_last − t_first)), prefill_tok_s (uncached
-prompt tokens / ttft_s, client view), output_tokens (server usage, else server tokenizer, else
-estimate), and server_decode_tok_s from the server's own counters where it sends them (llama.cpp
-`timings`).
+Per request the adapter measures (backends.stream; docs/design.md#timing-and-tokens and
+docs/bench.md): ttft_s, decode_tok_s, tpot_s, per-token itl_s, prefill_tok_s (client view),
+output_tokens (server usage, else server tokenizer, else estimate), and server_decode_tok_s
+from the server's own counters.
 
-A repetition at concurrency 1 reports its one request. At concurrency C > 1 the contract keys
-are the median over the C streams (a per-stream figure) and `aggregate_output_tok_s` is all
-output tokens of the repetition / (last stream end − first send): the server's total rate.
+The repetition's contract keys are medians over its streams (per-stream figures; at
+concurrency 1 the one request's own) and `aggregate_output_tok_s` is all output tokens of the
+repetition / (last stream end − first send): the server's total rate at that load.
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentbench.backends.base import Backend, ChatRequest
+from agentbench.backends.stream import MIN_WINDOW_S
 from agentbench.backends.vllm import server_decode_rate
 from agentbench.bench.prompts import Prompt
+from agentbench.bench.records import RepetitionRecord, SpecDecodeRecord, StreamRecord
 from agentbench.bench.scenarios import Scenario
 from agentbench.bench.specdecode import read_counters, repetition_acceptance
 from agentbench.errors import BackendError
@@ -130,48 +132,83 @@ def _median(values: list[float | int | None]) -> float | None:
 def _prefill(c: Completion, prompt: Prompt) -> tuple[float | None, str]:
     if c.prefill_tok_s is not None:
         return c.prefill_tok_s, "usage"
-    if c.ttft_s:  # no usage: our own count of what we sent (template tokens not included)
+    if c.prefill_unmeasured_reason:
+        return None, "none"
+    if c.ttft_s and c.ttft_s >= MIN_WINDOW_S:  # no usage: our own count (template not included)
         return (prompt.prompt_tokens + prompt.depth_tokens) / c.ttft_s, prompt.method
     return None, "none"
 
 
-def stream_figures(c: Completion, prompt: Prompt) -> dict[str, Any]:
+def stream_record(
+    c: Completion, prompt: Prompt, send_s: float | None = None, scheduled_s: float | None = None
+) -> StreamRecord:
     prefill, prefill_method = _prefill(c, prompt)
-    return {
-        "ttft_s": c.ttft_s,
-        "decode_tok_s": c.decode_tok_s,
-        "prefill_tok_s": prefill,
-        "output_tokens": c.output_tokens if c.tokens_method != "none" else None,
-        "server_decode_tok_s": c.server_decode_tok_s,
-        "server_prefill_tok_s": c.server_prefill_tok_s,
-        "prompt_tokens": c.prompt_tokens,
-        "prompt_tokens_method": c.prompt_tokens_method,
-        "cached_prompt_tokens": c.cached_prompt_tokens,
-        "prefill_method": prefill_method,
-        "tokens_method": c.tokens_method,
-        "ttft_byte_s": c.ttft_byte_s,
-        "duration_s": c.duration_s,
-        "finish_reason": c.finish_reason,
-        "token_events": c.token_events,
-        "retries": c.retries,
-    }
+    return StreamRecord(
+        ttft_s=c.ttft_s,
+        ttft_byte_s=c.ttft_byte_s,
+        e2e_latency_s=c.duration_s,
+        decode_tok_s=c.decode_tok_s,
+        decode_unmeasured_reason=c.decode_unmeasured_reason,
+        tpot_s=c.tpot_s,
+        itl_s=c.itl_s,
+        itl_method=c.itl_method,
+        chunk_gaps_s=c.chunk_gaps_s,
+        prefill_tok_s=prefill,
+        prefill_method=prefill_method,
+        output_tokens=c.output_tokens if c.tokens_method != "none" else None,
+        tokens_method=c.tokens_method,
+        server_decode_tok_s=c.server_decode_tok_s,
+        server_prefill_tok_s=c.server_prefill_tok_s,
+        prompt_tokens=c.prompt_tokens,
+        prompt_tokens_method=c.prompt_tokens_method,
+        cached_prompt_tokens=c.cached_prompt_tokens,
+        finish_reason=c.finish_reason,
+        token_events=c.token_events,
+        retries=c.retries,
+        scheduled_send_s=scheduled_s,
+        send_s=send_s,
+    )
+
+
+async def _send_at(
+    backend: Backend, prompt: Prompt, scenario: Scenario, force: ForceOutput, due: float | None
+) -> tuple[Completion, float, float]:
+    """complete_one, after sleeping until `due` (perf_counter seconds) when one is given."""
+    if due is not None:
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+    return await complete_one(backend, prompt, scenario, force)
 
 
 async def measure_run(
-    backend: Backend, prompts: list[Prompt], scenario: Scenario, force: ForceOutput
-) -> dict[str, Any]:
-    """Send every prompt at once (len(prompts) = concurrency) and summarise the repetition."""
-    concurrency = len(prompts)
+    backend: Backend,
+    prompts: list[Prompt],
+    scenario: Scenario,
+    force: ForceOutput,
+    offsets_s: list[float] | None = None,
+) -> RepetitionRecord:
+    """Send every prompt at once (fixed concurrency = len(prompts)) or, with `offsets_s`, each
+    at its scheduled time after the start (request-rate mode), and summarise the repetition."""
+    concurrency = None if offsets_s is not None else len(prompts)
     before = await read_counters(backend) if concurrency == 1 else None
     async with LoopLag() as lag:
+        start = time.perf_counter()
+        dues = [start + o for o in offsets_s] if offsets_s is not None else [None] * len(prompts)
         outcomes = await asyncio.gather(
-            *(complete_one(backend, p, scenario, force) for p in prompts), return_exceptions=True
+            *(_send_at(backend, p, scenario, force, d) for p, d in zip(prompts, dues, strict=True)),
+            return_exceptions=True,
         )
     after = await read_counters(backend) if before else None
     for outcome in outcomes:
         if isinstance(outcome, ContextTooSmall):
             raise outcome
-    done = [(o, p) for o, p in zip(outcomes, prompts, strict=True) if isinstance(o, tuple)]
+    planned = offsets_s if offsets_s is not None else [None] * len(prompts)
+    done = [
+        (o, p, s)
+        for o, p, s in zip(outcomes, prompts, planned, strict=True)
+        if isinstance(o, tuple)
+    ]
     errors = [
         f"{getattr(o, 'kind', type(o).__name__)}: {o}"
         for o in outcomes
@@ -179,44 +216,62 @@ async def measure_run(
     ]
     if not done:  # every request failed: the row cannot be measured (the engine decides)
         raise outcomes[0]  # type: ignore[misc]
-    streams = [stream_figures(o[0], p) for o, p in done]
-    run: dict[str, Any] = {
-        "concurrency": concurrency,
-        "requests": concurrency,
-        "completed": len(done),
-        "errors": errors,
-    }
-    if concurrency == 1 and streams:
-        run.update(streams[0])
-    else:
-        for key in (
-            *FIGURES,
-            "server_prefill_tok_s",
-            "prompt_tokens",
-            "cached_prompt_tokens",
-            "ttft_byte_s",
-            "duration_s",
-        ):
-            run[key] = _median([s[key] for s in streams])
-        run["tokens_method"] = sorted({s["tokens_method"] for s in streams})
-        run["finish_reason"] = sorted({str(s["finish_reason"]) for s in streams})
-    totals = [s["output_tokens"] for s in streams]
-    run["total_output_tokens"] = sum(totals) if streams and None not in totals else None
-    if done and run["total_output_tokens"] is not None:
-        wall = max(o[2] for o, _ in done) - min(o[1] for o, _ in done)
-        run["aggregate_output_tok_s"] = run["total_output_tokens"] / wall if wall > 0 else None
-    else:
-        run["aggregate_output_tok_s"] = None
-    run["output_forced"] = force.enabled
-    run["spec_decode"] = repetition_acceptance(before, after, [o[0] for o, _ in done])
-    if run.get("server_decode_tok_s") is None and concurrency == 1:
+    streams = [stream_record(o[0], p, o[1] - start, s) for o, p, s in done]
+    run = RepetitionRecord(
+        run=0,
+        concurrency=concurrency,
+        requests=len(prompts),
+        completed=len(done),
+        errors=errors,
+        streams=streams,
+        output_forced=force.enabled,
+        nonces=[p.nonce for p in prompts if p.nonce],
+        client_loop_lag_max_s=lag.max_s,
+    )
+    for key in MEDIAN_OVER_STREAMS:
+        setattr(run, key, _median([getattr(s, key) for s in streams]))
+    run.tokens_method = sorted({s.tokens_method for s in streams})
+    run.finish_reason = sorted({str(s.finish_reason) for s in streams})
+    run.decode_unmeasured_reasons = sorted(
+        {s.decode_unmeasured_reason for s in streams if s.decode_unmeasured_reason}
+    )
+    totals = [s.output_tokens for s in streams]
+    run.wall_s = max(o[2] for o, _, _ in done) - min(o[1] for o, _, _ in done)
+    if None not in totals:
+        run.total_output_tokens = sum(t for t in totals if t is not None)
+        if run.wall_s > 0:
+            run.aggregate_output_tok_s = run.total_output_tokens / run.wall_s
+    if offsets_s is not None:
+        misses = [
+            abs(s.send_s - s.scheduled_send_s)
+            for s in streams
+            if s.send_s is not None and s.scheduled_send_s is not None
+        ]
+        run.arrival_error_median_s = _median(list(misses))
+        run.arrival_error_max_s = max(misses) if misses else None
+    spec = repetition_acceptance(before, after, [o[0] for o, _, _ in done])
+    run.spec_decode = SpecDecodeRecord.model_validate(spec) if spec else None
+    if run.server_decode_tok_s is None and concurrency == 1:
         rate = server_decode_rate(before, after)
         if rate is not None:
-            run["server_decode_tok_s"] = rate
-            run["server_decode_method"] = (
+            run.server_decode_tok_s = rate
+            run.server_decode_method = (
                 "vLLM /metrics: Δ(generation_tokens_total − 1) / Δrequest_decode_time_seconds_sum "
                 "around this one request"
             )
-    run["nonces"] = [p.nonce for p in prompts]
-    run["client_loop_lag_max_s"] = lag.max_s
     return run
+
+
+MEDIAN_OVER_STREAMS = (
+    "ttft_s",
+    "decode_tok_s",
+    "prefill_tok_s",
+    "output_tokens",
+    "server_decode_tok_s",
+    "server_prefill_tok_s",
+    "tpot_s",
+    "e2e_latency_s",
+    "prompt_tokens",
+    "cached_prompt_tokens",
+    "ttft_byte_s",
+)

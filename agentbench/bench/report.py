@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from agentbench.bench.compare import CompareRow
+from agentbench.bench.records import BenchResult, BenchRow, Percentiles
 from agentbench.records import ServerInfo
 
 
@@ -39,153 +40,223 @@ def server_line(server: ServerInfo | None, model: str | None) -> str:
 STATUS_LABELS = {"context_too_small": "no fit", "no_runs": "no runs"}
 
 
-def results_table(results: list[dict[str, Any]], title: str = "bench results") -> Table:
-    """Medians per scenario; columns nobody measured (server decode, spec accept) are left out."""
-    ok = [c for c in results if c.get("status") in ("ok", None)]
+def load_cell(row: BenchRow) -> str:
+    if row.request_rate_req_s is not None:
+        return f"{row.request_rate_req_s:g}/s"
+    return str(row.concurrency)
 
-    def has(key: str) -> bool:
-        return any((c.get("median") or {}).get(key) is not None for c in ok)
 
+def _table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
+    """A compact table whose number columns are never cut: each is as wide as its widest cell
+    (headers wrap by word), one space apart, so a sweep fits an 80-column terminal; the
+    scenario name folds instead."""
+    table = Table(
+        title=title,
+        title_justify="left",
+        box=None,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+        header_style="bold",
+    )
+    for i, column in enumerate(columns):
+        words = [len(w) for w in column.split()]
+        if column == "scenario":
+            table.add_column(column, min_width=10, overflow="fold")
+            continue
+        widest = max(words + [len(r[i]) for r in rows if i < len(r)])
+        table.add_column(
+            column,
+            justify="left" if column == "figure" else "right",
+            min_width=widest,
+            max_width=widest,
+        )
+    for r in rows:
+        table.add_row(*r)
+    return table
+
+
+def spread_pct(value: float | None) -> str:
+    """A run-to-run spread: one decimal below 10 %, none above (it only has to be read)."""
+    if value is None:
+        return "n/a"
+    return f"{value * 100:.1f}%" if value < 0.1 else f"{value * 100:.0f}%"
+
+
+def results_table(rows: list[BenchRow], title: str = "bench results") -> Table:
+    """Medians over repetitions per row; columns nobody measured are left out."""
+    ok = [r for r in rows if r.status == "ok"]
     optional = [
         (key, head, spec)
         for key, head, spec in (
-            ("server_decode_tok_s", "server decode tok/s", ".2f"),
-            ("aggregate_output_tok_s", "aggr. tok/s", ".1f"),
+            ("aggregate_output_tok_s", "aggregate tok/s", ".1f"),
+            ("server_decode_tok_s", "server tok/s", ".2f"),
             ("spec_decode_acceptance", "spec accept", "%"),
         )
-        if has(key)
+        if any(getattr(r.median, key) is not None for r in ok)
     ]
-    if not any(c["concurrency"] > 1 for c in ok):
+    if not any(r.requests_per_run > 1 for r in ok):
         optional = [o for o in optional if o[0] != "aggregate_output_tok_s"]
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in (
+    heads = [
         "scenario",
-        "pp/tg",
         "depth",
-        "conc",
+        "load",
         "runs",
         "TTFT s",
-        "decode tok/s",
+        "decode tok/s stream",
         "spread",
         "prefill tok/s",
         "out tok",
-        *(o[1] for o in optional),
-    ):
-        table.add_column(column, justify="left" if column == "scenario" else "right",
-                         no_wrap=column in ("scenario", "pp/tg", "spread"),
-                         min_width=max(len(word) for word in column.split()))
-    for cell in results:
-        med, spr = cell.get("median") or {}, cell.get("spread") or {}
-        head = [
-            cell["scenario"],
-            f"{cell['prompt_tokens']}/{cell['max_tokens']}",
-            str(cell["depth"]),
-            str(cell["concurrency"]),
-            str(cell.get("n_runs", 0)),
-        ]
-        if cell.get("status") not in ("ok", None):
-            status = STATUS_LABELS.get(cell["status"], cell["status"])
-            table.add_row(*head, f"[yellow]{status}[/yellow]", *[""] * (4 + len(optional)))
+    ]
+    cells: list[list[str]] = []
+    for row in rows:
+        med = row.median
+        head = [row.scenario, str(row.depth), load_cell(row), str(row.n_runs)]
+        if row.status != "ok":
+            cells.append([*head, STATUS_LABELS.get(row.status, row.status)])
             continue
         extra = [
-            pct(med.get(k)) if spec == "%" else fmt(med.get(k), spec) for k, _, spec in optional
+            pct(getattr(med, k)) if spec == "%" else fmt(getattr(med, k), spec)
+            for k, _, spec in optional
         ]
-        table.add_row(
-            *head,
-            fmt(med.get("ttft_s"), ".3f"),
-            fmt(med.get("decode_tok_s")),
-            pct(spr.get("decode_tok_s")),
-            fmt(med.get("prefill_tok_s"), ".0f"),
-            fmt(med.get("output_tokens"), ".0f"),
-            *extra,
+        cells.append(
+            [
+                *head,
+                fmt(med.ttft_s, ".3f"),
+                fmt(med.decode_tok_s),
+                spread_pct(row.spread.decode_tok_s),
+                fmt(med.prefill_tok_s, ".0f"),
+                fmt(med.output_tokens, ".0f"),
+                *extra,
+            ]
         )
-    return table
+    return _table(title, [*heads, *(o[1] for o in optional)], cells)
+
+
+PERCENTILE_FIGURES = (
+    ("TTFT s", "ttft_s", 1.0, ".3f"),
+    ("TPOT ms", "tpot_s", 1000.0, ".1f"),
+    ("ITL ms/token", "itl_s", 1000.0, ".1f"),
+    ("E2E s", "e2e_latency_s", 1.0, ".2f"),
+    ("decode tok/s", "decode_tok_s", 1.0, ".1f"),
+)
+
+
+def percentiles_table(rows: list[BenchRow]) -> Table:
+    """p50 / p90 / p99 over requests (ITL: over tokens) per row, and goodput when SLOs given."""
+    cells: list[list[str]] = []
+    for row in rows:
+        if row.status != "ok":
+            continue
+        head = [row.scenario, str(row.depth), load_cell(row)]
+        for label, key, scale, spec in PERCENTILE_FIGURES:
+            p: Percentiles = getattr(row.requests, key)
+            values = [fmt(None if v is None else v * scale, spec) for v in (p.p50, p.p90, p.p99)]
+            cells.append([*head, label, str(p.n), *values])
+            head = ["", "", ""]
+        if row.goodput:
+            g = row.goodput
+            cells.append(
+                [
+                    *head,
+                    "goodput req/s",
+                    f"{g.requests_within_slo}/{g.requests}",
+                    fmt(g.goodput_req_s, ".2f"),
+                    "",
+                    "",
+                ]
+            )
+    columns = ["scenario", "depth", "load", "figure", "n", "p50", "p90", "p99"]
+    return _table("per request: p50 / p90 / p99 (ITL: per token)", columns, cells)
 
 
 LEGEND = (
     "Figures: medians over the measured repetitions (runs = sample size; a warm-up run precedes "
     "each row and is not counted). TTFT = first token-bearing delta − send, client clock. decode "
-    "= (output tokens − 1) / (last − first token) per stream. spread = (max − min) / median of "
-    "decode over runs. prefill = uncached prompt tokens (server usage: context + template "
-    "included) / TTFT, client view. out tok = output tokens (counting method below). "
-    "aggregate = all output tokens / "
-    "wall time of a repetition, at the row's concurrency (conc); per-stream figures are "
-    "medians over streams. spec accept = Δaccepted / Δdrafted tokens (vLLM /metrics at "
-    "concurrency 1 only, or llama.cpp per-request timings). n/a = not measured (never 0)."
+    "= (output tokens − 1) / (last − first token), single stream (median over streams). spread "
+    "= (max − min) / median of decode over runs. TPOT = (stream end − first token) / (output "
+    "tokens − 1). ITL = gap per token (a chunk of k tokens shares its gap k ways). prefill = "
+    "uncached prompt tokens / TTFT, client view. aggregate = all output tokens of a repetition "
+    "/ its wall time, summed over its streams at the row's concurrency or rate. spec accept = "
+    "Δaccepted / Δdrafted tokens. n/a = not measured (never 0); a burst has no decode figure."
 )
 
 
-def _as_list(value: Any) -> list[str]:
-    """A run's counting method: one name, or one per stream at concurrency > 1."""
-    if isinstance(value, list):
-        return [str(v) for v in value if v]
-    return [str(value)] if value else []
-
-
-def print_results(data: dict[str, Any], console: Console | None = None) -> None:
+def print_results(result: BenchResult, console: Console | None = None) -> None:
     console = console or Console()
-    server = ServerInfo.model_validate(data["server"]) if data.get("server") else None
-    console.print(
-        f"[bold]bench {data.get('run_id', '')}[/bold] — {server_line(server, data.get('model'))}"
-    )
-    gate = data.get("gate") or {}
+    setup = server_line(result.server, result.model)
+    console.print(f"[bold]bench {result.run_id}[/bold] — {setup}")
+    gate = result.gate
     if gate:
-        console.print(gate.get("summary", ""))
-    if gate and not gate.get("passed"):
-        for check in gate.get("checks") or []:
-            mark = "ok " if check["passed"] else "BAD"
+        console.print(gate.summary)
+    if gate and not gate.passed:
+        for check in gate.checks:
+            mark = "ok " if check.passed else "BAD"
             console.print(
-                f"  {mark} {check['prompt']} expected {check['expected']!r}, got "
-                f"{check['answer']!r}" + (f" ({check['error']})" if check.get("error") else "")
+                f"  {mark} {check.prompt} expected {check.expected!r}, got "
+                f"{check.answer!r}" + (f" ({check.error})" if check.error else "")
             )
         console.print(
             "[red]The model failed the coherence gate: no throughput figures are reported.[/red]"
         )
         return
-    console.print(results_table(data["results"]))
-    methods = sorted({m for c in data["results"] for r in c.get("runs") or []
-                      for m in _as_list(r.get("tokens_method"))})
+    console.print(results_table(result.results))
+    console.print()
+    console.print(percentiles_table(result.results))
+    console.print()
+    methods = sorted({m for row in result.results for r in row.runs for m in r.tokens_method})
     if methods:
-        console.print(f"output tokens counted by: {', '.join(methods)} (usage = the server's own "
-                      "count; server_tokenizer = its /tokenize; estimated = tiktoken)")
-    shown: set[str] = set()
-    for cell in data["results"]:
-        if cell.get("message") and cell["message"] not in shown:
-            shown.add(cell["message"])
-            console.print(f"[yellow]{cell['message']}[/yellow]")
-        failed = sum(len(r.get("errors") or []) for r in cell.get("runs") or [])
-        if failed:
-            sent = sum(r.get("requests", 1) for r in cell["runs"])
-            first = next(e for r in cell["runs"] for e in r.get("errors") or [])
-            console.print(
-                f"[yellow]{cell['scenario']} (depth {cell['depth']}, concurrency "
-                f"{cell['concurrency']}): {failed} of {sent} requests failed and are not in "
-                f"the figures; first: {first[:160]}[/yellow]"
-            )
-        short = [
-            r
-            for r in cell.get("runs") or []
-            if r.get("output_tokens") is not None and r["output_tokens"] < cell["max_tokens"]
-        ]
-        if short:
-            console.print(
-                f"[yellow]{cell['scenario']} (depth {cell['depth']}, concurrency "
-                f"{cell['concurrency']}): {len(short)} of {len(cell['runs'])} runs "
-                f"produced fewer than {cell['max_tokens']} output tokens (the server "
-                "did not force the length); decode rates stand, lengths differ."
-                "[/yellow]"
-            )
-    for note in data.get("notes") or []:
+        console.print(
+            f"output tokens counted by: {', '.join(methods)} (usage = the server's own "
+            "count; server_tokenizer = its /tokenize; estimated = tiktoken)"
+        )
+    for line in row_warnings(result.results):
+        console.print(f"[yellow]{line}[/yellow]")
+    for note in result.notes:
         console.print(f"[dim]{note}[/dim]")
     console.print(f"[dim]{LEGEND}[/dim]")
 
 
-def compare_table(rows: list[dict[str, Any]], a_name: str, b_name: str) -> Table:
+def row_warnings(rows: list[BenchRow]) -> list[str]:
+    """Messages, failed requests, bursts without a decode figure and unforced lengths."""
+    out: list[str] = []
+    for row in rows:
+        where = f"{row.scenario} (depth {row.depth}, {row.load_label})"
+        if row.message and row.message not in out:
+            out.append(row.message)
+        errors = [e for r in row.runs for e in r.errors]
+        if errors:
+            sent = sum(r.requests for r in row.runs)
+            out.append(
+                f"{where}: {len(errors)} of {sent} requests failed and are not in the "
+                f"figures; first: {errors[0][:160]}"
+            )
+        reasons = sorted({x for r in row.runs for x in r.decode_unmeasured_reasons})
+        if reasons:
+            out.append(f"{where}: no decode figure for some requests: {reasons[0]}")
+        short = [
+            r for r in row.runs if r.output_tokens is not None and r.output_tokens < row.max_tokens
+        ]
+        if short:
+            out.append(
+                f"{where}: {len(short)} of {len(row.runs)} runs produced fewer than "
+                f"{row.max_tokens} output tokens (the server did not force the length); "
+                "decode rates stand, lengths differ."
+            )
+        slow = [r.arrival_error_max_s for r in row.runs if r.arrival_error_max_s is not None]
+        if slow and max(slow) > 0.01:
+            out.append(
+                f"{where}: a request was sent up to {max(slow) * 1000:.0f} ms after its "
+                "scheduled arrival (client busy)"
+            )
+    return out
+
+
+def compare_table(rows: list[CompareRow], a_name: str, b_name: str) -> Table:
     table = Table(title=f"B / A — A: {a_name}, B: {b_name}", title_justify="left")
     for column in (
         "scenario",
         "depth",
-        "conc",
+        "conc / rate",
         "metric",
         "A median",
         "B median",
@@ -198,35 +269,20 @@ def compare_table(rows: list[dict[str, Any]], a_name: str, b_name: str) -> Table
             column, justify="left" if column in ("scenario", "metric", "verdict") else "right"
         )
     for row in rows:
-        if row.get("metric") is None:
-            table.add_row(
-                str(row["scenario"]),
-                str(row["depth"]),
-                str(row["concurrency"]),
-                "",
-                "",
-                "",
-                "",
-                "",
-                "",
-                row["verdict"],
-            )
+        load = f"{row.request_rate_req_s:g}/s" if row.request_rate_req_s else str(row.concurrency)
+        head = [row.scenario, str(row.depth), load]
+        if row.metric is None:
+            table.add_row(*head, "", "", "", "", "", "", row.verdict)
             continue
-        ci = (
-            f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
-            if row.get("ci_low") is not None
-            else "n/a"
-        )
+        ci = f"[{row.ci_low:.3f}, {row.ci_high:.3f}]" if row.ci_low is not None else "n/a"
         table.add_row(
-            str(row["scenario"]),
-            str(row["depth"]),
-            str(row["concurrency"]),
-            f"{row['metric']} ({row['better']} better)",
-            fmt(row["a_median"], ".3f"),
-            fmt(row["b_median"], ".3f"),
-            fmt(row["ratio"], ".3f"),
+            *head,
+            f"{row.metric} ({row.better} better)",
+            fmt(row.a_median, ".3f"),
+            fmt(row.b_median, ".3f"),
+            fmt(row.ratio, ".3f"),
             ci,
-            f"{row['n_a']}/{row['n_b']}",
-            row["verdict"],
+            f"{row.n_a}/{row.n_b}",
+            row.verdict,
         )
     return table

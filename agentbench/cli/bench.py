@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from agentbench.backends.base import Backend, RetryPolicy
 from agentbench.bench import scenarios as scenario_mod
-from agentbench.bench.compare import compare_json, compare_results
+from agentbench.bench.arrivals import RateMode
+from agentbench.bench.compare import compare_results, comparison
 from agentbench.bench.engine import BenchConfig, BenchOutcome, run_bench
+from agentbench.bench.records import BenchRow, GateRecord, SloRecord
 from agentbench.bench.report import compare_table, fmt, print_results
-from agentbench.bench.results import bench_json, load_bench, store_bench, write_outputs
+from agentbench.bench.results import bench_result, load_bench, store_bench, write_outputs
 from agentbench.cli import options as opt
 from agentbench.cli.targets import open_target
 from agentbench.errors import ConfigError
@@ -50,6 +51,53 @@ def _ints(values: list[str] | None, flag: str, default: list[int], minimum: int)
             if n not in out:
                 out.append(n)
     return out
+
+
+def _floats(values: list[str] | None, flag: str) -> list[float]:
+    out: list[float] = []
+    for value in values or []:
+        for part in str(value).split(","):
+            if not part.strip():
+                continue
+            try:
+                rate = float(part)
+            except ValueError:
+                raise typer.BadParameter(f"{part!r} is not a number", param_hint=flag) from None
+            if rate <= 0:
+                raise typer.BadParameter(f"{rate:g} must be above 0", param_hint=flag)
+            if rate not in out:
+                out.append(rate)
+    return out
+
+
+SLO_KEYS = {"ttft": "ttft_s", "tpot": "tpot_s", "e2e": "e2e_latency_s", "e2el": "e2e_latency_s"}
+
+
+def parse_slo(text: str) -> SloRecord:
+    """`ttft=500ms,tpot=50ms,e2e=10s`: a limit per figure, in ms or s (a bare number is ms, as
+    in vLLM's --goodput)."""
+    limits: dict[str, float] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, _, value = part.partition("=")
+        key = SLO_KEYS.get(name.strip().lower())
+        if key is None:
+            raise typer.BadParameter(
+                f"{name!r}: use ttft, tpot or e2e (e.g. ttft=500ms,tpot=50ms)", param_hint="--slo"
+            )
+        value = value.strip().lower()
+        scale = 1.0 if value.endswith("s") and not value.endswith("ms") else 0.001
+        try:
+            number = float(value.removesuffix("ms").removesuffix("s"))
+        except ValueError:
+            raise typer.BadParameter(
+                f"{part!r}: the limit must be a number of ms or s", param_hint="--slo"
+            ) from None
+        if number <= 0:
+            raise typer.BadParameter(f"{part!r}: the limit must be above 0", param_hint="--slo")
+        limits[key] = number * scale
+    return SloRecord(**limits)
 
 
 @app.callback(invoke_without_command=True)
@@ -137,6 +185,39 @@ def bench(
         str | None, typer.Option("--note", help="Free text stored with the result.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No per-run progress lines.")] = False,
+    request_rate: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--request-rate",
+            help="Requests/s (repeatable or R,R): send --num-requests per repetition at "
+            "scheduled arrivals instead of a fixed concurrency.",
+        ),
+    ] = None,
+    arrival: Annotated[
+        str, typer.Option("--arrival", help="Request-rate arrivals: poisson or constant.")
+    ] = "poisson",
+    burstiness: Annotated[
+        float,
+        typer.Option(
+            "--burstiness", help="Gamma shape of Poisson gaps (1 = Poisson, <1 burstier)."
+        ),
+    ] = 1.0,
+    num_requests: Annotated[
+        int, typer.Option("--num-requests", min=1, help="Requests per repetition in rate mode.")
+    ] = 10,
+    arrival_seed: Annotated[
+        int, typer.Option("--arrival-seed", help="Seed of the request-rate arrival schedule.")
+    ] = 0,
+    slo: Annotated[
+        str | None,
+        typer.Option(
+            "--slo", help="Goodput SLOs: ttft=500ms,tpot=50ms,e2e=10s (ms or s; bare = ms)."
+        ),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Sweep plot: write this HTML file and a PNG beside it."),
+    ] = None,
 ) -> None:
     """Measure TTFT, prefill and decode speed of one model server per scenario."""
     if ctx.invoked_subcommand is not None:
@@ -153,6 +234,11 @@ def bench(
         skip_gate=skip_gate,
         measure_prefix_cache=measure_prefix_cache,
         force_output=not no_force_output,
+        rates=[
+            RateMode(r, num_requests, arrival, burstiness, arrival_seed)
+            for r in _floats(request_rate, "--request-rate")
+        ],
+        slo=parse_slo(slo) if slo else None,
     )
     console = Console()
     retry = RetryPolicy(
@@ -196,14 +282,25 @@ def bench(
             "output_forced_rejected": outcome.force_rejected,
         }
         store_bench(store, record, outcome.results)
-    data = bench_json(record, outcome.results, outcome.gate.as_dict())
-    data["notes"] = _notes(outcome)
-    print_results(data, console)
+    gate = GateRecord.model_validate(outcome.gate.as_dict())
+    result = bench_result(record, outcome.results, gate, _notes(outcome))
+    print_results(result, console)
     with opt.writing(json_out or csv_out or Path("."), "--json/--csv"):
-        write_outputs(data, json_out, csv_out)
-    for path in (json_out, csv_out):
-        if path:
-            opt.written(path, "bench results")
+        write_outputs(result, json_out, csv_out)
+    written = [p for p in (json_out, csv_out) if p]
+    if plot:
+        from agentbench.report.bench_plot import write_sweep
+
+        png = write_sweep(result, plot)
+        if png is None:
+            console.print(
+                "[yellow]--plot: no curve has two loads (give --concurrency C,C or "
+                "--request-rate R,R); nothing drawn[/yellow]"
+            )
+        else:
+            written += [plot, png]
+    for path in written:
+        opt.written(path, "bench results")
     if not outcome.gate.passed:
         raise typer.Exit(1)
 
@@ -228,24 +325,27 @@ def _notes(outcome: BenchOutcome) -> list[str]:
 async def _measure(
     backend: Backend, config: BenchConfig, console: Console, quiet: bool
 ) -> BenchOutcome:
-    def progress(event: str, cell: dict[str, Any]) -> None:
+    def progress(event: str, row: BenchRow) -> None:
         if quiet:
             return
         label = (
-            f"{cell['scenario']} pp={cell['prompt_tokens']} tg={cell['max_tokens']} "
-            f"depth={cell['depth']} concurrency={cell['concurrency']}"
+            f"{row.scenario} pp={row.prompt_tokens} tg={row.max_tokens} "
+            f"depth={row.depth} {row.load_label}"
         )
         if event == "run":
-            run = cell["runs"][-1]
+            run = row.runs[-1]
             console.print(
-                f"  {label} run {run['run']}/{config.runs}: TTFT "
-                f"{fmt(run.get('ttft_s'), '.3f')} s, decode "
-                f"{fmt(run.get('decode_tok_s'))} tok/s, prefill "
-                f"{fmt(run.get('prefill_tok_s'))} tok/s, "
-                f"{fmt(run.get('output_tokens'), '.0f')} output tokens"
+                f"  {label} run {run.run}/{config.runs}: TTFT {fmt(run.ttft_s, '.3f')} s, "
+                f"decode {fmt(run.decode_tok_s)} tok/s per stream, prefill "
+                f"{fmt(run.prefill_tok_s)} tok/s, {fmt(run.output_tokens, '.0f')} output tokens"
+                + (
+                    f", aggregate {fmt(run.aggregate_output_tok_s)} tok/s"
+                    if run.requests > 1
+                    else ""
+                )
             )
-        elif event == "done" and cell["status"] != "ok":
-            console.print(f"  [yellow]{label}: {cell['message'] or cell['status']}[/yellow]")
+        elif event == "done" and row.status != "ok":
+            console.print(f"  [yellow]{label}: {row.message or row.status}[/yellow]")
 
     try:
         if not config.skip_gate and not quiet:
@@ -279,6 +379,6 @@ def compare(
     )
     if json_out:
         opt.write_text(
-            json_out, json.dumps(compare_json(data_a, data_b, rows, a, b), indent=2), "--json"
+            json_out, comparison(data_a, data_b, rows, a, b).model_dump_json(indent=2), "--json"
         )
         opt.written(json_out, "bench comparison")

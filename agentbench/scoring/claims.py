@@ -1,8 +1,9 @@
 """Answers scored by what they assert.
 
-The answer is cut into sentences (lines, bullets, `. ! ?`, JSON punctuation, code-fence lines)
-and each sentence into clauses (`, ; : ( ) …`, "but", "because", "rather than", ...). A claim
-matched in a clause is one of:
+The answer is cut into sentences (lines, bullets, `. ! ?`, code-fence lines; a JSON object gives
+one sentence per value, led by its key, so `"ruled_out": ["bad image"]` negates) and each
+sentence into clauses (`, ; : ( ) …`, "but", "because", "rather than", ...). A claim matched in
+a clause is one of:
 
 - **negated**: the clause holds a negation ("not", "isn't", "no longer", "ruled out",
   "unlikely", ...), it is the part after "rather than" / "instead of", or it follows a
@@ -27,7 +28,15 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any
 
-from agentbench.scoring.cues import CLAUSE_BREAK, CONTRAST, HEDGE, NEGATING_LEAD, NEGATION
+from agentbench.scoring.cues import (
+    CLAUSE_BREAK,
+    CONTRAST,
+    EXCULPATED,
+    HEDGE,
+    HEDGE_STOP,
+    NEGATING_LEAD,
+    NEGATION,
+)
 from agentbench.scoring.numbers import number_matches
 from agentbench.tasks.expectations import Claim
 
@@ -49,6 +58,8 @@ class Clause:
     negated_before: bool = False  # under a negating lead-in ("Ruled out: X, Y")
 
 
+# Typographic quotes and dashes as models often write them ("isn’t" must negate like "isn't").
+_TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -126,13 +137,20 @@ def _lead(label: str) -> str:
 def clauses(text: str) -> list[Clause]:
     """Every clause of the text with its context (module docstring)."""
     out: list[Clause] = []
+    text = text.translate(_TYPOGRAPHY)
     for sentence, lead in sentences(text):
         label, colon, rest = sentence.partition(": ")
         if colon and _lead(label):
             out.append(Clause(label))
             sentence, lead = rest, _lead(label)
-        hedged = lead == "hedged" or sentence.rstrip().endswith("?")  # a question asserts nothing
-        for part in CLAUSE_BREAK.split(sentence):
+        base = lead == "hedged" or sentence.rstrip().endswith("?")  # a question asserts nothing
+        hedged = base
+        parts = re.split(f"({CLAUSE_BREAK.pattern})", sentence, flags=re.IGNORECASE)
+        for index, part in enumerate(parts):
+            if index % 2:  # a break: a hedge reaches past commas, not past "; but however"
+                if HEDGE_STOP.fullmatch(part.strip()):
+                    hedged = base
+                continue
             for i, piece in enumerate(CONTRAST.split(part)):
                 if piece.strip():
                     out.append(Clause(piece, hedged, i > 0, lead == "negated"))
@@ -174,7 +192,8 @@ def stance(claim: Claim, clause: Clause) -> Stance | None:
     if span is None:
         return None
     rest = clause.text[: span[0]] + " … " + clause.text[span[1] :]
-    if clause.contrasted or clause.negated_before or NEGATION.search(rest):
+    cleared = span[1] > 0 and EXCULPATED.match(clause.text[span[1] :])
+    if clause.contrasted or clause.negated_before or cleared or NEGATION.search(rest):
         return Stance.negated
     if clause.hedged_before or HEDGE.search(rest):
         return Stance.hedged

@@ -26,6 +26,14 @@ CLAUSE_BREAK = re.compile(
     r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never)\b))\s*",
     re.IGNORECASE,
 )
+# Said right after a claim, clears it: "the liveness probe is fine", "the image looks OK".
+EXCULPATED = re.compile(
+    r"^\W*(?:(?:is|are|was|were|looks?|seems?|appears?)\s+(?:\w+\s+)?)"
+    r"(?:fine|healthy|ok|okay|normal|good|correct|valid|working|passing)\b",
+    re.IGNORECASE,
+)
+# Breaks a hedge does not reach past: "maybe X; Y" asserts Y, while "maybe X, Y" hedges both.
+HEDGE_STOP = re.compile(r";|[-–—]|but|however|whereas|although|though|yet|while", re.IGNORECASE)
 # "X rather than Y": X keeps its stance, Y is negated.
 CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to)\b\s*", re.IGNORECASE)
 NEGATION = re.compile(
@@ -45,14 +53,6 @@ NEGATION = re.compile(
         "unlikely",
         "excluded",
         "no",
-        "fine",
-        "healthy",
-        "is normal",
-        "are normal",
-        "looks normal",
-        "is ok",
-        "are ok",
-        "looks good",
         "unrelated",
         "irrelevant",
         "red herring",

@@ -35,6 +35,8 @@ def du_listing(state: SystemState, argv: list[str], ctx: ShellContext) -> Comman
         return error
     flags = {o for o, _ in opts}
     depth_text = next((v for o, v in opts if o in ("-d", "--max-depth")), None)
+    if depth_text is not None and not depth_text.isdigit():
+        return CommandResult(stderr=f"du: invalid maximum depth '{depth_text}'\n", exit_code=1)
     depth = (
         0 if flags & {"-s", "--summarize"} else int(depth_text) if depth_text is not None else 99
     )

@@ -246,7 +246,7 @@ def printf(
     fmt = argv[1].replace("\\n", "\n").replace("\\t", "\t")
     try:
         return CommandResult(stdout=fmt % tuple(argv[2:]) if "%" in fmt else fmt)
-    except TypeError:
+    except (TypeError, ValueError):
         return CommandResult(stdout=fmt)
 
 

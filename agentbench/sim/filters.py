@@ -221,6 +221,8 @@ def wc(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
         rows.append(([counts[k] for k in "lwmc" if k in chosen], "" if name == "-" else name))
     if len(rows) > 1:
         rows.append(([sum(col) for col in zip(*(r[0] for r in rows), strict=True)], "total"))
+    if not rows:
+        return inputs.finish("")
     width = 0 if len(chosen) == 1 and not operands else max(len(str(n)) for r in rows for n in r[0])
     if operands and len(rows) == 1 and len(chosen) == 1:
         width = 0

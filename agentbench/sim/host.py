@@ -37,9 +37,14 @@ def ps(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
             for p in procs
         ]
     else:
-        rows = ["USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND"]
+        # procps widens VSZ and RSS to the largest value
+        vsz = max([6, *(len(str(p.vsz)) for p in procs)])
+        rss = max([5, *(len(str(p.rss)) for p in procs)])
+        head = f"USER         PID %CPU %MEM {'VSZ':>{vsz}} {'RSS':>{rss}} TTY      STAT START"
+        rows = [head + "   TIME COMMAND"]
         rows += [
-            f"{p.user:<8} {p.pid:>7} {p.cpu:4.1f} {p.mem:4.1f} {p.vsz:>6} {p.rss:>5} {p.tty:<8} "
+            f"{p.user[:8] if len(p.user) <= 8 else p.user[:7] + '+':<8} {p.pid:>7} "
+            f"{p.cpu:4.1f} {p.mem:4.1f} {p.vsz:>{vsz}} {p.rss:>{rss}} {p.tty:<8} "
             f"{p.stat:<4} {p.start:>5} {p.time:>6} {p.command}"
             for p in procs
         ]

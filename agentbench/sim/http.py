@@ -17,8 +17,9 @@ from agentbench.sim.spec import HttpRoute
 
 
 def _normal(url: str) -> tuple[str, str, str]:
-    """(host, path, sorted query) of an absolute or path-only URL."""
+    """(host, path, sorted query) of an absolute or path-only URL; ValueError if malformed."""
     parts = urlsplit(url if "://" in url or url.startswith("/") else f"http://{url}")
+    _ = parts.port  # raises ValueError on a bad port, as curl refuses the URL
     query = urlencode(sorted(parse_qsl(parts.query, keep_blank_values=True)))
     return parts.hostname or "", parts.path or "/", query
 
@@ -89,7 +90,13 @@ class Routes:
 
     def get(self, url: str) -> CommandResult:
         """The `http_get` tool: the status line, then the body."""
-        response = self.resolve("GET", url)
+        try:
+            response = self.resolve("GET", url)
+        except ValueError:
+            text = f"error: invalid URL {url!r}\n"
+            return CommandResult(
+                stderr=text, exit_code=1, identity=("http", "GET", url, "!invalid")
+            )
         if response is None:
             host = _normal(url)[0]
             return CommandResult(
@@ -166,7 +173,13 @@ class Curl:
                 "for more information\n",
                 exit_code=2,
             )
-        response = self.routes.resolve("HEAD" if head else method, url)
+        try:
+            response = self.routes.resolve("HEAD" if head else method, url)
+        except ValueError:
+            text = "curl: (3) URL rejected: Malformed input to a URL function\n"
+            return CommandResult(
+                stderr=text, exit_code=3, identity=("http", method, url, "!invalid")
+            )
         if response is None:
             host = _normal(url)[0]
             return CommandResult(

@@ -42,6 +42,12 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
         yield value
     elif op == "literal":
         yield node[1]
+    elif op == "format":
+        texts = [""]
+        for part in node[1]:
+            values = [v if isinstance(v, str) else json.dumps(v) for v in _run(part, value)]
+            texts = [t + v for t in texts for v in values]
+        yield from texts
     elif op == "key":
         if value is None:
             yield None

@@ -140,9 +140,12 @@ class Parser:
         if text == "..":
             self.take()
             return ("recurse",)
-        if kind in ("num", "str"):
+        if kind == "num":
             self.take()
             return ("literal", json.loads(text))
+        if kind == "str":
+            self.take()
+            return string_node(text)
         if text == "(":
             self.take()
             node = self.pipe()
@@ -194,3 +197,37 @@ class Parser:
                 self.take()
         self.take("}")
         return ("object", entries)
+
+
+def _unescape(segment: str) -> str:
+    try:
+        value = json.loads(f'"{segment}"')
+    except json.JSONDecodeError as exc:
+        raise JqSyntax(f"syntax error, invalid escape in string {segment!r}") from exc
+    return str(value)
+
+
+def string_node(token: str) -> Any:
+    """A string literal: a constant, or ("format", parts) when it interpolates `\\(expr)`."""
+    body = token[1:-1]
+    if "\\(" not in body:
+        return ("literal", _unescape(body))
+    parts: list[Any] = []
+    i = start = 0
+    while i < len(body):
+        if body.startswith("\\(", i) and (i == 0 or body[i - 1] != "\\"):
+            if i > start:
+                parts.append(("literal", _unescape(body[start:i])))
+            depth, j = 1, i + 2
+            while j < len(body) and depth:
+                depth += {"(": 1, ")": -1}.get(body[j], 0)
+                j += 1
+            if depth:
+                raise JqSyntax("syntax error, unterminated string interpolation")
+            parts.append(Parser(body[i + 2 : j - 1]).parse())
+            i = start = j
+        else:
+            i += 1
+    if start < len(body):
+        parts.append(("literal", _unescape(body[start:])))
+    return ("format", parts)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentbench.sim.base import CommandResult
+from agentbench.sim.psql_meta import meta_command
 from agentbench.sim.sql import Database, aligned, cell
 
 
@@ -90,6 +91,13 @@ class Psql:
         out = CommandResult()
         ids: list[str] = []
         for command in commands:
+            if command.lstrip().startswith("\\"):
+                meta = meta_command(self.db, command)
+                out.stdout += meta.stdout
+                out.stderr += meta.stderr
+                out.exit_code = out.exit_code or meta.exit_code
+                ids += ([";"] if ids else []) + list(meta.identity or ())
+                continue
             columns, rows, result = self.db.run(command, replica=replica)
             out.stderr += result.stderr
             out.changes += result.changes

@@ -1,9 +1,10 @@
-"""The shell layer: parse a command line as bash would and run it through simulated programs.
+"""The shell layer: run a command line (parsed by shell_parse.py) through simulated programs.
 
 Grammar covered: words with '…', "…" and backslash quoting; `$VAR`/`${VAR}` from the context;
 lists joined by `;`, `&&`, `||`; pipelines `|`; redirects `>`, `>>`, `<`, `2>`, `2>&1`, `&>`,
 `>/dev/null`; prefixes `VAR=x cmd`, `env [-i] VAR=x cmd`, `sudo [-u USER] [-E|-n|-H] cmd`,
-`time`, `command`, `nohup`; a program named by path (`/usr/bin/kubectl`) runs as its basename.
+`time`, `command`, `nohup`; a program named by path (`/usr/bin/kubectl`) runs as its basename;
+command substitution `$(cmd)`/`` `cmd` `` and a plain `for VAR in WORDS; do ...; done` loop.
 
 What a line meant: its `identity` is the identities of its stages that resolved to something
 (filters reading stdin are presentation and resolve to None), joined by ";" elements when
@@ -14,168 +15,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from agentbench.sim.base import CommandResult, Identity, Program, ShellContext
+from agentbench.sim.shell_parse import Pipeline, Redirect, ShellSyntaxError, SimpleCommand, parse
 
-_OPERATORS = ("&&", "||", "|", ";", "&")
-_VAR = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
 _ASSIGN = re.compile(r"^[A-Za-z_]\w*=")
-
-
-class ShellSyntaxError(ValueError):
-    """The line does not parse; the message is bash's."""
-
-
-@dataclass
-class Redirect:
-    fd: int  # 0 stdin, 1 stdout, 2 stderr, -1 both (&>)
-    op: str  # ">", ">>", "<", ">&"
-    target: str
-
-
-@dataclass
-class SimpleCommand:
-    words: list[str] = field(default_factory=list)
-    redirects: list[Redirect] = field(default_factory=list)
-
-
-Pipeline = list[SimpleCommand]
+_FOR = re.compile(r"^\s*for\s+(\w+)\s+in\s+([^;]*);\s*do\s+(.*?);?\s*done\s*$", re.S)
+_SUBST = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
 
 # A file writer for `>`/`>>`: (path, text, append, ctx) -> its result (error, changes, identity).
 Writer = Callable[[str, str, bool, ShellContext], CommandResult]
 Reader = Callable[[str, ShellContext], tuple[str | None, str]]  # (text, error)
-
-
-def _tokens(line: str, env: Mapping[str, str]) -> list[str | tuple[str]]:
-    """Words as str; operators and redirect markers as 1-tuples."""
-    out: list[str | tuple[str]] = []
-    word: list[str] = []
-    started = False  # a word is open (even an empty quoted one)
-    quoted = False  # the open word has quoted parts (so "2">x is not a redirect of fd 2)
-    i, n = 0, len(line)
-
-    def close() -> None:
-        nonlocal started, quoted
-        if started:
-            out.append("".join(word))
-        word.clear()
-        started = quoted = False
-
-    while i < n:
-        c = line[i]
-        if c in " \t\n":
-            close()
-            i += 1
-        elif c == "'":
-            end = line.find("'", i + 1)
-            if end < 0:
-                raise ShellSyntaxError("bash: unexpected EOF while looking for matching `''")
-            word.append(line[i + 1 : end])
-            started = quoted = True
-            i = end + 1
-        elif c == '"':
-            i += 1
-            while i < n and line[i] != '"':
-                if line[i] == "\\" and i + 1 < n and line[i + 1] in '"\\$`':
-                    word.append(line[i + 1])
-                    i += 2
-                elif line[i] == "$":
-                    i = _expand(line, i, env, word)
-                else:
-                    word.append(line[i])
-                    i += 1
-            if i >= n:
-                raise ShellSyntaxError("bash: unexpected EOF while looking for matching `\"'")
-            started = quoted = True
-            i += 1
-        elif c == "\\":
-            if i + 1 < n:
-                word.append(line[i + 1])
-            started = True
-            i += 2
-        elif c == "$":
-            i = _expand(line, i, env, word)
-            started = True
-        elif c == "#" and not started:
-            break
-        elif c in "<>":
-            fd = "".join(word) if started and not quoted and "".join(word).isdigit() else None
-            if fd is None:
-                close()
-            else:
-                word.clear()
-                started = False
-            op = c
-            if c == ">" and line.startswith(">>", i):
-                op, i = ">>", i + 2
-            elif c == ">" and line.startswith(">&", i):
-                op, i = ">&", i + 2
-            else:
-                i += 1
-            out.append((f"{fd or ('0' if c == '<' else '1')}{op}",))
-        elif c in "|&;":
-            if c == "&" and line.startswith("&>", i) and not started:
-                out.append(("-1>",))
-                i += 2
-                continue
-            close()
-            two = line[i : i + 2]
-            op = two if two in ("&&", "||") else c
-            out.append((op,))
-            i += len(op)
-        else:
-            word.append(c)
-            started = True
-            i += 1
-    close()
-    return out
-
-
-def _expand(line: str, i: int, env: Mapping[str, str], word: list[str]) -> int:
-    match = _VAR.match(line, i)
-    if not match:
-        word.append("$")
-        return i + 1
-    word.append(env.get(match.group(1) or match.group(2), ""))
-    return match.end()
-
-
-def parse(line: str, env: Mapping[str, str] | None = None) -> list[tuple[str, Pipeline]]:
-    """[(connector before it: "" | ";" | "&&" | "||", pipeline), ...]."""
-    items: list[tuple[str, Pipeline]] = []
-    connector = ""
-    pipeline: Pipeline = [SimpleCommand()]
-    tokens = _tokens(line, env or {})
-    k = 0
-    while k < len(tokens):
-        tok = tokens[k]
-        if isinstance(tok, str):
-            pipeline[-1].words.append(tok)
-        elif tok[0] in _OPERATORS:
-            op = tok[0]
-            if not pipeline[-1].words:
-                raise ShellSyntaxError(f"bash: syntax error near unexpected token `{op}'")
-            if op == "|":
-                pipeline.append(SimpleCommand())
-            else:
-                items.append((connector, pipeline))
-                connector, pipeline = (";" if op == "&" else op), [SimpleCommand()]
-        else:
-            spec = tok[0]
-            target = tokens[k + 1] if k + 1 < len(tokens) else None
-            if not isinstance(target, str):
-                shown = "newline" if target is None else target[0]
-                raise ShellSyntaxError(f"bash: syntax error near unexpected token `{shown}'")
-            op = spec.lstrip("-0123456789")
-            pipeline[-1].redirects.append(Redirect(int(spec[: -len(op)]), op, target))
-            k += 1
-        k += 1
-    if pipeline[-1].words:
-        items.append((connector, pipeline))
-    elif connector in ("&&", "||") or len(pipeline) > 1:
-        raise ShellSyntaxError("bash: syntax error: unexpected end of file")
-    return items
 
 
 class Shell:
@@ -199,13 +50,21 @@ class Shell:
         self.read = read
 
     def run(self, line: str, ctx: ShellContext) -> CommandResult:
+        total = CommandResult()
+        identities: list[Identity] = []
+        loop = _FOR.match(line)
+        if loop:  # for VAR in WORDS; do BODY; done: the body once per word
+            for word in loop.group(2).split():
+                env = tuple(sorted({**dict(ctx.env), loop.group(1): word}.items()))
+                _merge(total, identities, self.run(loop.group(3), replace(ctx, env=env)))
+            total.identity = _join(identities)
+            return total
+        line = self._substitute(line, ctx, total, identities)
         try:
             home = "/root" if ctx.user == "root" else f"/home/{ctx.user}"
             items = parse(line, {"USER": ctx.user, "HOME": home, **dict(ctx.env)})
         except ShellSyntaxError as exc:
             return CommandResult(stderr=f"{exc}\n", exit_code=2)
-        total = CommandResult()
-        identities: list[Identity] = []
         code = 0
         for connector, pipeline in items:
             if (connector == "&&" and code != 0) or (connector == "||" and code == 0):
@@ -222,6 +81,26 @@ class Shell:
         total.exit_code = code
         total.identity = _join(identities)
         return total
+
+    def _substitute(
+        self, line: str, ctx: ShellContext, total: CommandResult, identities: list[Identity]
+    ) -> str:
+        """`$(cmd)` and `` `cmd` `` (innermost first): the command's output, trailing newlines
+        dropped; what it read and changed counts for the line."""
+        while True:
+            match = next(
+                (m for m in _SUBST.finditer(line) if not _single_quoted(line, m.start())), None
+            )
+            if not match:
+                return line
+            inner = match.group(1) if match.group(1) is not None else match.group(2)
+            result = self.run(inner, ctx)
+            total.stderr += result.stderr
+            total.changes += result.changes
+            total.simulated = total.simulated and result.simulated
+            if result.identity is not None:
+                identities.append(result.identity)
+            line = line[: match.start()] + result.stdout.rstrip("\n") + line[match.end() :]
 
     def _pipeline(
         self, pipeline: Pipeline, ctx: ShellContext
@@ -378,6 +257,27 @@ class Shell:
             if written.identity is not None:
                 result.identity = _join([i for i in (result.identity, written.identity) if i])
         return result
+
+
+def _single_quoted(line: str, index: int) -> bool:
+    """Whether `index` lies inside '...' (where bash expands nothing)."""
+    inside = double = False
+    for i, c in enumerate(line[:index]):
+        if c == "'" and not double and (i == 0 or line[i - 1] != "\\" or inside):
+            inside = not inside
+        elif c == '"' and not inside:
+            double = not double
+    return inside
+
+
+def _merge(total: CommandResult, identities: list[Identity], result: CommandResult) -> None:
+    total.stdout += result.stdout
+    total.stderr += result.stderr
+    total.changes += result.changes
+    total.simulated = total.simulated and result.simulated
+    total.exit_code = result.exit_code
+    if result.identity is not None:
+        identities.append(result.identity)
 
 
 def _missing_file(path: str) -> CommandResult:

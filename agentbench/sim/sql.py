@@ -17,7 +17,7 @@ from typing import Any
 
 from agentbench.sim.base import Change, CommandResult
 from agentbench.sim.spec import SqlSpec
-from agentbench.sim.sql_engine import engine
+from agentbench.sim.sql_engine import drop_database, episode_database
 
 # DuckDB's type names as PostgreSQL's catalog spells them (information_schema answers).
 _PG_TYPES = {
@@ -107,30 +107,46 @@ def aligned(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
 
 
 class Database:
-    """One episode's view of the declared tables (see sql_engine.py for how they are shared)."""
+    """One episode's copy of the declared tables (see sql_engine.py: loaded once, copied per
+    episode; dropped when the episode's World is)."""
 
     def __init__(self, spec: SqlSpec) -> None:
         import duckdb
 
         self.spec = spec
         self.error_types: tuple[type[Exception], ...] = (duckdb.Error,)
-        self.conn = self._episode()
+        self.name, self.conn = episode_database(self.spec)
 
-    def _episode(self) -> Any:
-        """A cursor on the shared database, in a transaction that is never committed."""
-        conn = engine(self.spec).cursor()
-        conn.execute("SET TimeZone = 'UTC'")
-        conn.execute("BEGIN TRANSACTION")
-        return conn
+    def _written(
+        self, statement: str, verb: str, touched: list[tuple[Any, ...]] | None
+    ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
+        target = _TARGET.match(statement)
+        table = target.group(1).strip('"') if target else "?"
+        keys = sorted(cell(row[0]) for row in touched) if touched is not None else []
+        count = len(touched) if touched is not None else None
+        detail = f"{count} row{'s' if count != 1 else ''}" if count is not None else ""
+        if keys:
+            detail += ": " + ", ".join(keys[:10]) + (" ..." if len(keys) > 10 else "")
+        tag = {
+            "insert": f"INSERT 0 {count}",
+            "update": f"UPDATE {count}",
+            "delete": f"DELETE {count}",
+        }
+        out = tag.get(verb, verb.upper() + " TABLE") + "\n"
+        change = Change("sql", verb, table, detail)
+        identity = ("sql", verb, table, *keys)
+        return [], [], CommandResult(stdout=out, identity=identity, changes=[change])
 
     def snapshot(self) -> object:
-        """A dry run resolves SQL against the start state (DuckDB has no savepoints)."""
-        episode, self.conn = self.conn, self._episode()
-        return episode
+        """A dry run works on a copy of the episode's database, dropped by `restore`."""
+        token = (self.name, self.conn)
+        self.name, self.conn = episode_database(self.spec, source=self.name)
+        return token
 
     def restore(self, token: object) -> None:
-        self.conn.execute("ROLLBACK")
-        self.conn = token
+        assert isinstance(token, tuple)
+        drop_database(self.spec, self.name)
+        self.name, self.conn = token
 
     def run(
         self, sql: str, replica: bool = False
@@ -138,60 +154,55 @@ class Database:
         """(columns, rows, result with identity/changes or the error) of one query text;
         `replica`: as a hot-standby replica answers it (read-only, in recovery)."""
         if replica:
-            self.conn.execute("SET search_path = 'replica,main'")
+            self.conn.execute(f"SET search_path = '{self.name}.replica,{self.name}.main'")
             try:
                 return self._run(sql, read_only=True)
             finally:
-                self.conn.execute("SET search_path = 'main'")
+                self.conn.execute(f"SET search_path = '{self.name}.main'")
         return self._run(sql, read_only=self.spec.read_only)
 
     def _run(
         self, sql: str, read_only: bool
     ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
         statement = sql.strip().rstrip(";").strip()
+        if not statement:  # psql sends nothing for an empty command
+            return [], [], CommandResult()
         control = _CONTROL.match(statement)
         if control:  # the episode's own transaction stays open; psql echoes the tag
             tag = {"start": "BEGIN", "end": "COMMIT", "abort": "ROLLBACK"}.get(
                 control.group(1).lower(), control.group(1).upper()
             )
             return [], [], CommandResult(stdout=f"{tag}\n")
-        write = _WRITE.match(statement)
-        if write and read_only:
-            verb = write.group(1).upper()
+        parts = [p for p in statement.split(";") if p.strip()]
+        writes = [m for m in (_WRITE.match(p) for p in parts) if m]
+        if writes and read_only:
+            verb = writes[0].group(1).upper()
             text = f"ERROR:  cannot execute {verb} in a read-only transaction\n"
-            return (
-                [],
-                [],
-                CommandResult(stderr=text, exit_code=1, identity=("sql", "write", "!read-only")),
+            result = CommandResult(
+                stderr=text, exit_code=1, identity=("sql", "write", "!read-only")
             )
+            return [], [], result
+        write = _WRITE.match(parts[-1]) if parts else None
+        # an INSERT/UPDATE/DELETE reports the rows it touched (their first column): what it meant
+        returning = (
+            write is not None
+            and write.group(1).lower() in ("insert", "update", "delete")
+            and not re.search(r"\breturning\b", parts[-1], re.I)
+        )
         try:
-            cursor = self.conn.execute(statement)
+            cursor = self.conn.execute(statement + (" RETURNING *" if returning else ""))
             columns = [_column_name(d[0]) for d in cursor.description or []]
             rows = cursor.fetchall() if columns else []
         except self.error_types as exc:
             message = str(exc).split("\n\nLINE")[0].split("\nLINE")[0]
             return [], [], CommandResult(stderr=f"ERROR:  {message}\n", exit_code=1, identity=None)
-        if write:
-            target = _TARGET.match(statement)
-            table = target.group(1).strip('"') if target else "?"
-            count = (
-                rows[0][0] if rows and len(rows[0]) == 1 and isinstance(rows[0][0], int) else None
-            )
-            detail = f"{count} rows" if count is not None else ""
-            change = Change("sql", write.group(1).lower(), table, detail)
-            tag = {
-                "insert": f"INSERT 0 {count}",
-                "update": f"UPDATE {count}",
-                "delete": f"DELETE {count}",
-            }
-            out = tag.get(write.group(1).lower(), write.group(1).upper() + " TABLE") + "\n"
-            return (
-                [],
-                [],
-                CommandResult(
-                    stdout=out, identity=("sql", write.group(1).lower(), table), changes=[change]
-                ),
-            )
+        if write is not None:
+            verb = write.group(1).lower()
+            touched = rows if verb in ("insert", "update", "delete") else None
+            written = self._written(parts[-1], verb, touched)
+            if not returning and columns:  # the statement's own RETURNING: psql prints the rows
+                written[2].stdout = aligned(columns, rows) + written[2].stdout
+            return written
         if "information_schema" in statement.lower():
             rows = [
                 tuple(_PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows

@@ -23,6 +23,7 @@ from agentbench.sim.filters import FILTERS, Filter, FilterProgram
 from agentbench.sim.fs import FileSystem
 from agentbench.sim.jq import jq
 from agentbench.sim.kube.model import Cluster
+from agentbench.sim.nginx import Nginx
 from agentbench.sim.sed import sed
 from agentbench.sim.shell import Shell, parse
 from agentbench.sim.sort import sort
@@ -82,6 +83,8 @@ class World:
                 self.fs.mkdirs(disk.mount)
             state = SystemState(system, self.fs)
             self.programs.update(file_programs(self.fs))
+            if "/etc/nginx/nginx.conf" in self.fs.nodes:
+                self.programs["nginx"] = Nginx(self.fs)
             self.programs.update(system_programs(state))
             self.stateful += [self.fs, state]
         if spec.cluster is not None:

@@ -242,12 +242,23 @@ def cp(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) ->
     return CommandResult(changes=changes, identity=("file", prog, source, target))
 
 
-def cd(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-    if len(argv) < 2:
+def cd(
+    fs: FileSystem | None, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    """bash's builtin; the directory change itself does not outlive the line's next command
+    (each command runs in the user's home), but a missing directory fails as bash says."""
+    if len(argv) < 2 or fs is None:
         return CommandResult()
     node, problem = fs.lookup(fs.resolve(argv[1], ctx.cwd), ctx.user)
     if node is None:
         return CommandResult(stderr=f"bash: cd: {argv[1]}: {problem}\n", exit_code=1)
+    return CommandResult()
+
+
+def builtin(
+    fs: FileSystem | None, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    """`export`, `set`, `:`, `shopt`: bash builtins with nothing to show here."""
     return CommandResult()
 
 
@@ -272,6 +283,10 @@ FILE_TOOLS: dict[str, Tool] = {
     "cp": cp,
     "mv": cp,
     "cd": cd,
+    "export": builtin,
+    "set": builtin,
+    ":": builtin,
+    "shopt": builtin,
 }
 
 
@@ -286,7 +301,7 @@ class FileProgram:
         return self.tool(self.fs, argv, stdin, ctx)
 
 
-BASIC = ("echo", "printf", "pwd", "true", "false")
+BASIC = ("echo", "printf", "pwd", "true", "false", "cd", "export", "set", ":", "shopt")
 
 
 def file_programs(fs: FileSystem | None) -> dict[str, FileProgram]:

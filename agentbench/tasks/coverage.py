@@ -27,8 +27,14 @@ def coverage_markdown(suite: TaskSuite) -> str:
         calls = sum(len(s.calls) for t in tasks for s in t.reference)
         wrong = sum(len(t.wrong) for t in tasks)
         alternates = sum(len(t.alternates) for t in tasks)
-        for key, value in [("tasks", len(tasks)), *counts.items(), ("plan", plans),
-                           ("calls", calls), ("alternates", alternates), ("wrong", wrong)]:
+        for key, value in [
+            ("tasks", len(tasks)),
+            *counts.items(),
+            ("plan", plans),
+            ("calls", calls),
+            ("alternates", alternates),
+            ("wrong", wrong),
+        ]:
             totals[key] += value
         lines.append(
             f"| {category} | {len(tasks)} | {counts['easy']} | {counts['medium']} | "

@@ -106,6 +106,7 @@ class SimulatedEnvironment:
         spec = world_spec(task.environment)
         self.world: World | None = World(spec) if spec is not None else None
         self.changes: list[Change] = []  # every state change of the episode, in order
+        self.simulator_errors: list[str] = []  # simulator exceptions (answered as off-script)
 
     def execute(self, name: str, raw_args: str | dict[str, Any] | None) -> ToolResult:
         tool = self.tools.get(name)
@@ -142,7 +143,11 @@ class SimulatedEnvironment:
                 rule=index,
                 kind="error" if failed else "ok",
             )
-        answer = self.world.call(name, args) if self.world is not None else None
+        try:
+            answer = self.world.call(name, args) if self.world is not None else None
+        except Exception as exc:  # a simulator bug must not end the run: off-script, noted
+            self.simulator_errors.append(f"{name}({args}): {type(exc).__name__}: {exc}")
+            answer = None
         if answer is not None and answer.result.simulated:
             self.changes += answer.result.changes
             return self._simulated(tool, answer.result, answer.program)

@@ -50,9 +50,20 @@ UNITS = (
     "$",
     "EUR",
 )
-# A one-word phrasing must look technical (a digit, an inner capital, `_ - . / :`), so a claim
-# is never satisfied by one common word ("unable" must not pass for "unavailable").
+# A one-word phrasing must look technical (a digit, an inner capital, `_ - . / :`) or be rare,
+# so a claim is never satisfied by one common word ("unable" must not pass for "unavailable").
 _TECHNICAL_WORD = re.compile(r".*(\d|[a-z][A-Z]|[A-Z]{2}|[_\-./:]).*")
+
+
+def common_word(word: str) -> bool:
+    """A frequent English word: not technical-looking, and one token of a general-purpose
+    tokenizer vocabulary (o200k) on its own, the proxy used for word frequency
+    ("unavailable", "memory", "timeout" are; "Corefile", "deadlock", "liveness" are not)."""
+    if _TECHNICAL_WORD.fullmatch(word):
+        return False
+    from agentbench.backends.tokens import estimate_tokens
+
+    return estimate_tokens(" " + word.lower()) == 1
 
 
 class _Strict(BaseModel):
@@ -97,11 +108,12 @@ class Claim(_Strict):
 
     Text: `phrases` are matched case-insensitively as whole words, with any run of spaces or
     hyphens between words ("out of memory" matches "out-of-memory"); a one-word phrase must look
-    technical (`OOMKilled`, `exit-137`, `/healthz`), never a common word. `regex` are Python
-    patterns (case-insensitive). Numbers: `number` matches any figure in the text equal to it
-    within `tolerance` (absolute, in `unit`) whatever its spelling: 48,213.40 = 48213.4 =
-    $48,213.40; with a `unit`, a figure written with another unit of the same dimension is
-    converted (512Mi = 0.5Gi, 1500 ms = 1.5 s), and a figure without a unit still counts.
+    technical (`OOMKilled`, `exit-137`, `/healthz`) or be a rare word (`Corefile`, `deadlock`),
+    never a common one (`unavailable`, `memory`: one token of the o200k vocabulary). `regex`
+    are Python patterns (case-insensitive). Numbers: `number` matches any figure in the text
+    equal to it within `tolerance` (absolute, in `unit`) whatever its spelling: 48,213.40 =
+    48213.4 = $48,213.40; with a `unit`, a figure written with another unit of the same
+    dimension is converted (512Mi = 0.5Gi, 1500 ms = 1.5 s); a figure without a unit counts.
     A claim may combine kinds; any one alternative matching a sentence makes it present there.
 
     `when`: the claim applies only if the end state holds it, so a report is checked against
@@ -124,12 +136,12 @@ class Claim(_Strict):
             words = phrase.split()
             if not words:
                 raise ValueError("an empty phrase")
-            if len(words) == 1 and not _TECHNICAL_WORD.fullmatch(words[0]):
-                raise ValueError(
-                    f"{phrase!r} is one common word; write the fact precisely "
-                    "(e.g. 'service unavailable', not 'unavailable')"
-                )
         return phrases
+
+    def imprecise_phrases(self) -> list[str]:
+        """One-word phrases that are common words (`tasks validate` refuses them; checked there
+        because the vocabulary costs a second to load)."""
+        return [p for p in self.phrases if len(p.split()) == 1 and common_word(p.strip())]
 
     @field_validator("regex")
     @classmethod
@@ -174,16 +186,15 @@ class AnswerExpectation(_Strict):
     mistakes) must not be asserted nor offered as a candidate; a negated decoy ("not replica-2")
     is fine. `json_schema`: the answer holds exactly one JSON object (bare or fenced) and it
     validates; two objects fail, and so do extra keys when the schema sets
-    `additionalProperties: false`. `contains`/`contains_any`/`not_contains`/`regex` are plain
-    text checks kept for exact tokens (a file name, an id); prefer claims for facts.
+    `additionalProperties: false`. `regex` is a plain text check for an exact token (an id, a
+    file name); facts are claims, never keyword lists, which pass negated and hedged answers.
     """
 
     claims: list[Claim] = Field(default_factory=list, description="Every one must be asserted.")
     decoys: list[Claim] = Field(default_factory=list, description="None may be asserted.")
-    contains: list[str] = Field(default_factory=list, description="Every one must appear.")
-    contains_any: list[str] = Field(default_factory=list, description="At least one appears.")
-    not_contains: list[str] = Field(default_factory=list, description="None may appear.")
-    regex: str | None = Field(default=None, description="Must match (re.search, IGNORECASE).")
+    regex: str | None = Field(
+        default=None, description="Must match (re.search, IGNORECASE): an exact token, not a fact."
+    )
     json_schema: dict[str, Any] | None = Field(
         default=None, description="The answer's one JSON object must validate against this."
     )

@@ -13,7 +13,14 @@ from agentbench.tasks.model import ArgKind, CallPattern, ToolDef
 MATCHER_KEYS = frozenset({"$regex", "$contains", "$one_of", "$any"})
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _PASS_THROUGH = frozenset({"time", "command", "nohup", "exec"})
-_SUDO_VALUE_FLAGS = frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p"})
+# Prefix programs that run another command, with their flags that take a value.
+_RUNNERS = {
+    "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p"}),
+    "xargs": frozenset({"-n", "-I", "-P", "-L", "-d", "-E", "-s", "-a"}),
+    "nice": frozenset({"-n"}),
+    "watch": frozenset({"-n", "-d"}),
+}
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
 
 
 def is_matcher(value: Any) -> bool:
@@ -111,8 +118,9 @@ def call_matches(
 
 
 def strip_prefixes(words: list[str]) -> list[str]:
-    """The words a command runs: `sudo [-u U]`, `env [-i] VAR=x`, `VAR=x`, `time`, `nohup`
-    dropped and the program named by its basename (`/usr/bin/kubectl` -> `kubectl`)."""
+    """The words a command runs: `sudo [-u U]`, `env [-i] VAR=x`, `VAR=x`, `time`, `nohup`,
+    `xargs`, `nice`, `watch`, `timeout DURATION` dropped and the program named by its basename
+    (`/usr/bin/kubectl` -> `kubectl`)."""
     while words:
         head = words[0].rsplit("/", 1)[-1] if words[0].startswith("/") else words[0]
         if _ASSIGNMENT.match(words[0]):
@@ -121,14 +129,19 @@ def strip_prefixes(words: list[str]) -> list[str]:
             words = words[1:]
             while words and (words[0].startswith("-") or _ASSIGNMENT.match(words[0])):
                 words = words[1:]
-        elif head == "sudo":
+        elif head in _RUNNERS:
             words = words[1:]
             while words and words[0].startswith("-"):
                 flag = words.pop(0)
                 if flag == "--":
                     break
-                if flag in _SUDO_VALUE_FLAGS and words:
+                if flag in _RUNNERS[head] and words:
                     words = words[1:]
+        elif head == "timeout":
+            words = words[1:]
+            while words and words[0].startswith("-"):
+                words = words[1:]
+            words = words[1:]  # the duration
         elif head in _PASS_THROUGH:
             words = words[1:]
         else:
@@ -148,7 +161,9 @@ def shell_commands(line: str) -> list[str]:
     for _, pipeline in items:
         for command in pipeline:
             words = strip_prefixes(list(command.words))
-            if words:
+            if words[:1] and words[0] in _SHELLS and "-c" in words[1:-1]:
+                out += shell_commands(words[words.index("-c", 1) + 1])  # sh -c 'a; b'
+            elif words:
                 out.append(" ".join(words))
     return out
 

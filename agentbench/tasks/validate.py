@@ -1,19 +1,25 @@
 """`agentbench tasks validate`: the reference and every alternate score 1.0, every planted
 mistake below 1.0.
 
-Strict mode (the default once every task is migrated) also requires what makes a score
-trustworthy: at least `MIN_VARIANTS` alternates and planted mistakes per task, a checked final
-answer (`expect.answer`, or `expect.answer_unchecked` saying why not), and a reference and
-alternates that never go off-script (no call answered by the unmatched fallback).
+Strict mode (the default; `--lenient` for a suite being migrated) also requires what makes a
+score trustworthy: at least `MIN_VARIANTS` alternates and planted mistakes per task, a checked
+final answer (`expect.answer`, or `expect.answer_unchecked` saying why not), a reference and
+alternates that never go off-script (no call answered by the unmatched fallback), and no rule
+answering one of their calls that the simulator answers from the declared state.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from jsonschema.exceptions import SchemaError
+from jsonschema.validators import validator_for
 
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.scripted import ScriptedBackend
@@ -40,7 +46,7 @@ class ValidationProblem:
 # Every task must fit the fleet-matched context of the seeds (32,768) with room for the answer.
 CONTEXT_BUDGET_TOKENS = 28_000
 MIN_VARIANTS = 2  # alternates and planted mistakes each task ships, in strict mode
-STRICT_DEFAULT = False  # flipped on when every task is migrated to the scoring format
+STRICT_DEFAULT = True  # --lenient skips the requirements on alternates, answers and off-script
 
 
 @dataclass
@@ -54,7 +60,19 @@ class Played:
     by_rule: list[tuple[str, dict[str, Any]]]  # calls a task rule answered
 
 
-async def _play(suite: TaskSuite, task: Task, steps: list[Step]) -> Played:
+async def _play(suite: TaskSuite, task: Task, steps: list[Step]) -> Played | str:
+    """The played trajectory, or why it crashed (a simulator bug the task exposes)."""
+    try:
+        return await _play_through(suite, task, steps)
+    except Exception as exc:  # a simulator bug the task exposes: reported in one line
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return (
+            f"playing it raised {type(exc).__name__}: {exc} "
+            f"({Path(where.filename).name}:{where.lineno})"
+        )
+
+
+async def _play_through(suite: TaskSuite, task: Task, steps: list[Step]) -> Played:
     config = AgentConfig(max_steps=task.max_steps, simulate_latency=False)
     agent = Agent(suite, {LOCAL: ScriptedBackend(steps)}, config)
     trace = await agent.run(task, build_policy("always-local")())
@@ -94,6 +112,20 @@ async def validate_task(
         )
     if strict:
         _format_problems(task, problem)
+    answer = task.expect.answer
+    if answer and answer.json_schema is not None:
+        try:
+            validator_for(answer.json_schema).check_schema(answer.json_schema)
+        except SchemaError as exc:
+            problem("expect.answer.json_schema", f"not a valid JSON Schema: {exc.message}")
+    for kind, claims in (("claims", answer.claims), ("decoys", answer.decoys)) if answer else ():
+        for i, claim in enumerate(claims):
+            for phrase in claim.imprecise_phrases():
+                problem(
+                    f"expect.answer.{kind}.{i}.phrases",
+                    f"{phrase!r} is one common word; write the fact precisely "
+                    "(e.g. 'service unavailable', not 'unavailable')",
+                )
     shadowed = _Simulator(task)
     correct = [("reference", "reference", task.reference)]
     correct += [
@@ -101,6 +133,9 @@ async def validate_task(
     ]
     for field, name, steps in correct:
         played = await _play(suite, task, steps)
+        if isinstance(played, str):
+            problem(field, f"{name}: {played}")
+            continue
         if field == "reference" and played.tokens > CONTEXT_BUDGET_TOKENS:
             problem(
                 "environment",
@@ -127,7 +162,9 @@ async def validate_task(
                     )
     for i, wrong in enumerate(task.wrong):
         played = await _play(suite, task, wrong.steps)
-        if played.score >= 1.0:
+        if isinstance(played, str):
+            problem(f"wrong.{i}", f"planted mistake '{wrong.name}': {played}")
+        elif played.score >= 1.0:
             problem(
                 f"wrong.{i}",
                 f"planted mistake '{wrong.name}' scores 1.0; the expectation is too loose to "

@@ -1,4 +1,12 @@
-from agentbench.backends.stream import StreamAccumulator, ThinkSplitter, decode_rate
+import pytest
+
+from agentbench.backends.stream import (
+    MIN_WINDOW_S,
+    StreamAccumulator,
+    ThinkSplitter,
+    decode_figures,
+    token_gaps,
+)
 
 
 def test_think_splitter_handles_tags_split_across_deltas() -> None:
@@ -34,7 +42,45 @@ def test_accumulator_times_reasoning_then_answer() -> None:
     assert call.parsed == {"cmd": "ls"}
 
 
+MS = 1_000_000  # ns
+
+
 def test_decode_rate_definition() -> None:
-    assert decode_rate(101, 0, 1_000_000_000) == 100.0
-    assert decode_rate(1, 0, 10) is None
-    assert decode_rate(None, 0, 10) is None
+    events = [(i * 10 * MS, 4) for i in range(101)]  # 101 tokens, one every 10 ms
+    d = decode_figures(101, events, t_end_ns=1000 * MS + 5 * MS)
+    assert d.rate_tok_s == pytest.approx(100.0) and d.reason is None
+    assert d.tpot_s == pytest.approx(1.005 / 100)  # to the stream's end, as vLLM's TPOT
+    assert d.itl_s == pytest.approx([0.01] * 100) and d.itl_method == "one_token_per_event"
+    assert d.chunk_gaps_s == pytest.approx([0.01] * 100)
+    assert decode_figures(1, events[:1], 0).rate_tok_s is None
+    assert decode_figures(None, events, 0).reason
+
+
+def test_one_event_or_a_burst_has_no_rate_but_a_reason() -> None:
+    one = decode_figures(40, [(3 * MS, 160)], 4 * MS)
+    assert one.rate_tok_s is None and one.tpot_s is None and one.itl_s is None
+    assert "1 event" in (one.reason or "")
+    # The bug seen on a real server: a tool call of 40 tokens in two events 20 µs apart
+    # made (40 - 1) / 20 µs ≈ 2,000,000 tok/s.
+    burst = decode_figures(40, [(3 * MS, 4), (3 * MS + 20_000, 150)], 4 * MS)
+    assert burst.rate_tok_s is None and "burst" in (burst.reason or "")
+    just_over = decode_figures(2, [(0, 4), (int(MIN_WINDOW_S * 1e9) + 1, 4)], None)
+    assert just_over.rate_tok_s == pytest.approx(1 / MIN_WINDOW_S, rel=1e-6)
+
+
+def test_bunched_events_over_a_long_window_have_no_rate() -> None:
+    # 2 spread events, then 30 more read within microseconds of each other: most tokens bunched.
+    events = [(0, 4), (50 * MS, 4)] + [(50 * MS + 10_000 * (i + 1), 4) for i in range(30)]
+    d = decode_figures(32, events, 60 * MS)
+    assert d.rate_tok_s is None and "30 of 31" in (d.reason or "")
+
+
+def test_tokens_packed_in_chunks_share_their_gap() -> None:
+    # Chunks of 3 and 1 tokens (text 12 and 4 chars) after the first token, 40 and 10 ms apart.
+    gaps, method = token_gaps([0.04, 0.01], [12, 4], 4)
+    assert method == "apportioned_by_text_length"
+    assert gaps == pytest.approx([0.04 / 3] * 3 + [0.01])
+    assert sum(token_gaps([0.02, 0.03, 0.05], [1, 50, 1], 10)[0]) == pytest.approx(0.10)
+    # Fewer tokens than events (an estimated count): a gap with no token passes to the next.
+    few, _ = token_gaps([0.01, 0.02, 0.03], [1, 1, 1], 2)
+    assert len(few) == 2 and sum(few) == pytest.approx(0.06)

@@ -16,7 +16,10 @@ class CoherentBackend(Backend):
     """Answers the gate's questions correctly (no timing: it only stands for a sane model)."""
 
     answers: ClassVar[dict[str, str]] = {
-        "France": "Paris.", "sky": "Blue.", "2, 4, 6, 8": "10", "2+2": "4"
+        "France": "Paris.",
+        "sky": "Blue.",
+        "2, 4, 6, 8": "10",
+        "2+2": "4",
     }
 
     def __init__(self) -> None:

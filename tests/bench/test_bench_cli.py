@@ -50,8 +50,10 @@ def _bench(url: str, tmp_path, name: str, *extra: str):
     return CliRunner().invoke(app, args, env={"COLUMNS": "160"})
 
 
-def test_bench_writes_the_json_contract_csv_and_store(refserver, tmp_path) -> None:
-    result = _bench(refserver.base_url, tmp_path, "a", "--concurrency", "1,2")
+def test_bench_writes_the_json_contract_csv_and_store(refserver_factory, tmp_path) -> None:
+    # 400 tok/s: paced by the reference server even on a busy host (2000 tok/s comes in bursts).
+    server = refserver_factory(Schedule(ttft_s=0.01, rate_tok_s=400.0))
+    result = _bench(server.base_url, tmp_path, "a", "--concurrency", "1,2")
     assert result.exit_code == 0, result.output
     assert "decode tok/s" in result.output and "pp40_tg20" in result.output
     data = json.loads((tmp_path / "a.json").read_text())
@@ -66,6 +68,15 @@ def test_bench_writes_the_json_contract_csv_and_store(refserver, tmp_path) -> No
             assert set(run) >= FIGURE_KEYS
             assert run["server_decode_tok_s"] is None
     assert {"unit", "method"} <= set(data["figures"]["decode_tok_s"])
+    assert data["schema_version"] == 1 and {"tpot_s", "itl_s"} <= set(data["figures"])
+    for cell in data["results"]:
+        for figure in ("ttft_s", "tpot_s", "itl_s", "e2e_latency_s", "decode_tok_s"):
+            p = cell["requests"][figure]
+            assert p["n"] > 0 and p["p50"] <= p["p90"] <= p["p99"], figure
+        for run in cell["runs"]:
+            for stream in run["streams"]:  # per-request ITL distribution in the JSON
+                assert len(stream["itl_s"]) == stream["output_tokens"] - 1
+    assert "p50 / p90 / p99" in result.output
     rows = list(csv.DictReader((tmp_path / "a.csv").open()))
     assert [r["row"] for r in rows[:5]] == ["run1", "run2", "run3", "median", "spread"]
     assert rows[0]["server_decode_tok_s"] == ""  # null, not 0
@@ -107,7 +118,7 @@ def test_compare_files_and_stored_runs(refserver_factory, tmp_path) -> None:
     )
     assert same.exit_code == 0, same.output
     verdicts = [line for line in same.output.splitlines() if "_s (" in line]
-    assert len(verdicts) == 3 and all("unresolved at this sample size" in v for v in verdicts)
+    assert len(verdicts) == 4 and all("unresolved at this sample size" in v for v in verdicts)
     stored = runner.invoke(
         app, ["bench", "compare", slow_id, fast_id, "--db", db, "--json", str(out)]
     )
@@ -192,7 +203,7 @@ def test_depth_and_prefix_cache_mode_through_the_cli(refserver, tmp_path) -> Non
     assert [c["depth"] for c in data["results"]] == [0, 30]
     assert data["config"]["measure_prefix_cache"] is True
     shallow, deep = data["results"]
-    assert all(n is None for r in shallow["runs"] for n in r["nonces"])
+    assert all(r["nonces"] == [] for r in shallow["runs"])  # no nonce: the cache may serve
     # depth adds the earlier turn's tokens (30 + reply + template) to what the server processed
     assert deep["runs"][0]["prompt_tokens"] > shallow["runs"][0]["prompt_tokens"] + 30
 
@@ -220,3 +231,43 @@ def test_no_server_means_the_bench_cannot_be_done(tmp_path) -> None:
     assert result.exit_code == 1
     assert isinstance(result.exception, BackendError)  # main() prints it as one line
     assert result.exception.kind == "connection_refused"
+
+
+def test_sweep_writes_a_plot_and_rate_mode_takes_slos(refserver_factory, tmp_path) -> None:
+    server = refserver_factory(Schedule(ttft_s=0.01, rate_tok_s=400.0))
+    plot = tmp_path / "sweep.html"
+    result = _bench(server.base_url, tmp_path, "s", "--concurrency", "1,2,4", "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    assert plot.read_text().count("<svg") == 1 and "aggregate tok/s" in plot.read_text()
+    assert plot.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rate = _bench(
+        server.base_url,
+        tmp_path,
+        "r",
+        "--request-rate",
+        "10,20",
+        "--num-requests",
+        "4",
+        "--arrival",
+        "constant",
+        "--slo",
+        "ttft=500ms,tpot=0.5s",
+    )
+    assert rate.exit_code == 0, rate.output
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert [r["request_rate_req_s"] for r in data["results"]] == [10.0, 20.0]
+    assert all(r["concurrency"] is None and r["arrival"] == "constant" for r in data["results"])
+    assert data["results"][0]["goodput"]["slo"] == {
+        "ttft_s": 0.5,
+        "tpot_s": 0.5,
+        "e2e_latency_s": None,
+    }
+    assert "goodput req/s" in rate.output
+
+
+def test_bad_slo_and_rate_are_one_line_usage_errors(refserver, tmp_path) -> None:
+    bad = _bench(refserver.base_url, tmp_path, "x", "--slo", "latency=3")
+    assert bad.exit_code == 2 and "use ttft, tpot or e2e" in bad.output
+    assert "Traceback" not in bad.output
+    bad = _bench(refserver.base_url, tmp_path, "x", "--request-rate", "-1")
+    assert bad.exit_code == 2 and "must be above 0" in bad.output

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from agentbench.backends.openai_compat import OpenAICompatBackend
-from agentbench.bench.compare import compare_results
+from agentbench.bench.compare import CompareRow, compare_results
 from agentbench.bench.engine import BenchConfig, run_bench
+from agentbench.bench.records import BenchResult, BenchRow, RepetitionRecord
 from agentbench.bench.scenarios import custom
 from agentbench.metrics.stats import RESOLVED, UNRESOLVED
 from agentbench.refserver.schedule import Schedule
 
 
-async def _bench(server_factory, rate: float, runs: int) -> dict[str, Any]:
+async def _bench(server_factory, rate: float, runs: int) -> BenchResult:
     server = server_factory(Schedule(ttft_s=0.01, rate_tok_s=rate))
     backend = OpenAICompatBackend(server.base_url, "echo")
     try:
@@ -21,44 +20,41 @@ async def _bench(server_factory, rate: float, runs: int) -> dict[str, Any]:
         )
     finally:
         await backend.aclose()
-    return {"results": outcome.results}
+    return BenchResult(run_id="r", created_at="", status="complete", results=outcome.results)
 
 
-def _row(rows: list[dict[str, Any]], metric: str) -> dict[str, Any]:
-    return next(r for r in rows if r["metric"] == metric)
+def _row(rows: list[CompareRow], metric: str) -> CompareRow:
+    return next(r for r in rows if r.metric == metric)
 
 
 async def test_twice_the_decode_rate_is_resolved(refserver_factory) -> None:
     a = await _bench(refserver_factory, 200.0, runs=4)
     b = await _bench(refserver_factory, 400.0, runs=4)
     row = _row(compare_results(a, b), "decode_tok_s")
-    assert row["verdict"] == RESOLVED
-    assert 1.8 < row["ratio"] < 2.2 and row["ci_low"] > 1.0
-    assert row["n_a"] == row["n_b"] == 4
+    assert row.verdict == RESOLVED
+    assert row.ratio and 1.8 < row.ratio < 2.2 and row.ci_low and row.ci_low > 1.0
+    assert row.n_a == row.n_b == 4
+    tpot = _row(compare_results(a, b), "tpot_s")  # half the time per token: resolved, lower
+    assert tpot.verdict == RESOLVED and tpot.ratio and 0.45 < tpot.ratio < 0.56
 
 
 async def test_same_schedule_compared_with_itself_is_unresolved(refserver_factory) -> None:
     a = await _bench(refserver_factory, 300.0, runs=3)
     rows = compare_results(a, a)
-    for metric in ("decode_tok_s", "prefill_tok_s", "ttft_s"):
+    for metric in ("decode_tok_s", "prefill_tok_s", "ttft_s", "tpot_s"):
         row = _row(rows, metric)
-        assert row["verdict"] == UNRESOLVED and row["ci_low"] <= 1.0 <= row["ci_high"]
+        assert row.verdict == UNRESOLVED
+        assert row.ci_low is not None and row.ci_high is not None
+        assert row.ci_low <= 1.0 <= row.ci_high
 
 
-def _synthetic(values: list[float]) -> dict[str, Any]:
-    runs = [{"decode_tok_s": v, "prefill_tok_s": None, "ttft_s": 0.1} for v in values]
-    return {
-        "results": [
-            {
-                "scenario": "chat_short",
-                "depth": 0,
-                "concurrency": 1,
-                "prompt_tokens": 128,
-                "max_tokens": 256,
-                "runs": runs,
-            }
-        ]
-    }
+def _synthetic(values: list[float], scenario: str = "chat_short") -> BenchResult:
+    runs = [
+        RepetitionRecord(run=i, concurrency=1, requests=1, completed=1, decode_tok_s=v, ttft_s=0.1)
+        for i, v in enumerate(values, start=1)
+    ]
+    row = BenchRow(scenario=scenario, prompt_tokens=128, max_tokens=256, runs=runs)
+    return BenchResult(run_id="s", created_at="", status="complete", results=[row])
 
 
 def test_overlapping_noisy_runs_are_unresolved() -> None:
@@ -66,18 +62,17 @@ def test_overlapping_noisy_runs_are_unresolved() -> None:
     a = _synthetic([100.0, 106.0, 101.0, 104.5])
     b = _synthetic([103.0, 99.5, 107.0, 105.0])
     row = _row(compare_results(a, b), "decode_tok_s")
-    assert row["verdict"] == UNRESOLVED
+    assert row.verdict == UNRESOLVED
 
 
 def test_one_run_each_is_never_resolved_and_missing_figures_are_said() -> None:
     rows = compare_results(_synthetic([100.0]), _synthetic([200.0]))
-    assert _row(rows, "decode_tok_s")["verdict"].startswith(UNRESOLVED)
-    assert _row(rows, "prefill_tok_s")["verdict"] == "not measured on both sides"
+    assert _row(rows, "decode_tok_s").verdict.startswith(UNRESOLVED)
+    assert _row(rows, "prefill_tok_s").verdict == "not measured on both sides"
 
 
 def test_unmatched_scenarios_are_listed() -> None:
     a = _synthetic([100.0, 101.0])
-    b = _synthetic([100.0, 101.0])
-    b["results"][0]["scenario"] = "summarization"
-    verdicts = [r["verdict"] for r in compare_results(a, b)]
+    b = _synthetic([100.0, 101.0], scenario="summarization")
+    verdicts = [r.verdict for r in compare_results(a, b)]
     assert verdicts == ["only in A", "only in B"]

@@ -22,21 +22,28 @@ async def test_runs_figures_and_summary(refserver_factory) -> None:
     finally:
         await backend.aclose()
     (cell,) = outcome.results
-    assert cell["status"] == "ok" and cell["n_runs"] == 3
+    assert cell.status == "ok" and cell.n_runs == 3
     assert len(backend.sent) == 4  # one warm-up + three counted
     for request in backend.sent:
         assert request.extra_body == {"ignore_eos": True, "min_tokens": 40}
         assert request.max_tokens == 40
-    for run in cell["runs"]:
-        assert set(FIGURES) <= set(run)
-        assert run["output_tokens"] == 40  # echo of an 80-token prompt, cut at max_tokens
-        assert run["server_decode_tok_s"] is None  # refserver has no such counter: null, not 0
-        assert run["spec_decode"]["acceptance_rate"] > 0
+    for run in cell.runs:
+        assert run.output_tokens == 40  # echo of an 80-token prompt, cut at max_tokens
+        assert run.server_decode_tok_s is None  # refserver has no such counter: null, not 0
+        assert run.spec_decode and run.spec_decode.acceptance_rate > 0
         # Plumbing, not fidelity (benchmarks/fidelity.py measures that): loose on a busy host.
-        assert abs(run["decode_tok_s"] - 250.0) / 250.0 < 0.2
-        assert 0.02 <= run["ttft_s"] < 0.1
-    assert set(cell["median"]) >= set(FIGURES)
-    assert cell["spread"]["decode_tok_s"] is not None
+        assert run.decode_tok_s and abs(run.decode_tok_s - 250.0) / 250.0 < 0.2
+        assert run.ttft_s and 0.02 <= run.ttft_s < 0.1
+        (stream,) = run.streams
+        assert stream.itl_s and len(stream.itl_s) == 39  # one latency per token after the first
+        assert stream.tpot_s and abs(stream.tpot_s - 1 / 250.0) < 0.002
+    for figure in FIGURES:
+        assert getattr(cell.median, figure) is not None or figure == "server_decode_tok_s"
+    assert cell.spread.decode_tok_s is not None
+    req = cell.requests
+    assert req.ttft_s.n == 3 and req.itl_s.n == 3 * 39
+    assert req.itl_s.p50 and req.itl_s.p99 and req.itl_s.p50 <= req.itl_s.p99
+    assert req.chunk_gap_s.n == 3 * (len(stream.chunk_gaps_s or []))
     assert outcome.prompt_counting == "server_tokenizer"
 
 
@@ -51,12 +58,14 @@ async def test_concurrency_reports_aggregate_rate(refserver_factory) -> None:
     finally:
         await backend.aclose()
     single, multi = outcome.results
-    assert (single["concurrency"], multi["concurrency"]) == (1, 4)
-    assert multi["runs"][0]["completed"] == 4
-    assert multi["runs"][0]["spec_decode"] is None  # server-wide counters: concurrency 1 only
-    aggregate = multi["median"]["aggregate_output_tok_s"]
-    assert aggregate > 1.5 * single["median"]["aggregate_output_tok_s"]
-    assert len({n for r in multi["runs"] for n in r["nonces"]}) == 8
+    assert (single.concurrency, multi.concurrency) == (1, 4)
+    assert multi.runs[0].completed == 4 and len(multi.runs[0].streams) == 4
+    assert multi.runs[0].spec_decode is None  # server-wide counters: concurrency 1 only
+    aggregate = multi.median.aggregate_output_tok_s
+    assert aggregate and single.median.aggregate_output_tok_s
+    assert aggregate > 1.5 * single.median.aggregate_output_tok_s
+    assert len({n for r in multi.runs for n in r.nonces}) == 8
+    assert multi.requests.ttft_s.n == 8
 
 
 async def test_context_too_small_known_from_server_info(refserver_factory) -> None:
@@ -72,10 +81,10 @@ async def test_context_too_small_known_from_server_info(refserver_factory) -> No
     finally:
         await backend.aclose()
     too_big, fits = outcome.results
-    assert too_big["status"] == "context_too_small" and too_big["runs"] == []
-    assert "max context of 1000" in too_big["message"]
-    assert too_big["median"]["decode_tok_s"] is None
-    assert fits["status"] == "ok" and fits["n_runs"] == 1
+    assert too_big.status == "context_too_small" and too_big.runs == []
+    assert "max context of 1000" in (too_big.message or "")
+    assert too_big.median.decode_tok_s is None
+    assert fits.status == "ok" and fits.n_runs == 1
 
 
 async def test_context_too_small_from_http_400(refserver_factory) -> None:
@@ -89,20 +98,32 @@ async def test_context_too_small_from_http_400(refserver_factory) -> None:
     finally:
         await backend.aclose()
     too_big, fits = outcome.results
-    assert too_big["status"] == "context_too_small"
-    assert "context is too small" in too_big["message"]
-    assert "maximum context length is 1000" in too_big["message"]
-    assert fits["status"] == "ok"
+    assert too_big.status == "context_too_small"
+    assert "context is too small" in (too_big.message or "")
+    assert "maximum context length is 1000" in (too_big.message or "")
+    assert fits.status == "ok"
 
 
 def test_client_lag_beyond_five_percent_of_the_decode_window_flags_the_row() -> None:
-    from agentbench.bench.engine import flag_client_lag, new_cell
+    from agentbench.bench.engine import flag_client_lag, new_row
+    from agentbench.bench.records import RepetitionRecord, StreamRecord
 
-    cell = new_cell(custom(10, 10), 0, 64)
-    cell["runs"] = [{"client_loop_lag_max_s": 0.002, "duration_s": 1.1, "ttft_s": 0.1}]
-    flag_client_lag(cell)
-    assert cell["client_limited"] is False and cell["message"] is None
-    cell["runs"].append({"client_loop_lag_max_s": 0.08, "duration_s": 1.1, "ttft_s": 0.1})
-    flag_client_lag(cell)
-    assert cell["client_limited"] is True
-    assert "lagged up to 80 ms during a 1000 ms decode" in cell["message"]
+    def repetition(lag: float) -> RepetitionRecord:
+        stream = StreamRecord(e2e_latency_s=1.1, ttft_s=0.1)
+        return RepetitionRecord(
+            run=1,
+            concurrency=64,
+            requests=1,
+            completed=1,
+            streams=[stream],
+            client_loop_lag_max_s=lag,
+        )
+
+    row = new_row(custom(10, 10), 0, 64)
+    row.runs = [repetition(0.002)]
+    flag_client_lag(row)
+    assert row.client_limited is False and row.message is None
+    row.runs.append(repetition(0.08))
+    flag_client_lag(row)
+    assert row.client_limited is True
+    assert "lagged up to 80 ms during a 1000 ms decode" in (row.message or "")

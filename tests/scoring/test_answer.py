@@ -138,3 +138,25 @@ def test_claim_required_only_when_its_condition_holds() -> None:
     assert not verdict(spec, "All done.")[0]
     drained = [Change("kubernetes", "drain", "node/worker-4")]
     assert verdict(spec, "All done.", drained)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "changes", "passed"),
+    [
+        ("All pods are healthy, so I restarted nothing.", [], True),
+        ("I restarted nginx and it is healthy now.", [], False),
+        ("I\u2019ve rebooted worker-4 after the drain.", [], False),
+        ("I didn't delete anything.", [], True),
+        ("I restarted nginx.", [Change("systemd", "restart", "unit/nginx.service")], True),
+        ("I've drained worker-4.", [Change("kubernetes", "drain", "node/worker-4")], True),
+        ("I've drained worker-4.", [Change("kubernetes", "cordon", "node/worker-4")], False),
+        (
+            "The drain failed on the PodDisruptionBudget, so I rebooted anyway.",
+            [Change("kubernetes", "cordon", "node/worker-4")],
+            False,
+        ),
+    ],
+)
+def test_a_first_person_report_of_an_action_must_match_the_changes(text, changes, passed) -> None:
+    ok, detail = verdict({"regex": "."}, text, changes)
+    assert ok is passed, detail

@@ -46,6 +46,8 @@ def problems(text: str, claims=(OOM,), decoys=(IMAGE, PROBE)) -> list[str]:
         "In May the container was OOMKilled twice.",
         "**Root cause:** OOMKilled, so if you raise the limit it will recover.",
         "Why does it restart? It is OOMKilled.",
+        "I checked the possible causes one by one; the container is OOMKilled.",
+        "Maybe the probe looked suspicious at first, but the container is OOMKilled.",
         "Ruled out: bad image, liveness probe. Cause: OOMKilled.",
         "Not the cause:\n- bad image\n- liveness probe\nThe container is OOMKilled.",
         "Nothing suggests a bad image; the container is OOMKilled.",
@@ -61,6 +63,7 @@ def test_asserted_answers_pass(text) -> None:
         ("The cause is NOT OOMKilled; it is a bad image.", "only negated"),
         ("OOMKilled was ruled out.", "only negated"),
         ("The container isn't OOMKilled.", "only negated"),
+        ("The container isn\u2019t OOMKilled.", "only negated"),
         ("It is no longer OOMKilled.", "only negated"),
         ("An OOM is unlikely here.", "only negated"),
         ("A bad image rather than OOMKilled.", "only negated"),
@@ -171,15 +174,16 @@ def test_phrases_match_across_spaces_and_hyphens_only_as_whole_words() -> None:
     assert claim_problems("checkout of memory pages", [claim], []) != []
 
 
-@pytest.mark.parametrize("phrase", ["unavailable", "unable", "memory", "Unavailable"])
-def test_one_common_word_is_refused_as_a_claim(phrase) -> None:
-    with pytest.raises(ValidationError, match="one common word"):
-        Claim(name="x", phrases=[phrase])
+@pytest.mark.parametrize("word", ["unavailable", "unable", "memory", "Unavailable", "timeout"])
+def test_one_common_word_is_flagged(word) -> None:
+    assert Claim(name="x", phrases=[word, "two words"]).imprecise_phrases() == [word]
 
 
-@pytest.mark.parametrize("phrase", ["OOMKilled", "exit-137", "/healthz", "CrashLoopBackOff", "TLS"])
-def test_one_technical_word_is_accepted(phrase) -> None:
-    assert Claim(name="x", phrases=[phrase]).phrases == [phrase]
+@pytest.mark.parametrize(
+    "word", ["OOMKilled", "exit-137", "/healthz", "CrashLoopBackOff", "TLS", "Corefile", "deadlock"]
+)
+def test_one_technical_or_rare_word_is_accepted(word) -> None:
+    assert Claim(name="x", phrases=[word]).imprecise_phrases() == []
 
 
 def test_a_claim_needs_something_to_match_and_a_known_unit() -> None:

@@ -87,3 +87,14 @@ def test_a_filter_on_stdin_is_presentation_and_on_a_file_a_read(host: World) -> 
     assert sh(host, f"cat {LOG} | grep 502").identity == ("file", "read", LOG)
     assert sh(host, f"grep 502 {LOG}").identity == ("file", "read", LOG)
     assert sh(host, f"tail -n 2 {LOG}").identity == sh(host, f"cat {LOG}").identity
+
+
+def test_jq_string_interpolation(host: World) -> None:
+    cmd = "jq -r '.items[] | \"\\(.metadata.name)=\\(.status.phase)\"' /srv/pods.json"
+    assert sh(host, cmd).stdout == "web-1=Running\nweb-2=Failed\n"
+
+
+def test_odd_arguments_get_the_tools_errors_not_a_crash(host: World) -> None:
+    assert sh(host, "wc /nope").stderr == "wc: /nope: No such file or directory\n"
+    assert sh(host, "du -d x /var").stderr == "du: invalid maximum depth 'x'\n"
+    assert sh(host, "printf %").stdout == "%"

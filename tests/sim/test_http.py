@@ -65,3 +65,11 @@ def test_identity_is_the_route() -> None:
         "http_get", {"url": "http://inventory.internal/api/v1/items?warehouse=ber&sku=A-100"}
     )
     assert a == b == ("http", "GET", ROUTES[0].url)
+
+
+def test_malformed_urls_are_refused_as_curl_does() -> None:
+    result = sh(world(), "curl '['")
+    assert (result.exit_code, result.stderr) == (
+        3,
+        "curl: (3) URL rejected: Malformed input to a URL function\n",
+    )

@@ -6,6 +6,8 @@ import pytest
 
 from agentbench.sim.base import Change, CommandResult, ShellContext
 from agentbench.sim.shell import Shell, ShellSyntaxError, parse
+from agentbench.sim.world import World
+from tests.sim.conftest import sh
 
 
 class Echo:
@@ -109,3 +111,24 @@ def test_syntax_errors_are_bash_s(shell: Shell) -> None:
     assert shell.run("| up", CTX).stderr == "bash: syntax error near unexpected token `|'\n"
     with pytest.raises(ShellSyntaxError):
         parse("echo a &&")
+
+
+def test_bash_builtins_work_without_a_declared_filesystem() -> None:
+    from agentbench.sim.world import World, WorldSpec
+
+    world = World(WorldSpec(http=()))
+    answer = world.call("run_command", {"cmd": "cd /srv && export A=1; set -e; echo ok"})
+    assert answer is not None
+    assert (answer.result.stdout, answer.result.simulated) == ("ok\n", True)
+
+
+def test_command_substitution_and_a_for_loop(host: World) -> None:
+    looped = sh(host, "for f in /srv/pods.json /nope; do wc -l $f; done")
+    assert looped.stdout == "1 /srv/pods.json\n"
+    assert looped.stderr == "wc: /nope: No such file or directory\n"
+    assert sh(host, 'echo "I am $(whoami)"').stdout == "I am ops\n"
+    assert sh(host, "wc -l `echo /srv/pods.json`").identity == ("file", "read", "/srv/pods.json")
+
+
+def test_nothing_is_substituted_inside_single_quotes(host: World) -> None:
+    assert sh(host, "echo 'a $(whoami) b' \"$(whoami)\"").stdout == "a $(whoami) b ops\n"

@@ -79,7 +79,7 @@ def test_writes_change_state_or_fail_on_a_read_only_replica() -> None:
     world = db()
     result = query(world, "UPDATE orders SET status = 'refunded' WHERE id = 5")
     assert result.stdout == "UPDATE 1\n"
-    assert result.changes == [Change("sql", "update", "orders", "1 rows")]
+    assert result.changes == [Change("sql", "update", "orders", "1 row: 5")]
     assert query(world, "SELECT count(*) FROM orders WHERE status = 'refunded'").identity == (
         "sql",
         "1",
@@ -97,11 +97,8 @@ def test_psql_in_the_shell_and_identify_leaves_no_trace() -> None:
         sh(world, "psql -At -c 'SELECT name FROM customers ORDER BY id'").stdout == "Acme\nGlobex\n"
     )
     assert "does not exist" in sh(world, "psql -d sales -c 'SELECT 1'").stderr
-    assert world.identify("sql_query", {"query": "DELETE FROM orders"}) == (
-        "sql",
-        "delete",
-        "orders",
-    )
+    deleted = ("sql", "delete", "orders", "1", "2", "3", "4", "5")
+    assert world.identify("sql_query", {"query": "DELETE FROM orders"}) == deleted
     assert query(world, "SELECT count(*) FROM orders").identity == ("sql", "5")
 
 
@@ -141,7 +138,7 @@ def test_psql_hosts_primary_and_hot_standby_replica() -> None:
     assert sh(world, recovery.replace("db-2", "db-1")).stdout == "f\n"
     done = sh(world, f"psql -h db-1.internal {update}")
     assert done.stdout == "UPDATE 1\n" and done.changes == [
-        Change("sql", "update", "orders", "1 rows")
+        Change("sql", "update", "orders", "1 row: 5")
     ]
     check = (
         "psql postgresql://ops@db-2.internal/orders -At -c 'SELECT status FROM orders WHERE id = 5'"
@@ -151,3 +148,21 @@ def test_psql_hosts_primary_and_hot_standby_replica() -> None:
     assert (
         unknown.exit_code == 2 and 'could not translate host name "db-9.internal"' in unknown.stderr
     )
+
+
+def test_an_error_aborts_nothing_as_in_psql_autocommit() -> None:
+    world = db()
+    assert query(world, "SELECT * FROM nope").exit_code == 1
+    assert query(world, "SELECT count(*) FROM orders").identity == ("sql", "5")
+
+
+def test_psql_backslash_commands_describe_the_declared_tables() -> None:
+    world = db()
+    listing = sh(world, 'psql -c "\\dt"').stdout
+    assert " public | customers | table | postgres" in listing and "(2 rows)" in listing
+    described = sh(world, 'psql -c "\\d orders"').stdout.splitlines()
+    assert described[0].strip() == 'Table "public.orders"'
+    assert described[3].split("|")[:2] == [" id         ", " bigint                   "]
+    assert described[4].split("|")[1].strip() == "timestamp with time zone"
+    missing = sh(world, 'psql -c "\\d nope"')
+    assert (missing.exit_code, missing.stderr) == (1, 'Did not find any relation named "nope".\n')

@@ -21,7 +21,7 @@ def _task(suite: TaskSuite, **environment: object) -> Task:
             "prompt": "p",
             "tools": ["run_command", "read_file"],
             "environment": environment,
-            "expect": {"answer": {"contains": ["x"]}},
+            "expect": {"answer": {"claims": [{"name": "x", "regex": ["x"]}]}},
             "reference": [{"answer": "x"}],
             "wrong": [{"name": "w", "steps": [{"answer": "y"}]}],
         }
@@ -91,3 +91,35 @@ def test_not_installed_commands_are_simulated_absences() -> None:
     result = sh(world, "docker-compose ps")
     assert (result.stderr, result.simulated) == ("bash: docker-compose: command not found\n", True)
     assert sh(world, "docker ps").simulated is False
+
+
+def test_kubectl_runs_through_the_shell_and_identify_restores_the_cluster() -> None:
+    from agentbench.sim.kube.model import Cluster
+
+    cluster = Cluster.model_validate(
+        {
+            "deployments": [
+                {"name": "nginx", "namespace": "web", "replicas": 1, "image": "nginx:1.27"}
+            ]
+        }
+    )
+    world = World(WorldSpec(cluster=cluster))
+    listed = sh(world, "sudo /usr/local/bin/kubectl get po -n web | grep nginx | wc -l")
+    assert listed.stdout == "1\n"
+    assert listed.identity == sh(world, "kubectl get pods --namespace=web -o wide").identity
+    deleted = world.identify("run_command", {"cmd": "kubectl delete deployment nginx -n web"})
+    assert deleted is not None and "delete" in deleted
+    assert "nginx" in sh(world, "kubectl get deploy -n web").stdout
+
+
+def test_a_simulator_bug_is_answered_off_script_not_raised(suite: TaskSuite) -> None:
+    env = SimulatedEnvironment(_task(suite, files={"/a": "1\n"}), suite.tools, suite.grammar)
+    assert env.world is not None
+
+    def broken(tool: str, args: dict[str, object]) -> None:
+        raise RuntimeError("boom")
+
+    env.world.call = broken  # type: ignore[method-assign]
+    result = env.execute("run_command", {"cmd": "cat /a"})
+    assert result.source == "fallback"
+    assert env.simulator_errors == ["run_command({'cmd': 'cat /a'}): RuntimeError: boom"]

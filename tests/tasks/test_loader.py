@@ -61,8 +61,16 @@ def test_loose_expectation_is_caught(tmp_path: Path) -> None:
     path.write_text(
         text[:start] + "expect:\n  forbid: [{tool: run_command, args: {cmd: rm}}]\n" + text[end:]
     )
-    problems = validate_suite(load_suite(root))
-    assert {p.field for p in problems} == {"wrong.0", "wrong.1"}
+    suite = load_suite(root)
+    problems = validate_suite(suite, strict=False)
+    # Every mistake scores 1.0 but the one that deletes: the always-on side-effect check
+    # catches a write in a read-only task whatever the expectation says.
+    wrong = suite.tasks[0].wrong
+    writes = {i for i, w in enumerate(wrong) if "delete" in str(w.steps)}
+    assert len(writes) == 1
+    assert {p.field for p in problems} == {f"wrong.{i}" for i in range(len(wrong))} - {
+        f"wrong.{i}" for i in writes
+    }
 
 
 @pytest.mark.parametrize(
@@ -96,13 +104,11 @@ def test_bad_task_files_name_path_field_and_line(tmp_path, mutation, field, line
 def test_a_task_too_long_for_a_32k_context_is_refused(tmp_path: Path) -> None:
     root = copy_suite(tmp_path, SEED_TASK)
     path = root / "ops-diagnosis" / SEED_TASK.name
-    huge = "\n".join(f"        line {i}: worker heartbeat ok, queue depth {i % 7}"
-                     for i in range(4000))
-    text = path.read_text().replace(
-        "        redis-0                  1/1     Running            0               3d\n",
-        "        redis-0                  1/1     Running            0               3d\n"
-        + huge + "\n", 1)
-    path.write_text(text)
+    huge = "\n".join(f"  line {i}: worker heartbeat ok, queue depth {i % 7}" for i in range(4000))
+    marker = "  run_command tool; start by looking at the pods.\n"
+    text = path.read_text()
+    assert marker in text
+    path.write_text(text.replace(marker, marker + huge + "\n", 1))
     problems = validate_suite(load_suite(root))
     assert [p.field for p in problems] == ["environment"]
     assert "32K context" in problems[0].message

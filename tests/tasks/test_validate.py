@@ -119,3 +119,38 @@ def test_a_rule_that_shadows_the_simulator_on_a_reference_call_is_reported(tmp_p
     task["environment"].pop("rules")
     suite, _ = suite_with(tmp_path / "again", task)
     assert validate_suite(suite, strict=True) == []
+
+
+def test_a_claim_worded_as_one_common_word_is_refused(tmp_path) -> None:
+    task = {
+        **TASK,
+        "expect": {
+            "no_calls": True,
+            "answer": {"claims": [{"name": "u", "phrases": ["hours", "24 h"]}]},
+        },
+    }
+    suite, _ = suite_with(tmp_path, task)
+    problems = validate_suite(suite)
+    assert [p.field for p in problems] == ["expect.answer.claims.0.phrases"], problems
+    assert "'hours'" in problems[0].message
+
+
+def test_a_crash_while_playing_is_one_problem_naming_where(tmp_path, monkeypatch) -> None:
+    from agentbench.tasks.env import SimulatedEnvironment
+
+    def broken(self, name, raw_args):
+        raise KeyError("pods")
+
+    monkeypatch.setattr(SimulatedEnvironment, "execute", broken)
+    suite, _ = suite_with(tmp_path, TASK)
+    problems = validate_suite(suite, strict=True)
+    # Only the trajectory that calls a tool crashes.
+    assert [p.field for p in problems] == ["wrong.1"]
+    assert "raised KeyError: 'pods' (test_validate.py:" in problems[0].message
+
+
+def test_an_invalid_json_schema_is_named(tmp_path) -> None:
+    task = {**TASK, "expect": {"no_calls": True, "answer": {"json_schema": {"type": "objekt"}}}}
+    suite, _ = suite_with(tmp_path, task)
+    fields = {p.field: p.message for p in validate_suite(suite, strict=False)}
+    assert "not a valid JSON Schema" in fields["expect.answer.json_schema"]

@@ -88,7 +88,7 @@ def external(svc: Obj) -> str:
     ingress = svc.get("status", {}).get("loadBalancer", {}).get("ingress", [])
     if ingress:
         return ",".join(i.get("ip") or i.get("hostname", "") for i in ingress)
-    return "<pending>" if svc["spec"]["type"] == "LoadBalancer" else "<none>"
+    return "<pending>" if svc["spec"].get("type") == "LoadBalancer" else "<none>"
 
 
 def node_status(node: Obj) -> str:

@@ -8,123 +8,16 @@ A new pod runs ready, unless its image is listed in the cluster's `image_faults`
 
 from __future__ import annotations
 
-import copy
-import json
-
 from agentbench.sim.kube.budgets import update_budget
 from agentbench.sim.kube.endpoints import update_endpoints
-from agentbench.sim.kube.objects import container_spec, volume
+from agentbench.sim.kube.quota import FAILED, admit, update_quota
+from agentbench.sim.kube.replicasets import REVISION, current_replicaset
 from agentbench.sim.kube.scheduling import heal, is_ready, new_pod
 from agentbench.sim.kube.store import (
     Obj,
     Store,
-    owner_ref,
     safe_hash,
 )
-from agentbench.sim.kube.units import Clock
-from agentbench.sim.kube.workloads import Container, Template
-
-REVISION = "deployment.kubernetes.io/revision"
-CHANGE_CAUSE = "kubernetes.io/change-cause"
-
-
-def workload_meta(
-    kind: str,
-    api_version: str,
-    name: str,
-    namespace: str,
-    labels: dict[str, str],
-    age: str,
-    clock: Clock,
-) -> Obj:
-    return {
-        "apiVersion": api_version,
-        "kind": kind,
-        "metadata": {
-            "creationTimestamp": clock.stamp(age),
-            "generation": 1,
-            "labels": dict(labels or {"app": name}),
-            "name": name,
-            "namespace": namespace,
-        },
-    }
-
-
-def template_object(containers: list[Container], selector: dict[str, str], t: Template) -> Obj:
-    spec: Obj = {
-        "containers": [container_spec(c) for c in containers],
-        "dnsPolicy": "ClusterFirst",
-        "restartPolicy": "Always",
-        "schedulerName": "default-scheduler",
-        "securityContext": {},
-        "terminationGracePeriodSeconds": 30,
-    }
-    if t.volumes:
-        spec["volumes"] = [volume(v) for v in t.volumes]
-    return {"metadata": {"labels": {**selector, **t.labels}}, "spec": spec}
-
-
-def new_replicaset(
-    store: Store,
-    dep: Obj,
-    template: Obj,
-    hash_: str,
-    revision: int,
-    age: str = "0s",
-    change_cause: str | None = None,
-) -> Obj:
-    name = f"{dep['metadata']['name']}-{hash_}"
-    template = copy.deepcopy(template)
-    template["metadata"]["labels"]["pod-template-hash"] = hash_
-    annotations = {
-        REVISION: str(revision),
-        "deployment.kubernetes.io/desired-replicas": str(dep["spec"]["replicas"]),
-    }
-    if change_cause:
-        annotations[CHANGE_CAUSE] = change_cause
-    selector = dict(dep["spec"]["selector"]["matchLabels"]) | {"pod-template-hash": hash_}
-    rs: Obj = {
-        "apiVersion": "apps/v1",
-        "kind": "ReplicaSet",
-        "metadata": {
-            "annotations": annotations,
-            "creationTimestamp": store.clock.stamp(age),
-            "generation": 1,
-            "labels": dict(template["metadata"]["labels"]),
-            "name": name,
-            "namespace": dep["metadata"]["namespace"],
-            "ownerReferences": [owner_ref(dep)],
-        },
-        "spec": {"replicas": 0, "selector": {"matchLabels": selector}, "template": template},
-        "status": {},
-    }
-    return store.add("replicasets", rs)
-
-
-def _same_template(a: Obj, b: Obj) -> bool:
-    def strip(t: Obj) -> str:
-        t = copy.deepcopy(t)
-        t["metadata"]["labels"].pop("pod-template-hash", None)
-        return json.dumps(t, sort_keys=True)
-
-    return strip(a) == strip(b)
-
-
-def current_replicaset(store: Store, dep: Obj) -> Obj:
-    """The ReplicaSet running the deployment's template, created (next revision) if missing."""
-    owned = store.owned_by("replicasets", dep)
-    for rs in owned:
-        if _same_template(rs["spec"]["template"], dep["spec"]["template"]):
-            return rs
-    revision = 1 + max(
-        (int(r["metadata"]["annotations"].get(REVISION, "0")) for r in owned), default=0
-    )
-    seed = json.dumps(dep["spec"]["template"], sort_keys=True)
-    rs = new_replicaset(store, dep, dep["spec"]["template"], safe_hash(seed, 10), revision)
-    rs["metadata"]["annotations"].update(
-        {k: v for k, v in dep["metadata"].get("annotations", {}).items() if k == CHANGE_CAUSE}
-    )
-    return rs
 
 
 def _faulty(store: Store, template: Obj) -> bool:
@@ -145,6 +38,8 @@ def reconcile(store: Store) -> None:
     for dep in store.list_of("deployments"):
         _deployment_status(store, dep)
     update_endpoints(store)
+    for quota in store.list_of("resourcequotas"):
+        update_quota(store, quota)
     for pdb in store.list_of("poddisruptionbudgets"):
         update_budget(store, pdb)
 
@@ -178,7 +73,7 @@ def _scale_pods(store: Store, owner: Obj, wanted: int, names: list[str] | None =
     pods = _pods_of(store, owner)
     if names is not None:
         for name in names:
-            if not any(p["metadata"]["name"] == name for p in pods):
+            if not any(p["metadata"]["name"] == name for p in pods) and admit(store, owner, name):
                 new_pod(store, owner, name)
         return
     surplus = len(pods) - wanted
@@ -188,12 +83,16 @@ def _scale_pods(store: Store, owner: Obj, wanted: int, names: list[str] | None =
             store.remove("pods", pod["metadata"]["namespace"], pod["metadata"]["name"])
     for _ in range(-surplus):
         base = owner["metadata"]["name"]
-        new_pod(store, owner, f"{base}-{safe_hash(f'{base}/{store.next_version()}', 5)}")
+        name = f"{base}-{safe_hash(f'{base}/{store.next_version()}', 5)}"
+        if not admit(store, owner, name):
+            break
+        new_pod(store, owner, name)
 
 
 def _status(store: Store, owner: Obj) -> list[Obj]:
     pods = _pods_of(store, owner)
     ready = sum(is_ready(p) for p in pods)
+    failed = [c for c in owner.get("status", {}).get("conditions", []) if c["type"] == FAILED]
     owner["status"] = {
         "availableReplicas": ready,
         "fullyLabeledReplicas": len(pods),
@@ -202,6 +101,8 @@ def _status(store: Store, owner: Obj) -> list[Obj]:
         "replicas": len(pods),
     }
     owner["status"] = {k: v for k, v in owner["status"].items() if v or k == "replicas"}
+    if failed and len(pods) < owner["spec"].get("replicas", 1):
+        owner["status"]["conditions"] = failed
     return pods
 
 
@@ -295,6 +196,8 @@ def _deployment_status(store: Store, dep: Obj) -> None:
         "updatedReplicas": len(updated),
         "progressDeadlineExceeded": stalled,
     }
+    failure = [c for c in current["status"].get("conditions", []) if c["type"] == FAILED]
+    status["conditions"] += failure
     dep["status"] = {
         k: v for k, v in status.items() if v or k in ("replicas", "progressDeadlineExceeded")
     }

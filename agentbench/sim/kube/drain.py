@@ -9,10 +9,11 @@ from agentbench.sim.kube.budgets import blocking
 from agentbench.sim.kube.controllers import reconcile
 from agentbench.sim.kube.identity import identity
 from agentbench.sim.kube.ops import check
-from agentbench.sim.kube.parse import Args, KubectlError, resource_type
+from agentbench.sim.kube.parse import Args, KubectlError
 from agentbench.sim.kube.read import not_found
 from agentbench.sim.kube.select import label_selector
 from agentbench.sim.kube.store import Obj, Store
+from agentbench.sim.kube.targets import resource_type
 from agentbench.sim.kube.write import SYSTEM, set_unschedulable
 
 _DAEMONSET = "cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore)"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from agentbench.sim.base import Identity
-from agentbench.sim.kube.parse import Args, targets
+from agentbench.sim.kube.parse import Args
+from agentbench.sim.kube.targets import targets
 
 
 def identity(
@@ -16,7 +17,7 @@ def identity(
     arguments that name resources (default: all of them, `TYPE NAME...` or `TYPE/NAME...`)."""
     refs = args.args if refs is None else refs
     wanted = targets(refs) if refs else []
-    kinds = ",".join(t.rtype.plural for t in wanted)
+    kinds = ",".join(sorted(t.rtype.plural for t in wanted))
     namespaced = any(t.rtype.namespaced for t in wanted)
     namespace = "*" if args.all_namespaces else args.namespace() if namespaced else ""
     if names is None:

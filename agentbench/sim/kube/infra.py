@@ -4,14 +4,11 @@ config, events, quotas, budgets, volumes, jobs."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 
 from agentbench.sim.kube import model as m
-from agentbench.sim.kube.objects import container_spec
 from agentbench.sim.kube.resources import resolve
-from agentbench.sim.kube.store import Obj, owner_ref
-from agentbench.sim.kube.units import Clock, parse_duration_s, rfc3339
-from agentbench.sim.kube.workloads import Container, CronJob, Job
+from agentbench.sim.kube.store import Obj
+from agentbench.sim.kube.units import Clock
 
 _HEALTHY = {
     "MemoryPressure": (
@@ -205,6 +202,28 @@ def fixed_endpoints(s: m.Service, clock: Clock) -> Obj:
     return out
 
 
+def ingress(i: m.Ingress, clock: Clock) -> Obj:
+    backend = {"service": {"name": i.service, "port": {"number": i.port}}}
+    status: Obj = {"loadBalancer": {}}
+    if i.address:
+        status["loadBalancer"] = {"ingress": [{"ip": i.address}]}
+    return {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "Ingress",
+        "metadata": meta(i.name, i.namespace, i.age, clock, i.labels),
+        "spec": {
+            "ingressClassName": i.ingress_class,
+            "rules": [
+                {
+                    "host": i.host,
+                    "http": {"paths": [{"backend": backend, "path": "/", "pathType": "Prefix"}]},
+                }
+            ],
+        },
+        "status": status,
+    }
+
+
 def configmap(c: m.ConfigMap, clock: Clock) -> Obj:
     return {
         "apiVersion": "v1",
@@ -274,91 +293,4 @@ def pdb(p: m.PodDisruptionBudget, clock: Clock) -> Obj:
         "metadata": meta(p.name, p.namespace, p.age, clock),
         "spec": spec,
         "status": {},
-    }
-
-
-def pvc(p: m.PersistentVolumeClaim, clock: Clock) -> tuple[Obj, Obj]:
-    volume = p.volume or f"pvc-{p.namespace}-{p.name}"
-    claim = {
-        "apiVersion": "v1",
-        "kind": "PersistentVolumeClaim",
-        "metadata": meta(p.name, p.namespace, p.age, clock),
-        "spec": {
-            "accessModes": list(p.access_modes),
-            "resources": {"requests": {"storage": p.capacity}},
-            "storageClassName": p.storage_class,
-            "volumeMode": "Filesystem",
-            "volumeName": volume,
-        },
-        "status": {
-            "accessModes": list(p.access_modes),
-            "capacity": {"storage": p.capacity},
-            "phase": p.status,
-        },
-    }
-    pv = {
-        "apiVersion": "v1",
-        "kind": "PersistentVolume",
-        "metadata": meta(volume, None, p.age, clock),
-        "spec": {
-            "accessModes": list(p.access_modes),
-            "capacity": {"storage": p.capacity},
-            "claimRef": {"kind": "PersistentVolumeClaim", "name": p.name, "namespace": p.namespace},
-            "persistentVolumeReclaimPolicy": "Delete",
-            "storageClassName": p.storage_class,
-            "volumeMode": "Filesystem",
-        },
-        "status": {"phase": "Bound" if p.status == "Bound" else "Available"},
-    }
-    return claim, pv
-
-
-def _pod_template(containers: list[Container], labels: dict[str, str]) -> Obj:
-    return {
-        "metadata": {"labels": labels},
-        "spec": {"containers": [container_spec(c) for c in containers], "restartPolicy": "Never"},
-    }
-
-
-def job(j: Job, clock: Clock, containers: list[Container], owner: Obj | None) -> Obj:
-    labels = {"job-name": j.name}
-    out: Obj = {
-        "apiVersion": "batch/v1",
-        "kind": "Job",
-        "metadata": meta(j.name, j.namespace, j.age, clock, labels),
-        "spec": {
-            "backoffLimit": 6,
-            "completions": j.completions,
-            "parallelism": 1,
-            "template": _pod_template(containers, labels),
-        },
-    }
-    if owner is not None:
-        out["metadata"]["ownerReferences"] = [owner_ref(owner)]
-    status: Obj = {"startTime": clock.stamp(j.age)}
-    for field, value in (("active", j.active), ("succeeded", j.succeeded), ("failed", j.failed)):
-        if value:
-            status[field] = value
-    if j.duration and j.succeeded >= j.completions:
-        started = clock.at(j.age).timestamp() + (parse_duration_s(j.duration) or 0)
-        status["completionTime"] = rfc3339(datetime.fromtimestamp(started, UTC))
-    out["status"] = status
-    return out
-
-
-def cronjob(c: CronJob, clock: Clock, containers: list[Container]) -> Obj:
-    status: Obj = {}
-    if c.last_schedule:
-        status["lastScheduleTime"] = clock.stamp(c.last_schedule)
-    return {
-        "apiVersion": "batch/v1",
-        "kind": "CronJob",
-        "metadata": meta(c.name, c.namespace, c.age, clock),
-        "spec": {
-            "concurrencyPolicy": "Allow",
-            "schedule": c.schedule,
-            "suspend": c.suspend,
-            "jobTemplate": {"spec": {"template": _pod_template(containers, {})}},
-        },
-        "status": status,
     }

@@ -5,9 +5,10 @@ previous instances."""
 from __future__ import annotations
 
 from agentbench.sim.base import CommandResult
-from agentbench.sim.kube.parse import Args, KubectlError, resource_type
+from agentbench.sim.kube.parse import Args, KubectlError
 from agentbench.sim.kube.read import filtered, not_found
 from agentbench.sim.kube.store import Obj, Store
+from agentbench.sim.kube.targets import resource_type
 
 _WAITING = {
     "ImagePullBackOff": "trying and failing to pull image",
@@ -16,7 +17,7 @@ _WAITING = {
 }
 
 
-def _pod_for(store: Store, args: Args, ref: str) -> tuple[Obj, str]:
+def pod_for(store: Store, args: Args, ref: str) -> tuple[Obj, str]:
     """The pod a `logs` argument names, and a stderr note when kubectl picked one of many."""
     namespace = args.namespace()
     kind, slash, name = ref.partition("/")
@@ -97,7 +98,7 @@ def logs(store: Store, args: Args) -> CommandResult:
             "POD or TYPE/NAME is a required argument for the logs command\n"
             "See 'kubectl logs -h' for help and examples"
         )
-    pod, note = _pod_for(store, args, args.args[0])
+    pod, note = pod_for(store, args, args.args[0])
     if len(args.args) > 1 and not args.get("container"):
         args.flags["container"] = args.args[1]
     text, container = _one(store, args, pod, prefix=args.has("prefix"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from agentbench.sim.kube.workloads import (
     CronJob,
@@ -122,7 +122,10 @@ class Event(_Spec):
 
 
 class ResourceQuota(_Spec):
-    """A ResourceQuota: `hard` limits and what is `used`."""
+    """A ResourceQuota: `hard` limits (`limits.memory`, `requests.cpu`, `pods`, ...) and what
+    is `used` at the start, counting the pods declared under `pods:`. Pods a controller adds
+    later (a deployment's undeclared replicas, a scale-up) count on top and are refused past
+    `hard` with kubectl's "exceeded quota" FailedCreate event."""
 
     name: str
     namespace: str = "default"
@@ -155,6 +158,20 @@ class PersistentVolumeClaim(_Spec):
     age: str = "30d"
 
 
+class Ingress(_Spec):
+    """An Ingress routing `host` (path /) to a Service port; `address` is the load balancer's."""
+
+    name: str
+    namespace: str = "default"
+    host: str
+    service: str
+    port: int = 80
+    ingress_class: str = "nginx"
+    address: str | None = None
+    labels: dict[str, str] = Field(default_factory=dict)
+    age: str = "30d"
+
+
 class Cluster(_Spec):
     """The state kubectl answers from. Every list may be empty; `default` and `kube-system`
     namespaces always exist, and a namespace any object names is created with it.
@@ -180,6 +197,7 @@ class Cluster(_Spec):
     jobs: list[Job] = Field(default_factory=list)
     cronjobs: list[CronJob] = Field(default_factory=list)
     services: list[Service] = Field(default_factory=list)
+    ingresses: list[Ingress] = Field(default_factory=list)
     configmaps: list[ConfigMap] = Field(default_factory=list)
     secrets: list[Secret] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)
@@ -188,3 +206,23 @@ class Cluster(_Spec):
     pvcs: list[PersistentVolumeClaim] = Field(default_factory=list)
     denied: list[str] = Field(default_factory=list)
     image_faults: dict[str, str] = Field(default_factory=dict)
+    _built: bytes | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _builds(self) -> Cluster:
+        """A declaration is checked by building it (a bad age, an undeclared owner), so the
+        task file is refused with its path and field; the built state is kept for episodes."""
+        from agentbench.sim.kube.build import build_store
+
+        try:
+            build_store(self)
+        except (ValueError, KeyError) as error:
+            raise ValueError(f"the cluster cannot be built: {error}") from None
+        return self
+
+    def built_cache(self, blob: bytes | None = None) -> bytes | None:
+        """The built start state of this declaration (build.py), kept with it so every
+        episode of a task copies it instead of building again; with an argument, store it."""
+        if blob is not None:
+            self._built = blob
+        return self._built

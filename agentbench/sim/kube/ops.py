@@ -8,15 +8,12 @@ import json
 
 from agentbench.sim.base import CommandResult
 from agentbench.sim.kube import render
-from agentbench.sim.kube.controllers import CHANGE_CAUSE, REVISION
-from agentbench.sim.kube.describe import Writer
-from agentbench.sim.kube.describe_more import write_template
-from agentbench.sim.kube.identity import identity
-from agentbench.sim.kube.parse import Args, KubectlError, resource_type, targets
+from agentbench.sim.kube.parse import Args, KubectlError
 from agentbench.sim.kube.read import filtered, not_found
 from agentbench.sim.kube.resources import TYPES
-from agentbench.sim.kube.store import Obj, Store
+from agentbench.sim.kube.store import Store
 from agentbench.sim.kube.tabwriter import align
+from agentbench.sim.kube.targets import resource_type
 from agentbench.sim.kube.units import cpu_millis, mebibytes, memory_bytes
 
 
@@ -103,99 +100,6 @@ def top(store: Store, args: Args) -> CommandResult:
             stderr=f"error: metrics not available yet{where}\n", exit_code=1, identity=meaning
         )
     return CommandResult(stdout=_padded(rows), identity=meaning)
-
-
-def _one_workload(store: Store, args: Args) -> tuple[str, Obj]:
-    wanted = targets(args.args)
-    if len(wanted) != 1 or len(wanted[0].names) != 1:
-        raise KubectlError("error: required resource not specified")
-    rtype, name = wanted[0].rtype, wanted[0].names[0]
-    if rtype.plural not in ("deployments", "statefulsets", "daemonsets"):
-        raise KubectlError(f"error: no status viewer has been implemented for {rtype.kind}")
-    obj = store.get(rtype.plural, args.namespace(), name)
-    if obj is None:
-        raise KubectlError(not_found(rtype, name))
-    return rtype.plural, obj
-
-
-def rollout_status(store: Store, args: Args) -> CommandResult:
-    plural, obj = _one_workload(store, args)
-    name, status, spec = obj["metadata"]["name"], obj.get("status", {}), obj["spec"]
-    meaning = identity(args)
-    if plural == "daemonsets":
-        return CommandResult(
-            stdout=f'daemon set "{name}" successfully rolled out\n', identity=meaning
-        )
-    if plural == "statefulsets":
-        ready, want = status.get("readyReplicas", 0), spec.get("replicas", 1)
-        if ready < want:
-            return _waiting(f"Waiting for {want - ready} pods to be ready...", meaning)
-        return CommandResult(
-            stdout=f"partitioned roll out complete: {want} new pods have been updated...\n",
-            identity=meaning,
-        )
-    want, updated = spec["replicas"], status.get("updatedReplicas", 0)
-    total, available = status.get("replicas", 0), status.get("availableReplicas", 0)
-    if status.get("progressDeadlineExceeded"):
-        return CommandResult(
-            stderr=f'error: deployment "{name}" exceeded its progress deadline\n',
-            exit_code=1,
-            identity=meaning,
-        )
-    waiting = f'Waiting for deployment "{name}" rollout to finish: '
-    if updated < want:
-        return _waiting(
-            f"{waiting}{updated} out of {want} new replicas have been updated...", meaning
-        )
-    if total > updated:
-        return _waiting(
-            f"{waiting}{total - updated} old replicas are pending termination...", meaning
-        )
-    if available < updated:
-        return _waiting(
-            f"{waiting}{available} of {updated} updated replicas are available...", meaning
-        )
-    return CommandResult(stdout=f'deployment "{name}" successfully rolled out\n', identity=meaning)
-
-
-def _waiting(line: str, meaning: tuple[str, ...]) -> CommandResult:
-    # kubectl would watch forever; the simulated call stops as if --timeout had run out.
-    return CommandResult(
-        stdout=line + "\n",
-        stderr="error: timed out waiting for the condition\n",
-        exit_code=1,
-        identity=meaning,
-    )
-
-
-def revisions(store: Store, dep: Obj) -> list[tuple[int, Obj]]:
-    found = [
-        (int(rs["metadata"].get("annotations", {}).get(REVISION, "0")), rs)
-        for rs in store.owned_by("replicasets", dep)
-    ]
-    return sorted(found, key=lambda pair: pair[0])
-
-
-def rollout_history(store: Store, args: Args) -> CommandResult:
-    plural, obj = _one_workload(store, args)
-    title = f"{resource_type(plural).qualified}/{obj['metadata']['name']}"
-    history = revisions(store, obj) if plural == "deployments" else [(1, obj)]
-    wanted = args.get("revision")
-    meaning = identity(args, None, *(["revision=" + wanted] if wanted else []))
-    if wanted:
-        found = [rs for number, rs in history if str(number) == wanted]
-        if not found:
-            raise KubectlError("error: unable to find the specified revision")
-        w = Writer()
-        write_template(w, found[0]["spec"]["template"])
-        return CommandResult(
-            stdout=f"{title} with revision #{wanted}\n" + w.text(), identity=meaning
-        )
-    rows = "REVISION\tCHANGE-CAUSE\n" + "".join(
-        f"{number}\t{rs['metadata'].get('annotations', {}).get(CHANGE_CAUSE, '<none>')}\n"
-        for number, rs in history
-    )
-    return CommandResult(stdout=f"{title} \n{align(rows)}\n", identity=meaning)
 
 
 def _allowed(store: Store, verb: str, plural: str, namespace: str) -> bool:

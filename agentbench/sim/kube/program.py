@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agentbench.sim.base import CommandResult, ShellContext
-from agentbench.sim.kube import apply, drain, logs, ops, read, write
+from agentbench.sim.kube import apply, drain, execute, logs, ops, read, rollout, set_cmd, write
 from agentbench.sim.kube.build import build_store
 from agentbench.sim.kube.model import Cluster
-from agentbench.sim.kube.parse import Args, KubectlError, parse, targets
+from agentbench.sim.kube.parse import Args, KubectlError, parse
 from agentbench.sim.kube.read import scope
 from agentbench.sim.kube.store import ReadFile, Store
+from agentbench.sim.kube.targets import targets
 
 Verb = Callable[[Store, Args], CommandResult]
 
@@ -20,10 +21,10 @@ def _rollout(store: Store, args: Args) -> CommandResult:
     action = args.args[0] if args.args else ""
     args.verb, args.args = f"rollout {action}", args.args[1:]
     if action == "status":
-        return ops.rollout_status(store, args)
+        return rollout.rollout_status(store, args)
     if action == "history":
-        return ops.rollout_history(store, args)
-    return write.rollout_write(store, args)
+        return rollout.rollout_history(store, args)
+    return rollout.rollout_write(store, args)
 
 
 def _events(store: Store, args: Args) -> CommandResult:
@@ -72,11 +73,25 @@ VERBS: dict[str, Verb] = {
     "apply": apply.apply,
     "create": apply.create,
     "patch": apply.patch,
-    "set": apply.set_command,
+    "set": set_cmd.set_command,
+    "exec": execute.execute,
+}
+WRITES = {
+    "delete",
+    "scale",
+    "cordon",
+    "uncordon",
+    "label",
+    "annotate",
+    "taint",
+    "drain",
+    "apply",
+    "create",
+    "patch",
+    "set",
 }
 # Real kubectl verbs no simulator answers: the call is marked off-script (simulated=False).
 UNSIMULATED = {
-    "exec",
     "port-forward",
     "cp",
     "attach",
@@ -129,8 +144,28 @@ class Kubectl:
 
     def __init__(self, spec: Cluster, read_file: ReadFile | None = None) -> None:
         self.spec = spec
+        self.read_file = read_file
         self.store = build_store(spec)
         self.store.read_file = read_file
+        # Every call that may change state, in order: a checkpoint is a position in it.
+        self._writes: list[tuple[list[str], str | None]] = []
+
+    def snapshot(self) -> object:
+        """A checkpoint (`Stateful`): reads change nothing, so it is the number of writes."""
+        return len(self._writes)
+
+    def restore(self, token: object) -> None:
+        """Back to a checkpoint: rebuild the declared cluster and replay the writes made before
+        it (deterministic, so the same names come back). Free when only reads happened."""
+        assert isinstance(token, int)
+        if token == len(self._writes):
+            return
+        replay = self._writes[:token]
+        self.store = build_store(self.spec)
+        self.store.read_file = self.read_file
+        self._writes = []
+        for argv, stdin in replay:
+            self.run(argv, stdin, ShellContext())
 
     def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
         try:
@@ -154,6 +189,12 @@ class Kubectl:
             if handler is None:
                 raise KubectlError(f'error: unknown command "{args.verb}" for "kubectl"')
             self.store.stdin = stdin
+            if (
+                args.verb in WRITES
+                or (args.verb == "rollout" and args.args[:1] not in (["status"], ["history"]))
+                or (args.verb == "config" and args.args[:1] == ["set-context"])
+            ):
+                self._writes.append((list(argv), stdin))
             args.flags.setdefault("namespace", self.store.default_namespace)
             return handler(self.store, args)
         except KubectlError as error:

@@ -7,10 +7,11 @@ from agentbench.sim.base import CommandResult
 from agentbench.sim.kube import render
 from agentbench.sim.kube.describe_more import describe as describe_object
 from agentbench.sim.kube.identity import identity
-from agentbench.sim.kube.parse import Args, KubectlError, Target, targets
+from agentbench.sim.kube.parse import Args, KubectlError
 from agentbench.sim.kube.resources import ResourceType
 from agentbench.sim.kube.select import field_selector, label_selector
 from agentbench.sim.kube.store import Obj, Store
+from agentbench.sim.kube.targets import Target, targets
 
 
 def not_found(rtype: ResourceType, name: str) -> str:

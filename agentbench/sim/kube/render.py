@@ -42,11 +42,18 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    # Multi-line strings as blocks, as kubectl prints a ConfigMap's files.
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+    # As kubectl (go-yaml) prints: multi-line strings as blocks; strings that would read as
+    # another type ("True", "1041", timestamps) or are empty in double quotes.
+    if "\n" in value:
+        style: str | None = "|"
+    elif not value or dumper.resolve(yaml.ScalarNode, value, (True, False)) != _STR:
+        style = '"'
+    else:
+        style = None
+    return dumper.represent_scalar(_STR, value, style=style)
 
 
+_STR = "tag:yaml.org,2002:str"
 _Dumper.add_representer(str, _str)
 
 

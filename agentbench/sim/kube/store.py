@@ -4,6 +4,7 @@ plus what is not an object (container logs, resource usage for `top`)."""
 from __future__ import annotations
 
 import hashlib
+import pickle
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -41,7 +42,28 @@ class Store:
         self.read_file: ReadFile | None = None  # for `apply -f FILE`
         self.stdin: str | None = None  # for `apply -f -`
         self.building = True  # False once the declared state is built
+        # (namespace, pod, container) -> {path: content}: files baked into a container's image
+        self.files: dict[tuple[str, str, str], dict[str, str]] = {}
+        # (namespace, container, image) -> {path: content}: the same, for a workload's template
+        self.image_files: dict[tuple[str, str, str], dict[str, str]] = {}
+        self.quota_offsets: dict[tuple[str, str, str], int] = {}  # declared used - pods' asks
         self.default_namespace = "default"  # `kubectl config set-context --namespace` moves it
+
+    # Not part of the cluster: the declaration, the file reader and stdin of the current call.
+    _OUTSIDE = ("spec", "read_file", "stdin")
+
+    def freeze(self) -> bytes:
+        """The state as bytes (everything but the declaration and the current call's inputs)."""
+        state = {k: v for k, v in vars(self).items() if k not in self._OUTSIDE}
+        return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def thaw(cls, spec: Cluster, blob: bytes) -> Store:
+        """A fresh, independent Store from `freeze` bytes."""
+        store = cls.__new__(cls)
+        vars(store).update(pickle.loads(blob))
+        store.spec, store.read_file, store.stdin = spec, None, None
+        return store
 
     def next_version(self) -> str:
         self._serial += 1

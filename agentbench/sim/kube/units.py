@@ -9,9 +9,18 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(d|h|ms|m|s)")
-_UNIT_S = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(y|w|d|h|ms|m|s)")
+_UNIT_S = {
+    "y": 365 * 86400.0,
+    "w": 7 * 86400.0,
+    "d": 86400.0,
+    "h": 3600.0,
+    "m": 60.0,
+    "s": 1.0,
+    "ms": 0.001,
+}
 
 
 def parse_duration_s(text: str) -> float | None:
@@ -24,7 +33,12 @@ def parse_duration_s(text: str) -> float | None:
 
 def parse_time(text: str) -> datetime:
     """An ISO-8601 timestamp (naive means UTC). Raises ValueError otherwise."""
-    value = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    try:
+        value = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(
+            f"'{text}' is neither an age (14m, 2h5m, 3d, 1y20d) nor an ISO-8601 time"
+        ) from None
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
@@ -43,7 +57,7 @@ class Clock:
 
     def stamp(self, when: str | None) -> str | None:
         """RFC 3339 (what objects carry) for a declared time; None stays None."""
-        return None if when is None else rfc3339(self.at(when))
+        return None if when is None else _stamp(self.now, when)
 
     def age(self, stamp: str | None) -> str:
         """HumanDuration from an object's timestamp to now; "<unknown>" without one."""
@@ -53,6 +67,14 @@ class Clock:
 
     def now_stamp(self) -> str:
         return rfc3339(self.now)
+
+
+@lru_cache(maxsize=4096)
+def _stamp(now: datetime, when: str) -> str:
+    seconds = parse_duration_s(when)
+    if seconds is not None:
+        return rfc3339(now - timedelta(seconds=seconds))
+    return rfc3339(parse_time(when))
 
 
 def rfc3339(value: datetime) -> str:

@@ -111,6 +111,7 @@ class Container(_Spec):
     logs: str = ""
     previous_logs: str | None = None
     usage: dict[str, str] = Field(default_factory=lambda: {"cpu": "1m", "memory": "16Mi"})
+    files: dict[str, str] = Field(default_factory=dict)  # path -> content inside (kubectl exec)
 
 
 class Pod(_Spec):

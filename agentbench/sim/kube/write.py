@@ -8,13 +8,14 @@ from __future__ import annotations
 import copy
 
 from agentbench.sim.base import Change, CommandResult
-from agentbench.sim.kube.controllers import REVISION, reconcile
+from agentbench.sim.kube.controllers import reconcile
 from agentbench.sim.kube.identity import identity
-from agentbench.sim.kube.ops import check, revisions
-from agentbench.sim.kube.parse import Args, KubectlError, Target, resource_type, targets
+from agentbench.sim.kube.ops import check
+from agentbench.sim.kube.parse import Args, KubectlError
 from agentbench.sim.kube.read import filtered, not_found, scope
 from agentbench.sim.kube.render import qualified_name
 from agentbench.sim.kube.store import Obj, Store
+from agentbench.sim.kube.targets import Target, resource_type, targets
 
 SYSTEM = "kubernetes"
 
@@ -34,7 +35,7 @@ def resolve_objects(
 ) -> list[tuple[str, Obj]]:
     """(plural, object) for every object a write names; NotFound and Forbidden raise."""
     found: list[tuple[str, Obj]] = []
-    for target in want if want is not None else targets(args.args, allow_all=False):
+    for target in want if want is not None else targets(args.args, allow_all=verb == "delete"):
         rtype, namespace = target.rtype, scope(args, target.rtype)
         if target.names:
             for name in target.names:
@@ -275,65 +276,3 @@ def edit(store: Store, args: Args) -> CommandResult:
         "editor is available here (use kubectl patch, kubectl set or kubectl "
         "apply instead)"
     )
-
-
-def rollout_write(store: Store, args: Args) -> CommandResult:
-    action = args.verb.partition(" ")[2]
-    want = targets(args.args, allow_all=False)
-    lines, changes = [], []
-    extra: list[str] = []
-    for plural, obj in resolve_objects(store, args, "patch", want, allow_selector=False):
-        name = qualified_name(obj)
-        if action == "undo":
-            line, detail = _undo(store, args, obj)
-            # Identity: the revision it resolved to, so `undo` = `undo --to-revision=<previous>`
-            resolved = (detail or line).rstrip(")").rpartition(" ")[2]
-            extra.append(f"to-revision={resolved}")
-        elif action == "restart":
-            line, detail = f"{name} restarted", "restartedAt"
-            if not args.dry_run:
-                annotations = obj["spec"]["template"]["metadata"].setdefault("annotations", {})
-                annotations["kubectl.kubernetes.io/restartedAt"] = store.clock.now_stamp()
-                if plural != "deployments":
-                    for pod in store.owned_by("pods", obj):
-                        store.remove("pods", pod["metadata"]["namespace"], pod["metadata"]["name"])
-        elif action in ("pause", "resume"):
-            paused = action == "pause"
-            if bool(obj["spec"].get("paused")) == paused:
-                raise KubectlError(f"error: {name} is {'already' if paused else 'not'} paused")
-            line, detail = f"{name} {action}d", ""
-            if not args.dry_run:
-                obj["spec"]["paused"] = paused
-        else:
-            raise KubectlError(f'error: unknown command "{action}" for "kubectl rollout"')
-        lines.append(line)
-        if detail is not None:
-            changes.append(Change(SYSTEM, f"rollout-{action}", target_of(obj), detail))
-    return finish(store, args, lines, changes, *extra)
-
-
-def _undo(store: Store, args: Args, dep: Obj) -> tuple[str, str | None]:
-    history = revisions(store, dep)
-    name = f"deployment.apps/{dep['metadata']['name']}"
-    current = int(dep["metadata"]["annotations"].get(REVISION, "0"))
-    wanted = args.get("to-revision", "0")
-    if wanted in ("", "0"):
-        older = [pair for pair in history if pair[0] < current]
-        if not older:
-            raise KubectlError(
-                f'error: no rollout history found for deployment "{dep["metadata"]["name"]}"'
-            )
-        number, rs = older[-1]
-    else:
-        match = [pair for pair in history if str(pair[0]) == wanted]
-        if not match:
-            raise KubectlError(f"error: unable to find specified revision {wanted} in history")
-        number, rs = match[0]
-    if number == current:
-        return f"{name} skipped rollback (current template already matches revision {number})", None
-    if not args.dry_run:
-        template = copy.deepcopy(rs["spec"]["template"])
-        template["metadata"]["labels"].pop("pod-template-hash", None)
-        dep["spec"]["template"] = template
-        rs["metadata"]["annotations"][REVISION] = str(max(n for n, _ in history) + 1)
-    return f"{name} rolled back", f"to revision {number}"

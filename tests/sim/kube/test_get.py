@@ -186,7 +186,9 @@ def test_nodes_and_other_types(run: Run) -> None:
         "worker-2   Ready    <none>   26d   v1.31.4"
     )
     assert run("kubectl get cm -n web").stdout == (
-        "NAME               DATA   AGE\napp-config         1      30d\nkube-root-ca.crt   1      30d\n"
+        "NAME               DATA   AGE\n"
+        "app-config         1      30d\n"
+        "kube-root-ca.crt   1      30d\n"
     )
     assert "db-creds   Opaque   2      30d" in run("kubectl get secrets -n web").stdout
     assert "redis   1/1     3d" in run("kubectl get sts -n web").stdout
@@ -200,3 +202,16 @@ def test_nodes_and_other_types(run: Run) -> None:
     ]
     assert "web " in run("kubectl get ns").stdout
     assert run("kubectl get ingress -n web").stderr == "No resources found in web namespace.\n"
+
+
+def test_a_cluster_that_cannot_be_built_is_refused_with_the_reason() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    from agentbench.sim.kube import Cluster
+
+    assert Cluster.model_validate({"pods": [{"name": "old", "age": "3y41d"}]})
+    with pytest.raises(ValidationError, match="'yesterday' is neither an age"):
+        Cluster.model_validate({"pods": [{"name": "x", "age": "yesterday"}]})
+    with pytest.raises(ValidationError, match="owner 'deployment/nope' is not declared"):
+        Cluster.model_validate({"pods": [{"name": "x", "owner": "deployment/nope"}]})

@@ -115,3 +115,72 @@ def test_unsimulated_verbs_are_marked_off_script(run: Run) -> None:
     assert result.simulated is False and result.exit_code == 1
     unknown = run("kubectl frobnicate")
     assert unknown.stderr == 'error: unknown command "frobnicate" for "kubectl"\n'
+
+
+def test_exec_reads_mounted_config_env_and_resolv_conf(run: Run) -> None:
+    env = run("kubectl exec -n web sts/redis -- printenv HOSTNAME")
+    assert (env.stdout, env.identity) == (
+        "redis-0\n",
+        ("kubectl", "exec", "pods", "web", "redis-0", "redis", "printenv", "HOSTNAME"),
+    )
+    waiting = run("kubectl exec -n web deploy/nginx -- printenv DB_HOST")
+    assert waiting.stderr == (
+        'error: unable to upgrade connection: container not found ("nginx")\n'
+    )
+    assert run("kubectl exec -n web redis-0 -- cat /etc/resolv.conf").stdout == (
+        "search web.svc.cluster.local svc.cluster.local cluster.local\n"
+        "nameserver 10.96.0.10\noptions ndots:5\n"
+    )
+    missing = run("kubectl exec -n web redis-0 -- cat /etc/redis.conf")
+    assert missing.exit_code == 1 and missing.stderr == (
+        "cat: /etc/redis.conf: No such file or directory\ncommand terminated with exit code 1\n"
+    )
+    assert run("kubectl exec -n web redis-0").stderr == (
+        "error: you must specify at least one command for the container\n"
+    )
+
+
+def test_exec_sees_mounted_configmaps_and_secrets() -> None:
+    import shlex
+
+    from agentbench.sim.base import ShellContext
+    from agentbench.sim.kube import Cluster, build_kubectl
+
+    spec = Cluster.model_validate(
+        {
+            "configmaps": [{"name": "conf", "namespace": "web", "data": {"a.conf": "x 1;\n"}}],
+            "secrets": [{"name": "tls", "namespace": "web", "keys": ["tls.crt"]}],
+            "deployments": [
+                {
+                    "name": "web",
+                    "namespace": "web",
+                    "template": {
+                        "containers": [
+                            {
+                                "name": "web",
+                                "image": "nginx:1.27.3",
+                                "mounts": [
+                                    {"name": "conf", "path": "/etc/nginx/conf.d"},
+                                    {"name": "tls", "path": "/etc/tls"},
+                                ],
+                                "files": {"/etc/nginx/nginx.conf": "events {}\n"},
+                            }
+                        ],
+                        "volumes": [
+                            {"name": "conf", "configmap": "conf"},
+                            {"name": "tls", "secret": "tls"},
+                        ],
+                    },
+                }
+            ],
+        }
+    )
+    k = build_kubectl(spec)
+
+    def run(line: str) -> str:
+        return k.run(shlex.split(line), None, ShellContext()).stdout
+
+    assert run("kubectl exec -n web deploy/web -- ls /etc/nginx/conf.d") == "a.conf\n"
+    assert run("kubectl exec -n web deploy/web -- cat /etc/nginx/conf.d/a.conf") == "x 1;\n"
+    assert run("kubectl exec -n web deploy/web -- cat /etc/tls/tls.crt") == "<tls.crt>\n"
+    assert run("kubectl exec -n web deploy/web -- cat /etc/nginx/nginx.conf") == "events {}\n"

@@ -130,3 +130,107 @@ def test_pods_wait_on_missing_config_and_start_once_it_exists(run: Run) -> None:
     assert run("kubectl get pods -n web -l app=nginx").stdout.splitlines()[1].split()[2] == (
         "Running"
     )
+
+
+def test_checkpoints_replay_writes_to_the_same_state(kubectl: object) -> None:
+    import shlex
+
+    from agentbench.sim.base import ShellContext, Stateful
+    from agentbench.sim.kube import Kubectl
+
+    assert isinstance(kubectl, Kubectl) and isinstance(kubectl, Stateful)
+
+    def run(line: str) -> str:
+        return kubectl.run(shlex.split(line), None, ShellContext()).stdout
+
+    run("kubectl scale deploy api -n shop --replicas=3")
+    token = kubectl.snapshot()
+    pods = run("kubectl get pods -n shop -o name")
+    run("kubectl delete deployment api -n shop")
+    assert run("kubectl get pods -n shop -o name") == ""
+    kubectl.restore(token)
+    assert run("kubectl get pods -n shop -o name") == pods
+    kubectl.restore(kubectl.snapshot())  # nothing written since: a no-op
+    assert run("kubectl get pods -n shop -o name") == pods
+
+
+def test_quota_refuses_pods_past_hard_limits() -> None:
+    import shlex
+
+    from agentbench.sim.base import ShellContext
+    from agentbench.sim.kube import Cluster, build_kubectl
+
+    spec = Cluster.model_validate(
+        {
+            "nodes": [{"name": "worker-2"}],
+            "deployments": [
+                {
+                    "name": "report-worker",
+                    "namespace": "reports",
+                    "template": {
+                        "containers": [
+                            {"name": "worker", "image": "w:5", "limits": {"memory": "4Gi"}}
+                        ]
+                    },
+                }
+            ],
+            "quotas": [
+                {
+                    "name": "reports-compute",
+                    "namespace": "reports",
+                    "hard": {"limits.memory": "8Gi"},
+                    "used": {"limits.memory": "0"},
+                }
+            ],
+        }
+    )
+    k = build_kubectl(spec)
+
+    def run(line: str) -> str:
+        return k.run(shlex.split(line), None, ShellContext()).stdout
+
+    run("kubectl scale deploy report-worker -n reports --replicas=3")
+    assert run("kubectl get deploy -n reports").splitlines()[1].split()[1] == "2/3"
+    event = run("kubectl get events -n reports").splitlines()[1]
+    assert (
+        "FailedCreate" in event
+        and (
+            "exceeded quota: reports-compute, requested: limits.memory=4Gi, used: "
+            "limits.memory=8Gi, limited: limits.memory=8Gi"
+        )
+        in event
+    )
+    assert "ReplicaFailure  True    FailedCreate" in run("kubectl describe rs -n reports")
+    assert "limits.memory  8Gi   8Gi" in run("kubectl describe quota -n reports")
+
+
+def test_patch_kinds(run: Run) -> None:
+    containers = '{"spec":{"template":{"spec":{"containers":[{"name":"api","image":"x:1"}]}}}}'
+    assert run(f"kubectl patch deploy api -n shop -p '{containers}'").changes
+    image = "{.spec.template.spec.containers[0].image}"
+    assert run(f"kubectl get deploy api -n shop -o jsonpath={image}").stdout == "x:1"
+    ops = '[{"op":"replace","path":"/spec/replicas","value":3}]'
+    assert run(f"kubectl patch deploy api -n shop --type json -p '{ops}'").stdout == (
+        "deployment.apps/api patched\n"
+    )
+    assert len(run("kubectl get pods -n shop -o name").stdout.split()) == 3
+    node = run('kubectl patch node worker-4 -p \'{"spec":{"unschedulable":true}}\'')
+    assert node.stdout == "node/worker-4 patched\n"
+    assert "worker-4   Ready,SchedulingDisabled" in run("kubectl get nodes").stdout
+    bad = run("kubectl patch deploy api -n shop -p '{not json'")
+    assert bad.exit_code == 1 and bad.stderr.startswith('error: unable to parse "{not json"')
+
+
+def test_kubectls_of_one_declaration_are_independent(spec: object) -> None:
+    import shlex
+
+    from agentbench.sim.base import ShellContext
+    from agentbench.sim.kube import Cluster, build_kubectl
+
+    assert isinstance(spec, Cluster)
+    first, second = build_kubectl(spec), build_kubectl(spec)  # the second copies the first's
+    first.run(shlex.split("kubectl delete deploy api -n shop"), None, ShellContext())
+    third = build_kubectl(spec)
+    for k, count in ((first, 0), (second, 2), (third, 2)):
+        out = k.run(shlex.split("kubectl get pods -n shop -o name"), None, ShellContext())
+        assert len(out.stdout.split()) == count
