@@ -114,7 +114,7 @@ def http_error(
         what = (
             "no /api/chat; is this an Ollama server? It listens on port 11434 by default"
             if ollama
-            else "no chat-completions endpoint; vLLM and llama.cpp serve it under /v1"
+            else "no OpenAI-compatible API there; vLLM and llama.cpp serve it under /v1"
         )
         return NotAnLLMServer(f"{url} answered HTTP 404: {what}.", status_code=status)
     if "context" in lowered and ("length" in lowered or "exceed" in lowered):
