@@ -191,11 +191,11 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
             kwargs["temperature"] = self.config.temperature
         if self.config.logprobs and self._needs_logprobs and target == LOCAL:
             kwargs["logprobs"] = True
-        extra_body = getattr(backend, "extra_body", None)
-        if extra_body:
-            kwargs["extra_body"] = dict(extra_body)
-        if isinstance(backend, HttpBackend) and backend.headers:
-            kwargs["default_headers"] = dict(backend.headers)
+        if isinstance(backend, HttpBackend):
+            if backend.extra_body:
+                kwargs["extra_body"] = dict(backend.extra_body)
+            if backend.headers:
+                kwargs["default_headers"] = dict(backend.headers)
         retry = backend.retry
         return chat_openai(
             model=backend.model,

@@ -114,7 +114,7 @@ def http_error(
         what = (
             "no /api/chat; is this an Ollama server? It listens on port 11434 by default"
             if ollama
-            else "no chat-completions endpoint; vLLM and llama.cpp serve it under /v1"
+            else "no OpenAI-compatible API there; vLLM and llama.cpp serve it under /v1"
         )
         return NotAnLLMServer(f"{url} answered HTTP 404: {what}.", status_code=status)
     if "context" in lowered and ("length" in lowered or "exceed" in lowered):
@@ -176,10 +176,12 @@ class HttpBackend(Backend):
         headers: dict[str, str] | None = None,
         client: httpx.AsyncClient | None = None,
         retry: RetryPolicy | None = None,
+        extra_body: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(base_url, model, retry)
         self.api_key = api_key
         self.headers = dict(headers or {})
+        self.extra_body = dict(extra_body or {})  # merged into every request body
         self._owns_client = client is None
         timeout = httpx.Timeout(self.retry.request_timeout_s, connect=self.retry.connect_timeout_s)
         self.client = client or httpx.AsyncClient(

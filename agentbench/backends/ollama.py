@@ -19,7 +19,6 @@ with JSON-text arguments become Ollama's argument objects, `tool` messages carry
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections import OrderedDict
 from typing import Any
@@ -27,10 +26,12 @@ from typing import Any
 import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
-from agentbench.backends.http import HttpBackend, api_root, bad_stream, http_error, unknown_model
-from agentbench.backends.ollama_messages import (
+from agentbench.backends.http import HttpBackend, api_root, unknown_model
+from agentbench.backends.ollama_wire import (
+    NdjsonReader,
     digest,
     estimate_prompt_tokens,
+    int_or_none,
     to_ollama_messages,
 )
 from agentbench.backends.stream import StreamAccumulator
@@ -47,49 +48,6 @@ _PREFIX_MEMORY = 4096
 def ollama_root(base_url: str) -> str:
     """`http://h:11434/v1` or `…/api` -> `http://h:11434` (the native API lives at the root)."""
     return api_root(base_url)
-
-
-class NdjsonReader:
-    """Ollama's `/api/chat` stream: one JSON object a line, the last with `done: true`."""
-
-    def __init__(self, url: str, model: str) -> None:
-        self.url = url
-        self.model = model
-        self.complete = False
-        self.final: dict[str, Any] | None = None
-        self.n_calls = 0
-
-    def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
-        try:
-            chunk = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise bad_stream(self.url, line, "a line that is not JSON") from exc
-        if not isinstance(chunk, dict):
-            raise bad_stream(self.url, line, "a line that is not a JSON object")
-        if chunk.get("error"):
-            raise http_error(500, line, self.url, httpx.Headers(), model=self.model, ollama=True)
-        acc.model = chunk.get("model") or acc.model
-        message = chunk.get("message") or {}
-        acc.add_reasoning(message.get("thinking") or "", now_ns)
-        acc.add_content(message.get("content") or "", now_ns)
-        for call in message.get("tool_calls") or []:
-            fn = call.get("function") or {}
-            arguments = fn.get("arguments")
-            text = (
-                arguments
-                if isinstance(arguments, str)
-                else json.dumps(arguments if arguments is not None else {})
-            )
-            acc.add_tool_fragment(
-                self.n_calls, now_ns, id=call.get("id"), name=fn.get("name") or "", arguments=text
-            )
-            self.n_calls += 1
-        if chunk.get("done"):
-            for key in ("eval_count", "prompt_eval_count"):
-                if chunk.get(key) is not None and _int(chunk[key]) is None:
-                    raise bad_stream(self.url, line, f"a {key} that is not a number")
-            self.final = chunk
-            self.complete = True
 
 
 class OllamaBackend(HttpBackend):
@@ -114,13 +72,19 @@ class OllamaBackend(HttpBackend):
         truncation_ratio: float = TRUNCATION_RATIO,
         extra_body: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(api_root(base_url), model, headers=headers, client=client, retry=retry)
+        super().__init__(
+            api_root(base_url),
+            model,
+            headers=headers,
+            client=client,
+            retry=retry,
+            extra_body=extra_body,
+        )
         self.think = think
         self.options: dict[str, Any] = dict(options or {})
         if num_ctx is not None:
             self.options["num_ctx"] = num_ctx
         self.keep_alive = keep_alive
-        self.extra_body = dict(extra_body or {})
         self.truncation_ratio = truncation_ratio
         # digest of a message list -> prompt_eval_count it was given (bounded, oldest dropped)
         self._prefix_counts: OrderedDict[str, int] = OrderedDict()
@@ -196,7 +160,7 @@ class OllamaBackend(HttpBackend):
             )
             if k in final
         }
-        eval_count = _int(final.get("eval_count"))
+        eval_count = int_or_none(final.get("eval_count"))
         output_tokens: int
         method: TokensMethod
         if eval_count is not None:
@@ -209,7 +173,7 @@ class OllamaBackend(HttpBackend):
         reasoning_tokens, reasoning_method = (
             await self.count_tokens(acc.reasoning) if acc.reasoning else (0, "none")
         )
-        prompt_count = _int(final.get("prompt_eval_count"))
+        prompt_count = int_or_none(final.get("prompt_eval_count"))
         estimate = estimate_prompt_tokens(messages)
         counters["prompt_tokens_estimate"] = estimate
         if self.num_ctx is not None:
@@ -331,7 +295,7 @@ class OllamaBackend(HttpBackend):
             for entry in ps.get("models") or []:
                 names = {entry.get("name"), entry.get("model")} if isinstance(entry, dict) else {}
                 if self.model in names or f"{self.model}:latest" in names:
-                    loaded_ctx = _int(entry.get("context_length"))
+                    loaded_ctx = int_or_none(entry.get("context_length"))
         extra["loaded_context_length"] = loaded_ctx
         return ServerInfo(
             kind="ollama",
@@ -386,10 +350,6 @@ class OllamaBackend(HttpBackend):
             return response.json() if response.status_code == 200 else None
         except (httpx.HTTPError, ValueError, TimeoutError):
             return None
-
-
-def _int(value: Any) -> int | None:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _rate(count: int | None, duration_ns: Any) -> float | None:

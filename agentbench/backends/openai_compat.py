@@ -35,7 +35,7 @@ def _count(usage: dict[str, Any], *path: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"usage {'.'.join(path)} is {value!r}, not a whole number")
+        raise ValueError(f"usage.{'.'.join(path)} = {value!r} (not a whole number)")
     return value
 
 
@@ -131,10 +131,15 @@ class OpenAICompatBackend(HttpBackend):
         extra_body: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(
-            base_url, model, api_key=api_key, headers=headers, client=client, retry=retry
+            base_url,
+            model,
+            api_key=api_key,
+            headers=headers,
+            client=client,
+            retry=retry,
+            extra_body=extra_body,
         )
         self.max_tokens_field = max_tokens_field
-        self.extra_body = extra_body or {}
         self._tokenizer_route: str | bool | None = None  # None: not probed; False: none
 
     def build_body(self, request: ChatRequest) -> dict[str, Any]:

@@ -38,10 +38,14 @@ GENERATED = "vllm:generation_tokens_total"
 _SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)")
 _POSITION = re.compile(r'position="(\d+)"')
 
-SCOPE_EPISODE = ("vLLM /metrics diffed around this episode; it ran alone (concurrency 1), so "
-                 "only another client of the same server could have added to it")
-SCOPE_RUN = ("vLLM /metrics diffed around the whole run (concurrency {n}: server-wide counters "
-             "cannot be split between episodes that overlap)")
+SCOPE_EPISODE = (
+    "vLLM /metrics diffed around this episode; it ran alone (concurrency 1), so "
+    "only another client of the same server could have added to it"
+)
+SCOPE_RUN = (
+    "vLLM /metrics diffed around the whole run (concurrency {n}: server-wide counters "
+    "cannot be split between episodes that overlap)"
+)
 SCOPE_LLAMACPP = "llama.cpp per-request timings (draft_n, draft_n_accepted), summed over steps"
 
 
@@ -66,8 +70,15 @@ def parse_spec_metrics(text: str) -> SpecSnapshot | None:
         if not match:
             continue
         name, labels, raw = match.groups()
-        if name not in (DRAFTS, DRAFT_TOKENS, ACCEPTED, PER_POS, DECODE_SUM, DECODE_COUNT,
-                        GENERATED):
+        if name not in (
+            DRAFTS,
+            DRAFT_TOKENS,
+            ACCEPTED,
+            PER_POS,
+            DECODE_SUM,
+            DECODE_COUNT,
+            GENERATED,
+        ):
             continue
         try:
             value = float(raw)
@@ -96,8 +107,9 @@ def parse_spec_metrics(text: str) -> SpecSnapshot | None:
     return snap if seen else None
 
 
-def acceptance(before: SpecSnapshot | None, after: SpecSnapshot | None, scope: str,
-               description: str) -> dict[str, Any] | None:
+def acceptance(
+    before: SpecSnapshot | None, after: SpecSnapshot | None, scope: str, description: str
+) -> dict[str, Any] | None:
     """Acceptance figures of the counters' difference; None when nothing was drafted."""
     if before is None or after is None:
         return None
@@ -108,7 +120,8 @@ def acceptance(before: SpecSnapshot | None, after: SpecSnapshot | None, scope: s
         return None
     per_pos = {
         str(pos): (after.per_position.get(pos, 0.0) - before.per_position.get(pos, 0.0)) / drafts
-        for pos in sorted(after.per_position) if drafts > 0
+        for pos in sorted(after.per_position)
+        if drafts > 0
     }
     return {
         "source": "vllm_metrics",
@@ -123,8 +136,7 @@ def acceptance(before: SpecSnapshot | None, after: SpecSnapshot | None, scope: s
     }
 
 
-def server_decode_rate(before: SpecSnapshot | None, after: SpecSnapshot | None
-                       ) -> float | None:
+def server_decode_rate(before: SpecSnapshot | None, after: SpecSnapshot | None) -> float | None:
     """vLLM's own decode rate for exactly one request finished between two snapshots:
     (generated tokens - 1) / decode-phase time, the same definition as the client's."""
     if before is None or after is None:
@@ -150,10 +162,17 @@ def llamacpp_acceptance(steps: Iterable[Any]) -> dict[str, Any] | None:
             accepted += int(ok)
     if not seen or drafted <= 0:
         return None
-    return {"source": "llamacpp_timings", "scope": "episode", "description": SCOPE_LLAMACPP,
-            "draft_tokens": drafted, "accepted_tokens": accepted, "drafts": None,
-            "acceptance_rate": accepted / drafted, "mean_accepted_per_draft": None,
-            "per_position_acceptance": None}
+    return {
+        "source": "llamacpp_timings",
+        "scope": "episode",
+        "description": SCOPE_LLAMACPP,
+        "draft_tokens": drafted,
+        "accepted_tokens": accepted,
+        "drafts": None,
+        "acceptance_rate": accepted / drafted,
+        "mean_accepted_per_draft": None,
+        "per_position_acceptance": None,
+    }
 
 
 def combine(figures: Iterable[dict[str, Any] | None]) -> dict[str, Any] | None:
@@ -163,9 +182,13 @@ def combine(figures: Iterable[dict[str, Any] | None]) -> dict[str, Any] | None:
         return None
     drafted = sum(f["draft_tokens"] for f in items)
     accepted = sum(f["accepted_tokens"] for f in items)
-    return {"acceptance_rate": accepted / drafted, "draft_tokens": drafted,
-            "accepted_tokens": accepted, "episodes": len(items),
-            "sources": sorted({f.get("source", "?") for f in items})}
+    return {
+        "acceptance_rate": accepted / drafted,
+        "draft_tokens": drafted,
+        "accepted_tokens": accepted,
+        "episodes": len(items),
+        "sources": sorted({f.get("source", "?") for f in items}),
+    }
 
 
 def by_category(episodes: Iterable[EpisodeResult]) -> dict[str, dict[str, Any]]:
@@ -181,8 +204,9 @@ def by_category(episodes: Iterable[EpisodeResult]) -> dict[str, dict[str, Any]]:
     return out
 
 
-async def read_spec_metrics(client: httpx.AsyncClient, metrics_url: str,
-                            headers: dict[str, str] | None = None) -> SpecSnapshot | None:
+async def read_spec_metrics(
+    client: httpx.AsyncClient, metrics_url: str, headers: dict[str, str] | None = None
+) -> SpecSnapshot | None:
     try:
         response = await client.get(metrics_url, headers=headers or {}, timeout=5.0)
     except httpx.HTTPError:
@@ -246,8 +270,11 @@ class SpecDecodeMonitor:
         if not self.active:
             return
         after = await self._read()
-        description = (SCOPE_EPISODE.replace("this episode", "the whole run") + " (run total)"
-                       if self.concurrency == 1 else SCOPE_RUN.format(n=self.concurrency))
+        description = (
+            SCOPE_EPISODE.replace("this episode", "the whole run") + " (run total)"
+            if self.concurrency == 1
+            else SCOPE_RUN.format(n=self.concurrency)
+        )
         self.run_figures = acceptance(self._run_before, after, "run", description)
 
     def summary(self, episodes: Iterable[EpisodeResult]) -> dict[str, Any] | None:
@@ -261,5 +288,8 @@ class SpecDecodeMonitor:
                 overall = {**pooled, "scope": "episodes", "description": SCOPE_LLAMACPP}
         if not overall and not categories:
             return None
-        return {"run": overall, "by_category": categories,
-                "attributed_per_episode": bool(categories)}
+        return {
+            "run": overall,
+            "by_category": categories,
+            "attributed_per_episode": bool(categories),
+        }

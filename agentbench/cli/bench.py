@@ -231,7 +231,7 @@ def bench(
         else:
             written += [plot, png]
     for path in written:
-        typer.echo(f"written: {path}")
+        opt.written(path, "bench results")
     if not outcome.gate.passed:
         raise typer.Exit(1)
 
@@ -312,4 +312,4 @@ def compare(
         opt.write_text(
             json_out, comparison(data_a, data_b, rows, a, b).model_dump_json(indent=2), "--json"
         )
-        typer.echo(f"written: {json_out}")
+        opt.written(json_out, "bench comparison")

@@ -53,8 +53,8 @@ def compare(
     print_comparison(comparison)
     if json_out:
         opt.write_text(json_out, comparison.model_dump_json(indent=2), "--json")
-        typer.echo(f"json: {json_out}")
+        opt.written(json_out, "comparison JSON")
     if html_out:
         with opt.writing(html_out, "--html"):
             write_compare_html(html_out, comparison)
-        typer.echo(f"html: {html_out}")
+        opt.written(html_out, "comparison HTML")

@@ -14,11 +14,17 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from agentbench.cli.options import check_output, write_text
+from agentbench.cli.options import (
+    DEFAULT_REQUEST_TIMEOUT_S,
+    RequestTimeoutOption,
+    check_output,
+    write_text,
+)
 from agentbench.errors import ConfigError
 from agentbench.local.checks import DoctorReport
 from agentbench.local.doctor import run_doctor
@@ -30,6 +36,8 @@ MARKS = {
     "info": "[cyan]info[/cyan]",
     "skip": "[dim]skip[/dim]",
 }
+
+Opt = typer.Option
 
 
 def register(app: typer.Typer) -> None:
@@ -51,13 +59,13 @@ def render(report: DoctorReport, console: Console) -> None:
 
 
 def doctor(
-    local: str = typer.Option(None, "--local", help="Check this profile alias (nemotron, …)."),
-    base_url: str = typer.Option(None, "--base-url", help="Check one server (…/v1, or Ollama)."),
-    model: str = typer.Option(None, "--model", help="Served model name (ollama/NAME: Ollama)."),
-    profiles: Path = typer.Option(None, "--profiles", help="Extra model profiles (YAML)."),
-    timeout: float = typer.Option(120.0, "--timeout", help="Seconds per test request."),
-    json_out: Path = typer.Option(None, "--json", help="Write the findings here."),
-    log: list[str] = typer.Option(None, "--log", help="A server log to read (- for stdin)."),
+    local: Annotated[str | None, Opt(help="Check this profile alias (nemotron, …).")] = None,
+    base_url: Annotated[str | None, Opt(help="Check one server (…/v1, or Ollama).")] = None,
+    model: Annotated[str | None, Opt(help="Served model name (ollama/NAME: Ollama).")] = None,
+    profiles: Annotated[Path | None, Opt(help="Extra model profiles (YAML).")] = None,
+    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_S,
+    json_out: Annotated[Path | None, Opt("--json", help="Write the findings here.")] = None,
+    log: Annotated[list[str] | None, Opt(help="A server log to read (- for stdin).")] = None,
 ) -> None:
     """Which servers answer, what they serve, whether tool calls and reasoning work."""
     if local and (base_url or model):
@@ -78,7 +86,7 @@ def doctor(
         base_url=base_url,
         model=model,
         profiles_file=profiles,
-        timeout_s=timeout,
+        timeout_s=request_timeout,
         logs=logs,
     )
     render(report, console)

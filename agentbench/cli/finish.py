@@ -15,7 +15,7 @@ from pathlib import Path
 
 import typer
 
-from agentbench.cli.options import write_text
+from agentbench.cli.options import write_text, written
 from agentbench.records import EpisodeResult, RunRecord
 from agentbench.runner import results_json
 from agentbench.store.db import short_ids
@@ -70,7 +70,7 @@ def print_end(
             typer.echo(f"  first {kind}: {message[:300]}", err=True)
     if json_out:
         write_text(json_out, json.dumps(results_json(run, episodes), indent=2), "--json")
-        typer.echo(f"results: {json_out}")
+        written(json_out, "results JSON")
     short = short_id(run.run_id, db)
     where = "" if db == Path("agentbench.db") else f" --db {shlex.quote(str(db))}"
     typer.echo(f"stored: run {short} ({run.run_id}, {run.status}) in {db}")

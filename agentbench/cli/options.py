@@ -165,6 +165,11 @@ def writing(path: Path, flag: str) -> Iterator[None]:
         raise ConfigError(f"{flag} {path}: cannot write it ({exc.strerror})") from exc
 
 
+def written(path: Path | str, what: str) -> None:
+    """The one notice every command prints for a file it wrote."""
+    typer.echo(f"written: {path} ({what})")
+
+
 def write_text(path: Path, text: str, flag: str) -> None:
     """Write an output file; a failure is one line naming the flag."""
     try:

@@ -77,24 +77,24 @@ def report(
     if json_out:
         contract = results_json(run, episodes, transcripts=with_transcripts)
         opt.write_text(json_out, json.dumps(contract, indent=2), "--json")
-        typer.echo(f"json: {json_out}" + (" (with transcripts)" if with_transcripts else ""))
+        opt.written(json_out, "results JSON" + (" with transcripts" if with_transcripts else ""))
     if jsonl_out:
         from agentbench.report.transcripts import write_jsonl
 
         written = write_jsonl(jsonl_out, episodes)
-        typer.echo(f"jsonl: {jsonl_out} ({written} of {len(episodes)} episodes had a transcript)")
+        opt.written(jsonl_out, f"transcripts JSONL: {written} of {len(episodes)} episodes")
     if csv_out:
         from agentbench.report.export import write_csv
 
         with opt.writing(csv_out, "--csv"):
             write_csv(csv_out, run, episodes, level=csv_level.value)
-        typer.echo(f"csv ({csv_level.value} level): {csv_out}")
+        opt.written(csv_out, f"CSV, {csv_level.value} level")
     if html_out:
         from agentbench.report.html import write_html
 
         with opt.writing(html_out, "--html"):
             write_html(html_out, run, episodes)
-        typer.echo(f"html: {html_out}")
+        opt.written(html_out, "HTML report")
 
 
 def runs(
@@ -140,4 +140,4 @@ def runs(
     if json_out:
         data = [{"short_id": short[r.run_id], **r.model_dump()} for r in records]
         opt.write_text(json_out, json.dumps(data, indent=2), "--json")
-        typer.echo(f"json: {json_out}")
+        opt.written(json_out, "runs JSON")

@@ -85,7 +85,7 @@ def routes(
     print_routes(report)
     if json_out:
         opt.write_text(json_out, json.dumps(report.model_dump(), indent=2), "--json")
-        typer.echo(f"json: {json_out}")
+        opt.written(json_out, "routes JSON")
 
 
 @app.command("replay")
@@ -212,7 +212,7 @@ def replay(
         opt.write_text(
             Path(json_out), json.dumps([p.model_dump() for p in points], indent=2), "--json"
         )
-        typer.echo(f"json: {json_out}")
+        opt.written(json_out, "replay JSON")
 
 
 def parse_thresholds(thresholds: str) -> list[float]:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import shlex
 import signal
 from contextlib import ExitStack
 from enum import Enum
@@ -123,9 +124,15 @@ def run(
             flags = merge_flags(resumed, flags, explicit)
             suite = stored_suite(resumed, tasks_dir)
         else:
-            suite = load_suite(tasks_dir).select(task or None, category or None)
+            whole = load_suite(tasks_dir)
+            suite = whole.select(task or None, category or None)
             if not suite.tasks:
-                raise ConfigError("no task matches the --task/--category filters")
+                categories = ", ".join(sorted({t.category for t in whole.tasks}))
+                raise ConfigError(
+                    f"no task in {tasks_dir} matches the --task/--category filters (categories: "
+                    f"{categories}); `agentbench tasks list {shlex.quote(str(tasks_dir))}` "
+                    "lists the ids"
+                )
         record, stopped_by = _run(flags, suite, store, resumed)
         episodes = store.episodes(record.run_id)
     outcome = run_outcome(record, episodes, stopped_by)

@@ -3,11 +3,15 @@ profile's llama-server, standing alone: e.g. the frontier of a router run)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from agentbench.errors import ConfigError
+
+Opt = typer.Option
 
 
 def register(app: typer.Typer) -> None:
@@ -47,44 +51,51 @@ def serve(
             pass
 
 
+class ReasoningStyle(StrEnum):
+    reasoning = "reasoning"
+    reasoning_content = "reasoning_content"
+    think = "think"
+
+
 def refserver(
-    port: int = typer.Option(8765, "--port"),
-    tasks_dir: Path = typer.Option(..., "--tasks", help="Task directory the policies play."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Loopback by default."),
-    ttft: float = typer.Option(0.05, "--ttft", help="Seconds to the first token chunk."),
-    rate: float = typer.Option(100.0, "--rate", help="Decode rate, tokens per second."),
-    chunks: str = typer.Option("1", "--chunks", help="Tokens per chunk, cycled: e.g. 1,3,2."),
-    reasoning: int = typer.Option(0, "--reasoning", help="Thinking tokens before each answer."),
-    reasoning_style: str = typer.Option(
-        "reasoning", "--reasoning-style", help="reasoning | reasoning_content | think"
-    ),
-    noise: float = typer.Option(0.2, "--noise", help="Default share of corrupted steps (noisy)."),
-    seed: int = typer.Option(0, "--seed"),
-    max_context: int = typer.Option(
-        262144,
-        "--max-context",
-        help="OpenAI protocol: longer prompts get vLLM's context-length error.",
-    ),
-    num_ctx: int = typer.Option(
-        None,
-        "--num-ctx",
-        help="Ollama protocol: silently keep only the last N prompt tokens, like Ollama.",
-    ),
-    draft_depth: int = typer.Option(
-        None,
-        "--draft-depth",
-        min=1,
-        help="Act as a server with a drafter: tokens drafted per "
-        "step (vLLM-named counters on /metrics). No drafter unless given.",
-    ),
-    acceptance: float = typer.Option(
-        None,
-        "--acceptance",
-        min=0.0,
-        max=1.0,
-        help="With --draft-depth: share of drafted "
-        "tokens accepted (sets the chunk pattern). Else --chunks decides.",
-    ),
+    tasks_dir: Annotated[Path, Opt("--tasks", help="Task directory the policies play.")],
+    port: Annotated[int, Opt(min=1, max=65535, help="Port to listen on.")] = 8765,
+    host: Annotated[str, Opt(help="Loopback by default.")] = "127.0.0.1",
+    ttft: Annotated[float, Opt(min=0.0, help="Seconds to the first token chunk.")] = 0.05,
+    rate: Annotated[float, Opt(min=0.001, help="Decode rate, tokens per second.")] = 100.0,
+    chunks: Annotated[str, Opt(help="Tokens per chunk, cycled: e.g. 1,3,2.")] = "1",
+    reasoning: Annotated[int, Opt(min=0, help="Thinking tokens before each answer.")] = 0,
+    reasoning_style: Annotated[
+        ReasoningStyle, Opt(help="Where thinking goes in the stream.")
+    ] = ReasoningStyle.reasoning,
+    noise: Annotated[
+        float, Opt(min=0.0, max=1.0, help="Default share of corrupted steps (noisy).")
+    ] = 0.2,
+    seed: Annotated[int, Opt(help="Seed of the noisy policy.")] = 0,
+    max_context: Annotated[
+        int, Opt(min=1, help="OpenAI protocol: longer prompts get vLLM's context-length error.")
+    ] = 262144,
+    num_ctx: Annotated[
+        int | None,
+        Opt(min=1, help="Ollama protocol: silently keep only the last N prompt tokens."),
+    ] = None,
+    draft_depth: Annotated[
+        int | None,
+        Opt(
+            min=1,
+            help="Act as a server with a drafter: tokens drafted per step (vLLM-named "
+            "counters on /metrics). No drafter unless given.",
+        ),
+    ] = None,
+    acceptance: Annotated[
+        float | None,
+        Opt(
+            min=0.0,
+            max=1.0,
+            help="With --draft-depth: share of drafted tokens accepted (sets "
+            "the chunk pattern). Else --chunks decides.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the reference server; the model name picks the policy (oracle, wrong, noisy, echo)."""
     import uvicorn
@@ -99,10 +110,6 @@ def refserver(
         raise ConfigError(f"--chunks {chunks}: expected integers like 1,3,2") from exc
     if rate <= 0 or any(s < 1 for s in sizes):
         raise ConfigError("--rate and --chunks must be positive")
-    if reasoning_style not in ("reasoning", "reasoning_content", "think"):
-        raise ConfigError(
-            f"--reasoning-style {reasoning_style}: reasoning, reasoning_content or think"
-        )
     if acceptance is not None and draft_depth is None:
         raise ConfigError(
             "--acceptance needs --draft-depth K (a server without a drafter accepts nothing)"
@@ -117,7 +124,7 @@ def refserver(
         rate_tok_s=rate,
         chunks=sizes,
         reasoning_tokens=reasoning,
-        reasoning_style=reasoning_style,
+        reasoning_style=reasoning_style.value,
         max_context=max_context,
     )
     state = RefServerState(

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from agentbench.tasks.loader import load_suite
 from agentbench.tasks.validate import STRICT_DEFAULT, validate_suite
 
+TasksDir = Annotated[Path, typer.Argument(help="Task directory.")]
+
 app = typer.Typer(help="Inspect and validate task suites.", no_args_is_help=True)
 
 
 @app.command("list")
-def list_tasks(tasks_dir: Path = typer.Argument(..., help="Task directory.")) -> None:
+def list_tasks(tasks_dir: TasksDir) -> None:
     """One task a line: id, category, difficulty, step kind, description."""
     for t in load_suite(tasks_dir).tasks:
         typer.echo(f"{t.id}\t{t.category}\t{t.difficulty}\t{t.step_kind}\t{t.description}")
@@ -21,7 +24,7 @@ def list_tasks(tasks_dir: Path = typer.Argument(..., help="Task directory.")) ->
 
 @app.command("validate")
 def validate(
-    tasks_dir: Path = typer.Argument(..., help="Task directory."),
+    tasks_dir: TasksDir,
     strict: bool = typer.Option(
         STRICT_DEFAULT,
         "--strict/--lenient",
@@ -47,7 +50,7 @@ def validate(
 
 
 @app.command("coverage")
-def coverage(tasks_dir: Path = typer.Argument(..., help="Task directory.")) -> None:
+def coverage(tasks_dir: TasksDir) -> None:
     """A Markdown table: tasks per category and difficulty, reference steps per task."""
     from agentbench.tasks.coverage import coverage_markdown
 

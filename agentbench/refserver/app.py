@@ -58,8 +58,12 @@ def _delta(tokens: list[tuple[str, str, int]], style: str, call_ids: list[str]) 
 
 def _logprobs(tokens: list[tuple[str, str, int]], value: float) -> dict[str, Any]:
     """OpenAI's `choices[].logprobs` for these tokens, each at `value` (refserver.answers)."""
-    return {"content": [{"token": text, "logprob": value, "bytes": None, "top_logprobs": []}
-                        for _, text, _ in tokens]}
+    return {
+        "content": [
+            {"token": text, "logprob": value, "bytes": None, "top_logprobs": []}
+            for _, text, _ in tokens
+        ]
+    }
 
 
 def _error(status: int, message: str, kind: str = "BadRequestError") -> JSONResponse:
@@ -69,15 +73,24 @@ def _error(status: int, message: str, kind: str = "BadRequestError") -> JSONResp
 def build_app(state: RefServerState) -> Starlette:
     async def models(request: Request) -> Response:
         data = [
-            {"id": name, "object": "model", "owned_by": "agentbench-refserver",
-             "max_model_len": state.schedule.max_context}
+            {
+                "id": name,
+                "object": "model",
+                "owned_by": "agentbench-refserver",
+                "max_model_len": state.schedule.max_context,
+            }
             for name in POLICIES
         ]
         return JSONResponse({"object": "list", "data": data})
 
     async def version(request: Request) -> Response:
-        return JSONResponse({"server": "agentbench-refserver", "version": __version__,
-                             "max_context": state.schedule.max_context})
+        return JSONResponse(
+            {
+                "server": "agentbench-refserver",
+                "version": __version__,
+                "max_context": state.schedule.max_context,
+            }
+        )
 
     async def tokenize(request: Request) -> Response:
         body = await request.json()
@@ -86,8 +99,13 @@ def build_app(state: RefServerState) -> Starlette:
             return JSONResponse({"count": count, "max_model_len": state.schedule.max_context})
         text = body.get("prompt", body.get("content", body.get("input", "")))
         pieces = ref_tokenize(text)
-        return JSONResponse({"count": len(pieces), "tokens": list(range(len(pieces))),
-                             "max_model_len": state.schedule.max_context})
+        return JSONResponse(
+            {
+                "count": len(pieces),
+                "tokens": list(range(len(pieces))),
+                "max_model_len": state.schedule.max_context,
+            }
+        )
 
     async def metrics(request: Request) -> Response:
         text = state.spec.render("refserver") if state.spec else ""
@@ -106,19 +124,31 @@ def build_app(state: RefServerState) -> Starlette:
         messages = body.get("messages") or []
         n_prompt = prompt_tokens(messages)
         if n_prompt > state.schedule.max_context:
-            return _error(400, f"This model's maximum context length is "
-                          f"{state.schedule.max_context} tokens. However, your request has "
-                          f"{n_prompt} input tokens.")
+            return _error(
+                400,
+                f"This model's maximum context length is "
+                f"{state.schedule.max_context} tokens. However, your request has "
+                f"{n_prompt} input tokens.",
+            )
         state.requests += 1
         if request.headers.get("authorization"):
             state.authorization_seen.append(request.headers["authorization"])
-        ans = answer(state.tasks, model, messages, bool(body.get("tools")),
-                     noise=state.noise, seed=state.seed)
+        ans = answer(
+            state.tasks,
+            model,
+            messages,
+            bool(body.get("tools")),
+            noise=state.noise,
+            seed=state.seed,
+        )
         fault = _fault(state, messages)
         if fault in ("http_429", "http_500", "http_503"):
             code = int(fault[-3:])
-            return JSONResponse({"error": {"message": f"injected fault {fault}", "code": code}},
-                                code, headers={"retry-after": "0"} if code == 429 else None)
+            return JSONResponse(
+                {"error": {"message": f"injected fault {fault}", "code": code}},
+                code,
+                headers={"retry-after": "0"} if code == 429 else None,
+            )
         if fault == "ttfb_timeout" and state.faults:
             await asyncio.sleep(state.faults.stall_s)
         if fault:
@@ -130,17 +160,26 @@ def build_app(state: RefServerState) -> Starlette:
         if isinstance(limit, int) and 0 < limit < len(tokens):
             tokens, finish = tokens[:limit], "length"
         call_ids = [f"call_{state.requests}_{i}" for i in range(len(ans.tool_calls))]
-        meta = {"id": f"chatcmpl-ref{state.requests}", "object": "chat.completion.chunk",
-                "created": int(time.time()),
-                "model": "some-other-model" if fault == "wrong_model" else model}
+        meta = {
+            "id": f"chatcmpl-ref{state.requests}",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": "some-other-model" if fault == "wrong_model" else model,
+        }
         reasoning = sum(1 for t in tokens if t[0] == "reasoning")
         if state.schedule.reasoning_style == "think":
             reasoning = min(len(tokens), state.schedule.reasoning_tokens + 2)
-        usage = {"prompt_tokens": n_prompt, "completion_tokens": len(tokens),
-                 "total_tokens": n_prompt + len(tokens),
-                 "completion_tokens_details": {"reasoning_tokens": reasoning}}
-        style = "reasoning" if state.schedule.reasoning_style == "think" else \
-            state.schedule.reasoning_style
+        usage = {
+            "prompt_tokens": n_prompt,
+            "completion_tokens": len(tokens),
+            "total_tokens": n_prompt + len(tokens),
+            "completion_tokens_details": {"reasoning_tokens": reasoning},
+        }
+        style = (
+            "reasoning"
+            if state.schedule.reasoning_style == "think"
+            else state.schedule.reasoning_style
+        )
         if not body.get("stream"):
             delay = state.schedule.ttft_s + max(len(tokens) - 1, 0) / state.schedule.rate_tok_s
             await sleep_until(arrived + delay)
@@ -149,23 +188,36 @@ def build_app(state: RefServerState) -> Starlette:
             choice = {"index": 0, "message": message, "finish_reason": finish}
             if logprob is not None:
                 choice["logprobs"] = _logprobs(tokens, logprob)
-            return JSONResponse({**meta, "object": "chat.completion", "usage": usage,
-                                 "choices": [choice]})
+            return JSONResponse(
+                {**meta, "object": "chat.completion", "usage": usage, "choices": [choice]}
+            )
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
         return StreamingResponse(
-            _stream(state, arrived, tokens, style, call_ids, meta, finish,
-                    usage if include_usage else None, fault, logprob),
+            _stream(
+                state,
+                arrived,
+                tokens,
+                style,
+                call_ids,
+                meta,
+                finish,
+                usage if include_usage else None,
+                fault,
+                logprob,
+            ),
             media_type="text/event-stream",
         )
 
-    return Starlette(routes=[
-        Route("/v1/models", models),
-        Route("/version", version),
-        Route("/tokenize", tokenize, methods=["POST"]),
-        Route("/metrics", metrics),
-        Route("/v1/chat/completions", chat, methods=["POST"]),
-        *ollama_routes(state),
-    ])
+    return Starlette(
+        routes=[
+            Route("/v1/models", models),
+            Route("/version", version),
+            Route("/tokenize", tokenize, methods=["POST"]),
+            Route("/metrics", metrics),
+            Route("/v1/chat/completions", chat, methods=["POST"]),
+            *ollama_routes(state),
+        ]
+    )
 
 
 def _fault(state: RefServerState, messages: list[dict[str, Any]]) -> str | None:
@@ -175,8 +227,9 @@ def _fault(state: RefServerState, messages: list[dict[str, Any]]) -> str | None:
     return state.faults.draw(state.requests, task.id if task else "?")
 
 
-def _first_reference_call(state: RefServerState, messages: list[dict[str, Any]]
-                          ) -> tuple[str, str] | None:
+def _first_reference_call(
+    state: RefServerState, messages: list[dict[str, Any]]
+) -> tuple[str, str] | None:
     task = find_task(state.tasks, messages)
     for step in task.reference if task else []:
         for call in step.calls:
@@ -203,9 +256,18 @@ async def _stream(
     state.in_flight += 1
     state.max_in_flight = max(state.max_in_flight, state.in_flight)
     try:
-        yield _sse({**meta, "choices": [{"index": 0, "delta": {"role": "assistant",
-                                                                "content": ""},
-                                          "finish_reason": None}]})
+        yield _sse(
+            {
+                **meta,
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {"role": "assistant", "content": ""},
+                        "finish_reason": None,
+                    }
+                ],
+            }
+        )
         position = 0
         for size, offset in state.schedule.send_offsets(len(tokens)):
             chunk = tokens[position : position + size]
@@ -243,8 +305,14 @@ class RefServer:
         self.state = state
         # Injected resets make uvicorn log a traceback per fault; they are intended.
         level = "critical" if state.faults else "warning"
-        config = uvicorn.Config(build_app(state), host=host, port=port, log_level=level,
-                                access_log=False, lifespan="off")
+        config = uvicorn.Config(
+            build_app(state),
+            host=host,
+            port=port,
+            log_level=level,
+            access_log=False,
+            lifespan="off",
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
 

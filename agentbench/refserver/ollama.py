@@ -56,10 +56,14 @@ def to_openai_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         msg = {k: v for k, v in m.items() if k != "tool_calls"}
         if m.get("tool_calls"):
             msg["tool_calls"] = [
-                {"id": f"call_{i}_{j}", "type": "function",
-                 "function": {"name": (c.get("function") or {}).get("name", ""),
-                              "arguments": json.dumps((c.get("function") or {}).get("arguments")
-                                                      or {})}}
+                {
+                    "id": f"call_{i}_{j}",
+                    "type": "function",
+                    "function": {
+                        "name": (c.get("function") or {}).get("name", ""),
+                        "arguments": json.dumps((c.get("function") or {}).get("arguments") or {}),
+                    },
+                }
                 for j, c in enumerate(m["tool_calls"])
             ]
         out.append(msg)
@@ -96,18 +100,33 @@ def ollama_routes(state: RefServerState) -> list[Route]:
         return JSONResponse({"version": OLLAMA_VERSION})
 
     def _entry(name: str) -> dict[str, Any]:
-        return {"name": f"{name}:latest", "model": f"{name}:latest", "modified_at": _now(),
-                "size": 0, "digest": "0" * 64,
-                "details": {"format": "gguf", "family": "refserver", "parameter_size": "0B",
-                            "quantization_level": "none"}}
+        return {
+            "name": f"{name}:latest",
+            "model": f"{name}:latest",
+            "modified_at": _now(),
+            "size": 0,
+            "digest": "0" * 64,
+            "details": {
+                "format": "gguf",
+                "family": "refserver",
+                "parameter_size": "0B",
+                "quantization_level": "none",
+            },
+        }
 
     async def tags(request: Request) -> Response:
         return JSONResponse({"models": [_entry(n) for n in POLICIES]})
 
     async def ps(request: Request) -> Response:
         ctx = state.num_ctx or state.schedule.max_context
-        return JSONResponse({"models": [{**_entry(n), "size_vram": 0, "context_length": ctx,
-                                         "expires_at": _now()} for n in POLICIES]})
+        return JSONResponse(
+            {
+                "models": [
+                    {**_entry(n), "size_vram": 0, "context_length": ctx, "expires_at": _now()}
+                    for n in POLICIES
+                ]
+            }
+        )
 
     async def show(request: Request) -> Response:
         body = await json_object(request)
@@ -120,16 +139,20 @@ def ollama_routes(state: RefServerState) -> list[Route]:
         if state.schedule.reasoning_tokens:
             capabilities.append("thinking")
         params = f"num_ctx {state.num_ctx}" if state.num_ctx else ""
-        return JSONResponse({
-            "modelfile": f"# agentbench reference server: policy {policy_name(model)}",
-            "parameters": params,
-            "template": "{{ .Prompt }}",
-            "details": _entry(policy_name(model))["details"],
-            "model_info": {"general.architecture": "refserver",
-                           "refserver.context_length": state.schedule.max_context},
-            "capabilities": capabilities,
-            "modified_at": _now(),
-        })
+        return JSONResponse(
+            {
+                "modelfile": f"# agentbench reference server: policy {policy_name(model)}",
+                "parameters": params,
+                "template": "{{ .Prompt }}",
+                "details": _entry(policy_name(model))["details"],
+                "model_info": {
+                    "general.architecture": "refserver",
+                    "refserver.context_length": state.schedule.max_context,
+                },
+                "capabilities": capabilities,
+                "modified_at": _now(),
+            }
+        )
 
     async def chat(request: Request) -> Response:
         arrived = time.perf_counter()
@@ -144,8 +167,14 @@ def ollama_routes(state: RefServerState) -> list[Route]:
         n_prompt = prompt_tokens(messages)
         kept = min(n_prompt, num_ctx)  # Ollama keeps the tail, silently
         state.requests += 1
-        ans = answer(state.tasks, policy_name(model), messages, bool(body.get("tools")),
-                     noise=state.noise, seed=state.seed)
+        ans = answer(
+            state.tasks,
+            policy_name(model),
+            messages,
+            bool(body.get("tools")),
+            noise=state.noise,
+            seed=state.seed,
+        )
         # Ollama returns thinking apart (`message.thinking`) whatever the OpenAI route's style.
         schedule = dataclasses.replace(state.schedule, reasoning_style="reasoning")
         tokens = output_tokens(ans, schedule)
@@ -169,11 +198,19 @@ def ollama_routes(state: RefServerState) -> list[Route]:
             await sleep_until(arrived + delay)
             message = _message(tokens)
             message.setdefault("content", "")
-            return JSONResponse({"model": model, "created_at": _now(), "message": message,
-                                 "done": True, **counters,
-                                 "total_duration": int((time.perf_counter() - arrived) * 1e9)})
-        return StreamingResponse(_stream(state, arrived, model, tokens, counters),
-                                 media_type="application/x-ndjson")
+            return JSONResponse(
+                {
+                    "model": model,
+                    "created_at": _now(),
+                    "message": message,
+                    "done": True,
+                    **counters,
+                    "total_duration": int((time.perf_counter() - arrived) * 1e9),
+                }
+            )
+        return StreamingResponse(
+            _stream(state, arrived, model, tokens, counters), media_type="application/x-ndjson"
+        )
 
     return [
         Route("/", root),
@@ -204,8 +241,12 @@ def _message(tokens: list[tuple[str, str, int]]) -> dict[str, Any]:
         except json.JSONDecodeError:  # cut by num_predict: Ollama shows such text as content
             message["content"] += c["name"] + c["arguments"]
             continue
-        whole.append({"id": f"call_{index}", "function": {"index": index, "name": c["name"],
-                                                          "arguments": arguments}})
+        whole.append(
+            {
+                "id": f"call_{index}",
+                "function": {"index": index, "name": c["name"], "arguments": arguments},
+            }
+        )
     if whole:
         message["tool_calls"] = whole
     return message
@@ -215,9 +256,13 @@ def _line(payload: dict[str, Any]) -> bytes:
     return (json.dumps(payload) + "\n").encode()
 
 
-async def _stream(state: RefServerState, arrived: float, model: str,
-                  tokens: list[tuple[str, str, int]], counters: dict[str, Any]
-                  ) -> AsyncIterator[bytes]:
+async def _stream(
+    state: RefServerState,
+    arrived: float,
+    model: str,
+    tokens: list[tuple[str, str, int]],
+    counters: dict[str, Any],
+) -> AsyncIterator[bytes]:
 
     position = 0
     pending: list[tuple[str, str, int]] = []  # tool-call tokens held until the call is whole
@@ -235,11 +280,20 @@ async def _stream(state: RefServerState, arrived: float, model: str,
         out += [t for t in pending if t[2] != open_call]
         pending = [t for t in pending if t[2] == open_call]
         if out:
-            yield _line({"model": model, "created_at": _now(), "message": _message(out),
-                         "done": False})
+            yield _line(
+                {"model": model, "created_at": _now(), "message": _message(out), "done": False}
+            )
     if pending:
-        yield _line({"model": model, "created_at": _now(), "message": _message(pending),
-                     "done": False})
-    yield _line({"model": model, "created_at": _now(),
-                 "message": {"role": "assistant", "content": ""}, "done": True, **counters,
-                 "total_duration": int((time.perf_counter() - arrived) * 1e9)})
+        yield _line(
+            {"model": model, "created_at": _now(), "message": _message(pending), "done": False}
+        )
+    yield _line(
+        {
+            "model": model,
+            "created_at": _now(),
+            "message": {"role": "assistant", "content": ""},
+            "done": True,
+            **counters,
+            "total_duration": int((time.perf_counter() - arrived) * 1e9),
+        }
+    )

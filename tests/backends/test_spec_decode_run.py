@@ -18,17 +18,33 @@ from agentbench.refserver.schedule import Schedule, SpecCounters
 
 def run_cli(server, suite, tmp_path: Path, concurrency: int) -> tuple[dict, str]:
     out = tmp_path / f"c{concurrency}.json"
-    result = CliRunner().invoke(app, [
-        "run", str(suite.root), "--base-url", server.base_url, "--model", "echo",
-        "--concurrency", str(concurrency), "--db", str(tmp_path / "r.db"), "--json", str(out)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            str(suite.root),
+            "--base-url",
+            server.base_url,
+            "--model",
+            "echo",
+            "--concurrency",
+            str(concurrency),
+            "--db",
+            str(tmp_path / "r.db"),
+            "--json",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return json.loads(out.read_text()), result.output
 
 
-def test_concurrency_1_attributes_acceptance_to_episodes(refserver_factory, mini_suite,
-                                                         tmp_path: Path) -> None:
-    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, chunks=(1, 3, 2)),
-                              spec=SpecCounters())
+def test_concurrency_1_attributes_acceptance_to_episodes(
+    refserver_factory, mini_suite, tmp_path: Path
+) -> None:
+    server = refserver_factory(
+        Schedule(ttft_s=0.005, rate_tok_s=4000.0, chunks=(1, 3, 2)), spec=SpecCounters()
+    )
     data, output = run_cli(server, mini_suite, tmp_path, 1)
     assert data["server"]["spec_decode_seen"] is True
     for episode in data["episodes"]:
@@ -39,15 +55,14 @@ def test_concurrency_1_attributes_acceptance_to_episodes(refserver_factory, mini
     assert summary["attributed_per_episode"] is True
     assert set(summary["by_category"]) == {e["category"] for e in data["episodes"]}
     total = summary["run"]
-    assert total["draft_tokens"] == sum(e["spec_decode"]["draft_tokens"]
-                                        for e in data["episodes"])
+    assert total["draft_tokens"] == sum(e["spec_decode"]["draft_tokens"] for e in data["episodes"])
     assert "acceptance by category" in output
 
 
-def test_concurrency_2_reports_the_run_only(refserver_factory, mini_suite,
-                                            tmp_path: Path) -> None:
-    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, chunks=(1, 3, 2)),
-                              spec=SpecCounters())
+def test_concurrency_2_reports_the_run_only(refserver_factory, mini_suite, tmp_path: Path) -> None:
+    server = refserver_factory(
+        Schedule(ttft_s=0.005, rate_tok_s=4000.0, chunks=(1, 3, 2)), spec=SpecCounters()
+    )
     data, output = run_cli(server, mini_suite, tmp_path, 2)
     assert all(e["spec_decode"] is None for e in data["episodes"])
     total = data["summary"]["spec_decode"]["run"]

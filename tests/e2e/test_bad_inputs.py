@@ -151,7 +151,7 @@ CASES: dict[str, tuple[Callable[[Path], list[str]], str]] = {
     "--extra-body not an object": (_extra_body_list, "must be a JSON object"),
     "--header without a colon": (_header_without_colon, "use NAME:VALUE"),
     "nothing listens at --base-url": (_no_server, "no server answers at"),
-    "--task matches nothing": (_unknown_task, "no task matches"),
+    "--task matches nothing": (_unknown_task, "matches the --task/--category filters (categories:"),
 }
 
 
@@ -176,6 +176,9 @@ def test_nothing_is_written_when_an_output_path_is_bad(tmp_path: Path) -> None:
 def test_version_and_help_fit(tmp_path: Path) -> None:
     version = agentbench("--version")
     assert version.returncode == 0 and version.stdout.startswith("agentbench ")
-    helped = agentbench("run", "--help")
-    assert "<bool>" not in helped.stdout and "--think / --no-think" in helped.stdout
-    assert max(len(line) for line in helped.stdout.splitlines()) <= 80
+    for command in (["run"], ["bench"], ["report"], ["routes"], ["routes", "fork"], ["doctor"]):
+        helped = agentbench(*command, "--help")
+        assert helped.returncode == 0, command
+        assert "<bool>" not in helped.stdout, command
+        assert max(len(line) for line in helped.stdout.splitlines()) <= 80, command
+    assert "--think / --no-think" in agentbench("run", "--help").stdout

@@ -25,8 +25,10 @@ def closed_port() -> int:
 
 
 def no_server_env() -> dict[str, str]:
-    return {"VLLM_BASE_URL": f"http://127.0.0.1:{closed_port()}/v1",
-            "OLLAMA_HOST": f"http://127.0.0.1:{closed_port()}"}
+    return {
+        "VLLM_BASE_URL": f"http://127.0.0.1:{closed_port()}/v1",
+        "OLLAMA_HOST": f"http://127.0.0.1:{closed_port()}",
+    }
 
 
 def by_name(report) -> dict[str, object]:
@@ -47,9 +49,23 @@ def test_local_nemotron_without_a_server_says_so_and_exits_1() -> None:
 def test_run_local_nemotron_without_a_server_exits_1_with_the_message(tmp_path: Path) -> None:
     env = {**os.environ, **no_server_env()}
     tasks = Path(__file__).resolve().parents[2] / "tasks"
-    done = subprocess.run([sys.executable, "-m", "agentbench.cli.main", "run", str(tasks),
-                           "--local", "nemotron", "--db", str(tmp_path / "r.db")],
-                          env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agentbench.cli.main",
+            "run",
+            str(tasks),
+            "--local",
+            "nemotron",
+            "--db",
+            str(tmp_path / "r.db"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1, done.stderr
     assert "no server answered for --local nemotron" in done.stderr
     assert "Traceback" not in done.stderr
@@ -71,8 +87,9 @@ def test_doctor_on_the_reference_server_openai_protocol(refserver_factory) -> No
 
 
 def test_doctor_spots_inline_think_text(refserver_factory) -> None:
-    server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, reasoning_tokens=8,
-                                        reasoning_style="think"))
+    server = refserver_factory(
+        Schedule(ttft_s=0.005, rate_tok_s=4000.0, reasoning_tokens=8, reasoning_style="think")
+    )
     report = run_doctor(base_url=server.base_url, model="echo", env={})
     check = by_name(report)["reasoning parsing"]
     assert check.status == "warn" and "--reasoning-parser" in check.detail
@@ -81,8 +98,18 @@ def test_doctor_spots_inline_think_text(refserver_factory) -> None:
 def test_doctor_on_the_reference_server_ollama_protocol(refserver_factory, tmp_path) -> None:
     server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0, reasoning_tokens=8))
     out = tmp_path / "d.json"
-    result = CliRunner().invoke(app, ["doctor", "--base-url", f"http://127.0.0.1:{server.port}",
-                                      "--model", "ollama/oracle", "--json", str(out)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "doctor",
+            "--base-url",
+            f"http://127.0.0.1:{server.port}",
+            "--model",
+            "ollama/oracle",
+            "--json",
+            str(out),
+        ],
+    )
     # the reference server answers the doctor's own tool prompt in text: a FAIL, so exit 1
     assert result.exit_code == 1, result.output
     assert "1 check(s) failed: tool calling" in result.output
@@ -102,7 +129,8 @@ def test_doctor_lists_what_answers_without_a_target(refserver_factory, tmp_path:
         "ref:\n  candidates:\n"
         f"    - {{server: vllm, base_url: '{server.base_url}', models: [oracle]}}\n"
         f"    - {{server: ollama, base_url: 'http://127.0.0.1:{server.port}', "
-        "models: ['oracle:latest']}\n")
+        "models: ['oracle:latest']}\n"
+    )
     report = run_doctor(profiles_file=profiles, env=no_server_env())
     details = " ".join(c.detail for c in report.checks)
     assert "oracle" in details and "Ollama 0.32.9" in details
@@ -144,11 +172,16 @@ def test_doctor_reads_a_server_log(tmp_path: Path) -> None:
     log.write_text(
         "INFO 08-11 12:00:01 [api_server.py:1] vLLM API server version 0.19.0\n"
         "ERROR Value error, The checkpoint you are trying to load has model type `nemotron_h` "
-        "but Transformers does not recognize this architecture.\n")
-    result = CliRunner().invoke(app, ["doctor", "--log", str(log), "--log", "-"],
-                                input="ValueError: Free memory on device (98.7/121.7 GiB) on "
-                                      "startup is less than desired GPU memory utilization "
-                                      "(0.92, 111.95 GiB).\n", env=no_server_env())
+        "but Transformers does not recognize this architecture.\n"
+    )
+    result = CliRunner().invoke(
+        app,
+        ["doctor", "--log", str(log), "--log", "-"],
+        input="ValueError: Free memory on device (98.7/121.7 GiB) on "
+        "startup is less than desired GPU memory utilization "
+        "(0.92, 111.95 GiB).\n",
+        env=no_server_env(),
+    )
     assert result.exit_code == 1, result.output  # the logs show failures: FAIL, exit 1
     assert "stale container" in result.output and "v0.27.1" in result.output
     assert "--gpu-memory-utilization too high" in result.output

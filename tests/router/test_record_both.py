@@ -21,15 +21,25 @@ from .test_routed_runs import pricing
 
 async def record_both_run(router_suite, db):
     # the local model answers step 2 with a call to an unknown tool, and is unsure of it
-    local = FakeModel(router_suite, "small", logprob=-0.1, bad_steps=frozenset({1}),
-                      low_logprob_steps=frozenset({1}))
+    local = FakeModel(
+        router_suite,
+        "small",
+        logprob=-0.1,
+        bad_steps=frozenset({1}),
+        low_logprob_steps=frozenset({1}),
+    )
     big = FakeModel(router_suite, "big")
     factory = build_policy("record-both")
-    cfg = RunConfig(target="fake", model="small", base_url=local.base_url, router="record-both",
-                    frontier_model="big", logprobs=True)
+    cfg = RunConfig(
+        target="fake",
+        model="small",
+        base_url=local.base_url,
+        router="record-both",
+        frontier_model="big",
+        logprobs=True,
+    )
     with ResultStore(db) as store:
-        runner = Runner(router_suite, {LOCAL: local, FRONTIER: big}, factory, cfg, store,
-                        pricing())
+        runner = Runner(router_suite, {LOCAL: local, FRONTIER: big}, factory, cfg, store, pricing())
         store.save_run(RunRecord(run_id="rb", created_at=now_iso(), config=cfg.model_dump()))
         episodes = []
         for task in router_suite.tasks:
@@ -68,8 +78,10 @@ async def test_routes_replay_cli(router_suite, tmp_path):
     db = tmp_path / "r.db"
     await record_both_run(router_suite, db)
     out = tmp_path / "replay.json"
-    result = CliRunner().invoke(app, ["routes", "replay", "rb", "--db", str(db),
-                                      "--thresholds", "-0.5,-5", "--json", str(out)])
+    result = CliRunner().invoke(
+        app,
+        ["routes", "replay", "rb", "--db", str(db), "--thresholds", "-0.5,-5", "--json", str(out)],
+    )
     assert result.exit_code == 0, result.output
     points = json.loads(out.read_text())
     assert [p["threshold"] for p in points] == [-0.5, -5.0]
@@ -80,8 +92,21 @@ async def test_routes_replay_cli(router_suite, tmp_path):
 
 
 def test_record_both_flag_conflicts_with_a_router(tmp_path):
-    result = CliRunner().invoke(app, ["run", str(FIXTURE_TASKS), "--base-url",
-                                      "http://127.0.0.1:9/v1", "--model", "x", "--record-both",
-                                      "--router", "plan-execute", "--db", str(tmp_path / "d")])
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            str(FIXTURE_TASKS),
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "x",
+            "--record-both",
+            "--router",
+            "plan-execute",
+            "--db",
+            str(tmp_path / "d"),
+        ],
+    )
     assert result.exit_code != 0
     assert "--record-both replaces the router" in str(result.exception) + result.output

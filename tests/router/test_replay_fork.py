@@ -45,14 +45,23 @@ def new_run(db, *args: str) -> str:
 def test_fork_replay_matches_live_confidence_runs(refserver_factory, tmp_path):
     server = refserver_factory(Schedule(ttft_s=0.002, rate_tok_s=20000.0))
     db = str(tmp_path / "r.db")
-    targets = ["--base-url", server.base_url, "--model", "noisy-0.5",
-               "--frontier-base-url", server.base_url, "--frontier-model", "oracle"]
+    targets = [
+        "--base-url",
+        server.base_url,
+        "--model",
+        "noisy-0.5",
+        "--frontier-base-url",
+        server.base_url,
+        "--frontier-model",
+        "oracle",
+    ]
     common = [str(TASKS_DIR), *targets, *CATEGORIES, "--db", db, "--quiet", "--concurrency", "8"]
     recorded = new_run(db, *common, "--record-both")
     with ResultStore(db) as store:
         rec_eps = store.episodes(recorded)
-    assert rec_eps and all(s.mean_logprob is not None for e in rec_eps for s in e.steps
-                           if s.target == LOCAL)
+    assert rec_eps and all(
+        s.mean_logprob is not None for e in rec_eps for s in e.steps if s.target == LOCAL
+    )
     # a local answer that differs from the oracle's is a planted mistake: unsure
     pairs = [(a, b) for e in rec_eps for a, b in answer_pairs(e)]
     assert any(not same_answer(a, b) for a, b in pairs)
@@ -63,9 +72,20 @@ def test_fork_replay_matches_live_confidence_runs(refserver_factory, tmp_path):
         with ResultStore(db) as store:
             live[t] = {(e.task_id, e.repeat): e for e in store.episodes(run_id)}
     out = tmp_path / "fork.json"
-    printed = invoke("routes", "fork", recorded, "--db", db,
-                     "--thresholds", f"{EVERYTHING},{MIDDLE},{NOTHING}", *targets,
-                     "--concurrency", "8", "--json", str(out))
+    printed = invoke(
+        "routes",
+        "fork",
+        recorded,
+        "--db",
+        db,
+        "--thresholds",
+        f"{EVERYTHING},{MIDDLE},{NOTHING}",
+        *targets,
+        "--concurrency",
+        "8",
+        "--json",
+        str(out),
+    )
     assert "live forks" in printed
     points = {p["threshold"]: p for p in json.loads(out.read_text())}
     assert set(points) == {EVERYTHING, MIDDLE, NOTHING}
@@ -94,8 +114,11 @@ def test_fork_replay_matches_live_confidence_runs(refserver_factory, tmp_path):
     assert points[EVERYTHING]["live_steps"] == 0
     assert points[EVERYTHING]["diverged_episodes"] == 0
     assert points[NOTHING]["diverged_episodes"] > 0 and points[NOTHING]["live_steps"] > 0
-    assert all(r["targets"] and set(r["targets"]) <= {LOCAL, FRONTIER}
-               for p in points.values() for r in p["per_episode"])
+    assert all(
+        r["targets"] and set(r["targets"]) <= {LOCAL, FRONTIER}
+        for p in points.values()
+        for r in p["per_episode"]
+    )
 
 
 def test_fork_needs_a_recorded_run_and_targets(tmp_path):

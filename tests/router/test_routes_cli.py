@@ -16,14 +16,20 @@ from agentbench.store import ResultStore
 from ..e2e.cli import agentbench, one_error_line
 from .conftest import FIXTURE_TASKS
 
-ROUTERS = ["always-local", "always-frontier", "plan-execute", "random:p=0.5,seed=0",
-           "cascade-after-failure:failures=1"]
+ROUTERS = [
+    "always-local",
+    "always-frontier",
+    "plan-execute",
+    "random:p=0.5,seed=0",
+    "cascade-after-failure:failures=1",
+]
 
 
 @pytest.fixture
 def ref(router_suite):
-    with RefServer(RefServerState(router_suite.tasks, Schedule(ttft_s=0.005,
-                                                               rate_tok_s=5000.0))) as server:
+    with RefServer(
+        RefServerState(router_suite.tasks, Schedule(ttft_s=0.005, rate_tok_s=5000.0))
+    ) as server:
         yield server
 
 
@@ -34,14 +40,37 @@ def invoke(*args: str):
 def test_routers_then_routes_report(ref, tmp_path):
     db = str(tmp_path / "r.db")
     prices = tmp_path / "prices.yaml"
-    prices.write_text("models:\n  oracle: {input: 15, cached_input: 1.5, output: 75, "
-                      "as_of: test}\n")
+    prices.write_text(
+        "models:\n  oracle: {input: 15, cached_input: 1.5, output: 75, as_of: test}\n"
+    )
     for router in ROUTERS:
-        result = invoke("run", str(FIXTURE_TASKS), "--base-url", ref.base_url, "--model",
-                        "noisy-0.5", "--frontier-base-url", ref.base_url, "--frontier-model",
-                        "oracle", "--router", router, "--repeats", "2", "--concurrency", "4",
-                        "--db", db, "--prices", str(prices), "--local-usd-per-hour", "2",
-                        "--quiet", "--json", str(tmp_path / "run.json"))
+        result = invoke(
+            "run",
+            str(FIXTURE_TASKS),
+            "--base-url",
+            ref.base_url,
+            "--model",
+            "noisy-0.5",
+            "--frontier-base-url",
+            ref.base_url,
+            "--frontier-model",
+            "oracle",
+            "--router",
+            router,
+            "--repeats",
+            "2",
+            "--concurrency",
+            "4",
+            "--db",
+            db,
+            "--prices",
+            str(prices),
+            "--local-usd-per-hour",
+            "2",
+            "--quiet",
+            "--json",
+            str(tmp_path / "run.json"),
+        )
         assert result.exit_code == 0, result.output
         summary = json.loads((tmp_path / "run.json").read_text())["summary"]
         assert summary["cost_usd"] is not None and summary["cost_usd"] > 0
@@ -67,8 +96,17 @@ def test_routers_then_routes_report(ref, tmp_path):
     assert "none.yaml: cannot read it" in one_error_line(missing)
     empty = tmp_path / "empty.yaml"
     empty.write_text("models: {}\n")
-    result = invoke("routes", "--db", db, "--prices", str(empty), "--local-usd-per-hour", "1",
-                    "--json", str(out))
+    result = invoke(
+        "routes",
+        "--db",
+        db,
+        "--prices",
+        str(empty),
+        "--local-usd-per-hour",
+        "1",
+        "--json",
+        str(out),
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
     for p in report["runs"]:  # any call to the (now unpriced) oracle leaves the run unpriced
@@ -92,7 +130,17 @@ def test_routes_user_errors(tmp_path):
 
 
 def test_run_rejects_bad_router_specs(tmp_path):
-    result = agentbench("run", str(FIXTURE_TASKS), "--base-url", "http://127.0.0.1:9/v1",
-                        "--model", "x", "--router", "random:p=7", "--db", str(tmp_path / "r.db"))
+    result = agentbench(
+        "run",
+        str(FIXTURE_TASKS),
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--model",
+        "x",
+        "--router",
+        "random:p=7",
+        "--db",
+        str(tmp_path / "r.db"),
+    )
     assert result.returncode == 1
     assert "probability" in one_error_line(result)

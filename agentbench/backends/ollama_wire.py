@@ -1,5 +1,6 @@
-"""OpenAI-style chat messages in Ollama's `/api/chat` shape, and the prompt estimate that
-spots Ollama's silent context truncation (agentbench.backends.ollama)."""
+"""Ollama's wire format: OpenAI-style chat messages in `/api/chat` shape going out, the NDJSON
+stream coming in, and the prompt estimate that spots Ollama's silent context truncation
+(agentbench.backends.ollama)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ import hashlib
 import json
 from typing import Any
 
+import httpx
+
+from agentbench.backends.http import bad_stream, http_error
+from agentbench.backends.stream import StreamAccumulator
 from agentbench.tokens import estimate_tokens
 
 
@@ -76,3 +81,50 @@ def estimate_prompt_tokens(messages: list[dict[str, Any]]) -> int:
 
 def digest(messages: list[dict[str, Any]]) -> str:
     return hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
+
+
+class NdjsonReader:
+    """Ollama's `/api/chat` stream: one JSON object a line, the last with `done: true`."""
+
+    def __init__(self, url: str, model: str) -> None:
+        self.url = url
+        self.model = model
+        self.complete = False
+        self.final: dict[str, Any] | None = None
+        self.n_calls = 0
+
+    def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
+        try:
+            chunk = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise bad_stream(self.url, line, "a line that is not JSON") from exc
+        if not isinstance(chunk, dict):
+            raise bad_stream(self.url, line, "a line that is not a JSON object")
+        if chunk.get("error"):
+            raise http_error(500, line, self.url, httpx.Headers(), model=self.model, ollama=True)
+        acc.model = chunk.get("model") or acc.model
+        message = chunk.get("message") or {}
+        acc.add_reasoning(message.get("thinking") or "", now_ns)
+        acc.add_content(message.get("content") or "", now_ns)
+        for call in message.get("tool_calls") or []:
+            fn = call.get("function") or {}
+            arguments = fn.get("arguments")
+            text = (
+                arguments
+                if isinstance(arguments, str)
+                else json.dumps(arguments if arguments is not None else {})
+            )
+            acc.add_tool_fragment(
+                self.n_calls, now_ns, id=call.get("id"), name=fn.get("name") or "", arguments=text
+            )
+            self.n_calls += 1
+        if chunk.get("done"):
+            for key in ("eval_count", "prompt_eval_count"):
+                if chunk.get(key) is not None and int_or_none(chunk[key]) is None:
+                    raise bad_stream(self.url, line, f"a {key} that is not a number")
+            self.final = chunk
+            self.complete = True
+
+
+def int_or_none(value: Any) -> int | None:
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
