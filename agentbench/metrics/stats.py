@@ -44,13 +44,32 @@ def bootstrap_ci(
     point = stat(values)
     if len(values) == 1:
         return Interval(point, point, point, 1)
-    rng = random.Random(seed)
     n = len(values)
-    draws = sorted(stat([values[rng.randrange(n)] for _ in range(n)]) for _ in range(resamples))
+    if stat is mean:
+        draws = _mean_draws(values, resamples, seed)
+    else:
+        rng = random.Random(seed)
+        draws = sorted(stat([values[rng.randrange(n)] for _ in range(n)]) for _ in range(resamples))
     tail = (1 - confidence) / 2
     low = draws[math.floor(tail * (resamples - 1))]
     high = draws[math.ceil((1 - tail) * (resamples - 1))]
     return Interval(point, low, high, n)
+
+
+def _mean_draws(values: Sequence[float], resamples: int, seed: int) -> list[float]:
+    """Sorted bootstrap means, vectorised (the reports compute dozens of these per page: the
+    pure-Python loop took ~0.5 s for one 69-episode run). Resampled in blocks to bound memory."""
+    import numpy as np
+
+    gen = np.random.default_rng(seed)
+    data = np.asarray(values, dtype=float)
+    n = len(data)
+    block = max(1, min(resamples, 2_000_000 // n))
+    parts = []
+    for start in range(0, resamples, block):
+        rows = min(block, resamples - start)
+        parts.append(data[gen.integers(0, n, size=(rows, n))].mean(axis=1))
+    return sorted(float(x) for x in np.concatenate(parts))
 
 
 def paired_diff_ci(
@@ -146,14 +165,14 @@ def paired_ratio_ci(a: Sequence[float], b: Sequence[float], *, resamples: int = 
     point = sum(b) / sum(a)
     if n == 1:
         return Interval(point, point, point, 1)
-    rng = random.Random(seed)
-    draws = []
-    for _ in range(resamples):
-        idx = [rng.randrange(n) for _ in range(n)]
-        sa = sum(a[i] for i in idx)
-        if sa > 0:
-            draws.append(sum(b[i] for i in idx) / sa)
-    draws.sort()
+    import numpy as np
+
+    gen = np.random.default_rng(seed)
+    xa, xb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    idx = gen.integers(0, n, size=(resamples, n))  # tasks resampled together, vectorised
+    sa, sb = xa[idx].sum(axis=1), xb[idx].sum(axis=1)
+    keep = sa > 0
+    draws = sorted(float(x) for x in sb[keep] / sa[keep])
     m = len(draws)
     low = draws[math.floor(0.025 * (m - 1))]
     high = draws[math.ceil(0.975 * (m - 1))]
