@@ -51,7 +51,8 @@ class RunConfig(BaseModel):
     prices_file: str | None = None
     agent: str = "native"  # native | langchain (agentbench.agent.langchain_agent)
     text_tool_calls: bool = Field(
-        default=True, description="Native mode: calls left as text are read (text-parsed).")
+        default=True, description="Native mode: calls left as text are read (text-parsed)."
+    )
 
 
 def new_run_id() -> str:

@@ -33,15 +33,30 @@ from agentbench.errors import BackendError, ConfigError
 from agentbench.local.diagnose import Diagnosis, diagnose
 from agentbench.local.profiles import Profile, expand, load_profiles
 
-TOOL: dict[str, Any] = {"type": "function", "function": {
-    "name": "get_pods", "description": "List the pods of a Kubernetes namespace.",
-    "parameters": {"type": "object", "properties": {"namespace": {"type": "string"}},
-                   "required": ["namespace"]}}}
-TOOL_PROMPT = [{"role": "system", "content": "You operate a Kubernetes cluster through tools."},
-               {"role": "user", "content": "List the pods in the namespace web."}]
+TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "get_pods",
+        "description": "List the pods of a Kubernetes namespace.",
+        "parameters": {
+            "type": "object",
+            "properties": {"namespace": {"type": "string"}},
+            "required": ["namespace"],
+        },
+    },
+}
+TOOL_PROMPT = [
+    {"role": "system", "content": "You operate a Kubernetes cluster through tools."},
+    {"role": "user", "content": "List the pods in the namespace web."},
+]
 THINK_PROMPT = [{"role": "user", "content": "Is 91 a prime number? Think, then answer yes or no."}]
-MARKS = {"ok": "[green]ok[/green]", "warn": "[yellow]warn[/yellow]", "fail": "[red]FAIL[/red]",
-         "info": "[cyan]info[/cyan]", "skip": "[dim]skip[/dim]"}
+MARKS = {
+    "ok": "[green]ok[/green]",
+    "warn": "[yellow]warn[/yellow]",
+    "fail": "[red]FAIL[/red]",
+    "info": "[cyan]info[/cyan]",
+    "skip": "[dim]skip[/dim]",
+}
 
 
 @dataclass
@@ -78,8 +93,12 @@ def check_embedded(report: DoctorReport, profiles: dict[str, Profile]) -> set[st
     if binary.exists():
         report.add("llama-server", "ok", f"built: {binary}")
     else:
-        report.add("llama-server", "info", "not built yet: the first --local embedded* run "
-                   "builds it (about 10 minutes on 2 cores), or bash scripts/setup_llama_server.sh")
+        report.add(
+            "llama-server",
+            "info",
+            "not built yet: the first --local embedded* run "
+            "builds it (about 10 minutes on 2 cores), or bash scripts/setup_llama_server.sh",
+        )
     usable = set()
     for alias, profile in profiles.items():
         if not profile.embedded or profile.weights is None:
@@ -108,8 +127,14 @@ def probe(server: str, base_url: str, timeout: float = 3.0) -> tuple[bool, str, 
             return True, f"Ollama {version} at {shown}", names
         response = httpx.get(f"{base_url.rstrip('/')}/models", timeout=timeout)
         if response.status_code != 200:
-            return True, (f"{shown} answers HTTP {response.status_code} on /models: "
-                          f"{' '.join(response.text.split())[:160]}"), []
+            return (
+                True,
+                (
+                    f"{shown} answers HTTP {response.status_code} on /models: "
+                    f"{' '.join(response.text.split())[:160]}"
+                ),
+                [],
+            )
         data = response.json().get("data") or []
         names = [m.get("id", "") for m in data if isinstance(m, dict)]
         root = base_url[:-3] if base_url.rstrip("/").endswith("/v1") else base_url
@@ -140,54 +165,83 @@ async def check_model(report: DoctorReport, backend: Backend) -> None:
 
     info = await backend.server_info()
     report.server = info.model_dump()
-    report.add("server", "ok", (
-        f"{info.kind} {info.version or '(version not reported)'}, model {info.model}, context "
-        f"{info.max_context or 'not reported'}, speculative decoding "
-        f"{ {True: 'seen', False: 'not seen', None: 'unknown'}[info.spec_decode_seen] }"))
+    report.add(
+        "server",
+        "ok",
+        (
+            f"{info.kind} {info.version or '(version not reported)'}, model {info.model}, context "
+            f"{info.max_context or 'not reported'}, speculative decoding "
+            f"{ {True: 'seen', False: 'not seen', None: 'unknown'}[info.spec_decode_seen] }"
+        ),
+    )
     if isinstance(backend, OllamaBackend):
         await _ollama_checks(report, backend, info.extra.get("capabilities") or [])
     else:
-        await _tool_check(report, backend, {"type": "function",
-                                            "function": {"name": "get_pods"}})
+        await _tool_check(report, backend, {"type": "function", "function": {"name": "get_pods"}})
         await _openai_reasoning_check(report, backend)
 
 
-async def _tool_check(report: DoctorReport, backend: Backend,
-                      tool_choice: str | dict[str, Any] | None) -> None:
+async def _tool_check(
+    report: DoctorReport, backend: Backend, tool_choice: str | dict[str, Any] | None
+) -> None:
     how = "named function in tool_choice" if tool_choice else "tools offered (no tool_choice)"
     try:
-        c = await backend.complete(ChatRequest(messages=TOOL_PROMPT, tools=[TOOL],
-                                               tool_choice=tool_choice, max_tokens=96))
+        c = await backend.complete(
+            ChatRequest(messages=TOOL_PROMPT, tools=[TOOL], tool_choice=tool_choice, max_tokens=96)
+        )
     except BackendError as exc:
         report.add("tool calling", "fail", f"{how}: {exc}", str(exc))
         return
     if c.tool_calls and c.tool_calls[0].name != TOOL["function"]["name"]:
-        report.add("tool calling", "warn", (
-            f"{how}: a tool call came back under the name {c.tool_calls[0].name[:80]!r}, not "
-            f"'get_pods' (a server that repeats the name in every stream chunk garbles it; "
-            "prefer --tool-mode prompt on this server)"))
+        report.add(
+            "tool calling",
+            "warn",
+            (
+                f"{how}: a tool call came back under the name {c.tool_calls[0].name[:80]!r}, not "
+                f"'get_pods' (a server that repeats the name in every stream chunk garbles it; "
+                "prefer --tool-mode prompt on this server)"
+            ),
+        )
     elif c.tool_calls and c.tool_calls[0].parsed is not None:
         call = c.tool_calls[0]
         report.add("tool calling", "ok", f"{how}: {call.name}({call.arguments})")
     elif c.tool_calls:
-        report.add("tool calling", "warn", f"{how}: a tool call came back but its arguments are "
-                   f"not a JSON object: {c.tool_calls[0].arguments[:120]!r}")
+        report.add(
+            "tool calling",
+            "warn",
+            f"{how}: a tool call came back but its arguments are "
+            f"not a JSON object: {c.tool_calls[0].arguments[:120]!r}",
+        )
     else:
-        report.add("tool calling", "fail", (
-            f"{how}: answered in text, no tool_calls ({c.content.strip()[:100]!r}). vLLM needs "
-            "--enable-auto-tool-choice and a --tool-call-parser matching the model's chat "
-            "template; or use --tool-mode prompt"))
+        report.add(
+            "tool calling",
+            "fail",
+            (
+                f"{how}: answered in text, no tool_calls ({c.content.strip()[:100]!r}). vLLM needs "
+                "--enable-auto-tool-choice and a --tool-call-parser matching the model's chat "
+                "template; or use --tool-mode prompt"
+            ),
+        )
 
 
 async def _openai_reasoning_check(report: DoctorReport, backend: Backend) -> None:
     client: httpx.AsyncClient = backend.client  # type: ignore[attr-defined]
-    body = {"model": backend.model, "messages": THINK_PROMPT, "max_tokens": 256,
-            "temperature": 0, "stream": False}
+    body = {
+        "model": backend.model,
+        "messages": THINK_PROMPT,
+        "max_tokens": 256,
+        "temperature": 0,
+        "stream": False,
+    }
     headers = backend._headers() if hasattr(backend, "_headers") else {}
     headers = {k: v for k, v in headers.items() if k.lower() == "authorization"}
     try:
-        response = await client.post(f"{backend.base_url}/chat/completions", json=body,
-                                     headers=headers, timeout=backend.retry.request_timeout_s)
+        response = await client.post(
+            f"{backend.base_url}/chat/completions",
+            json=body,
+            headers=headers,
+            timeout=backend.retry.request_timeout_s,
+        )
         message = (response.json().get("choices") or [{}])[0].get("message") or {}
     except (httpx.HTTPError, ValueError, AttributeError, IndexError) as exc:
         report.add("reasoning parsing", "warn", f"request failed: {exc}", str(exc))
@@ -196,34 +250,57 @@ async def _openai_reasoning_check(report: DoctorReport, backend: Backend) -> Non
     content = message.get("content") or ""
     field_name = "reasoning" if message.get("reasoning") else "reasoning_content"
     if reasoning:
-        report.add("reasoning parsing", "ok",
-                   f"reasoning arrives apart from the answer (`{field_name}`, "
-                   f"{len(reasoning)} chars)")
+        report.add(
+            "reasoning parsing",
+            "ok",
+            f"reasoning arrives apart from the answer (`{field_name}`, {len(reasoning)} chars)",
+        )
     elif "<think>" in content or "</think>" in content:
-        report.add("reasoning parsing", "warn", (
-            "reasoning arrives inline as <think>…</think> in the answer text: the server has no "
-            "reasoning parser (vLLM: --reasoning-parser, e.g. nemotron_v3). agentbench splits "
-            "it out itself, but the server's own token counts then mix thinking and answer"))
+        report.add(
+            "reasoning parsing",
+            "warn",
+            (
+                "reasoning arrives inline as <think>…</think> in the answer text: the server has no "
+                "reasoning parser (vLLM: --reasoning-parser, e.g. nemotron_v3). agentbench splits "
+                "it out itself, but the server's own token counts then mix thinking and answer"
+            ),
+        )
     else:
-        report.add("reasoning parsing", "info",
-                   "no reasoning came back: not a reasoning model, or thinking is off")
+        report.add(
+            "reasoning parsing",
+            "info",
+            "no reasoning came back: not a reasoning model, or thinking is off",
+        )
 
 
 async def _ollama_checks(report: DoctorReport, backend: Any, capabilities: list[str]) -> None:
     if capabilities and "tools" not in capabilities:
-        report.add("tool calling", "fail", f"Ollama lists no 'tools' capability for "
-                   f"{backend.model} (capabilities: {', '.join(capabilities)})")
+        report.add(
+            "tool calling",
+            "fail",
+            f"Ollama lists no 'tools' capability for "
+            f"{backend.model} (capabilities: {', '.join(capabilities)})",
+        )
     else:
         await _tool_check(report, backend, None)
     if capabilities and "thinking" not in capabilities:
-        report.add("reasoning parsing", "info", f"Ollama lists no 'thinking' capability for "
-                   f"{backend.model}")
+        report.add(
+            "reasoning parsing",
+            "info",
+            f"Ollama lists no 'thinking' capability for {backend.model}",
+        )
         return
-    body = {"model": backend.model, "messages": THINK_PROMPT, "think": True, "stream": False,
-            "options": {"num_predict": 256, "temperature": 0}}
+    body = {
+        "model": backend.model,
+        "messages": THINK_PROMPT,
+        "think": True,
+        "stream": False,
+        "options": {"num_predict": 256, "temperature": 0},
+    }
     try:
-        response = await backend.client.post(f"{backend.base_url}/api/chat", json=body,
-                                             timeout=backend.retry.request_timeout_s)
+        response = await backend.client.post(
+            f"{backend.base_url}/api/chat", json=body, timeout=backend.retry.request_timeout_s
+        )
         data = response.json()
     except (httpx.HTTPError, ValueError) as exc:
         report.add("reasoning parsing", "warn", f"request failed: {exc}", str(exc))
@@ -233,19 +310,31 @@ async def _ollama_checks(report: DoctorReport, backend: Any, capabilities: list[
         return
     message = data.get("message") or {}
     if message.get("thinking"):
-        report.add("reasoning parsing", "ok", f"thinking arrives apart (`message.thinking`, "
-                   f"{len(message['thinking'])} chars; counted by estimate: Ollama's eval_count "
-                   "includes it)")
+        report.add(
+            "reasoning parsing",
+            "ok",
+            f"thinking arrives apart (`message.thinking`, "
+            f"{len(message['thinking'])} chars; counted by estimate: Ollama's eval_count "
+            "includes it)",
+        )
     elif "<think>" in (message.get("content") or ""):
-        report.add("reasoning parsing", "warn", "thinking arrives inline as <think> text; "
-                   "upgrade Ollama (the `think` option parses it)")
+        report.add(
+            "reasoning parsing",
+            "warn",
+            "thinking arrives inline as <think> text; "
+            "upgrade Ollama (the `think` option parses it)",
+        )
     else:
         report.add("reasoning parsing", "info", "no thinking came back (think=true)")
     prompt_count = data.get("prompt_eval_count")
     if isinstance(prompt_count, int):
-        report.add("context", "info", f"prompt_eval_count {prompt_count} for a ~20-token prompt; "
-                   "agentbench flags a step as truncated when this falls clearly below the "
-                   "prompt it sent (silent num_ctx truncation)")
+        report.add(
+            "context",
+            "info",
+            f"prompt_eval_count {prompt_count} for a ~20-token prompt; "
+            "agentbench flags a step as truncated when this falls clearly below the "
+            "prompt it sent (silent num_ctx truncation)",
+        )
 
 
 def _backend(server: str, base_url: str, model: str, timeout_s: float) -> Backend:
@@ -259,8 +348,9 @@ def _backend(server: str, base_url: str, model: str, timeout_s: float) -> Backen
     return OpenAICompatBackend(base_url, model, retry=retry)
 
 
-async def _checks_on(report: DoctorReport, server: str, base_url: str, model: str,
-                     timeout_s: float) -> None:
+async def _checks_on(
+    report: DoctorReport, server: str, base_url: str, model: str, timeout_s: float
+) -> None:
     backend = _backend(server, base_url, model, timeout_s)
     try:
         await check_model(report, backend)
@@ -283,10 +373,16 @@ def check_logs(report: DoctorReport, logs: dict[str, str]) -> None:
             report.add(f"log {name}", "info", "no known failure signature")
 
 
-def run_doctor(*, local: str | None = None, base_url: str | None = None,
-               model: str | None = None, profiles_file: Path | None = None,
-               env: dict[str, str] | None = None, timeout_s: float = 120.0,
-               logs: dict[str, str] | None = None) -> DoctorReport:
+def run_doctor(
+    *,
+    local: str | None = None,
+    base_url: str | None = None,
+    model: str | None = None,
+    profiles_file: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout_s: float = 120.0,
+    logs: dict[str, str] | None = None,
+) -> DoctorReport:
     env = dict(os.environ if env is None else env)
     report = DoctorReport()
     if logs:
@@ -305,8 +401,11 @@ def run_doctor(*, local: str | None = None, base_url: str | None = None,
         if report.target_ok:
             asyncio.run(_checks_on(report, server, base_url, name, timeout_s))
         else:
-            report.error = f"{line}" if not answers else (
-                f"{line}: it serves {', '.join(served) or 'no model'}, not {name}")
+            report.error = (
+                f"{line}"
+                if not answers
+                else (f"{line}: it serves {', '.join(served) or 'no model'}, not {name}")
+            )
         return report
     if local:
         profile = profiles.get(local)
@@ -319,8 +418,11 @@ def run_doctor(*, local: str | None = None, base_url: str | None = None,
                 from agentbench.local.embedded import EmbeddedServer, launch_for
 
                 with EmbeddedServer(launch_for(profile, local), env=env) as embedded:
-                    asyncio.run(_checks_on(report, "llama.cpp", embedded.base_url,
-                                           embedded.alias, timeout_s))
+                    asyncio.run(
+                        _checks_on(
+                            report, "llama.cpp", embedded.base_url, embedded.alias, timeout_s
+                        )
+                    )
             else:
                 report.error = f"--local {local} needs its weights (see 'weights of {local}')"
             return report
@@ -346,8 +448,9 @@ def run_doctor(*, local: str | None = None, base_url: str | None = None,
     return report
 
 
-def _probe_profile(report: DoctorReport, profile: Profile, env: dict[str, str]
-                   ) -> tuple[str, str, str] | None:
+def _probe_profile(
+    report: DoctorReport, profile: Profile, env: dict[str, str]
+) -> tuple[str, str, str] | None:
     found = None
     for cand in profile.candidates:
         url = expand(cand.base_url, env)
@@ -359,16 +462,26 @@ def _probe_profile(report: DoctorReport, profile: Profile, env: dict[str, str]
     return found
 
 
-def _report_probe(report: DoctorReport, server: str, answers: bool, line: str,
-                  served: list[str], wanted: list[str]) -> None:
+def _report_probe(
+    report: DoctorReport,
+    server: str,
+    answers: bool,
+    line: str,
+    served: list[str],
+    wanted: list[str],
+) -> None:
     name = f"server at {server}"
     if not answers:
         report.add(name, "fail" if wanted else "info", line, line)
         return
     models = ", ".join(served[:8]) + (" …" if len(served) > 8 else "") if served else "none"
     if wanted and served and not any(_served(m, served) for m in wanted):
-        report.add(name, "warn", f"{line} answers, serves {models}; serves none of {wanted}",
-                   f"serves none of {wanted}")
+        report.add(
+            name,
+            "warn",
+            f"{line} answers, serves {models}; serves none of {wanted}",
+            f"serves none of {wanted}",
+        )
     else:
         report.add(name, "ok", f"{line} answers; models: {models}")
 
@@ -384,8 +497,10 @@ def render(report: DoctorReport, console: Console) -> None:
     console.print(f"[bold]agentbench doctor[/bold]{' — ' + report.target if report.target else ''}")
     explained: set[str] = set()
     for check in report.checks:
-        console.print(f"  {MARKS.get(check.status, check.status)}  {check.name}: {check.detail}",
-                      highlight=False)
+        console.print(
+            f"  {MARKS.get(check.status, check.status)}  {check.name}: {check.detail}",
+            highlight=False,
+        )
         for d in check.diagnoses:
             text = f"{d.title} (see above)" if d.key in explained else d.render()
             explained.add(d.key)
@@ -414,8 +529,14 @@ def doctor(
             logs[item] = Path(item).read_text(errors="replace")
         except OSError as exc:
             raise ConfigError(f"--log {item}: cannot read it: {exc}") from exc
-    report = run_doctor(local=local, base_url=base_url, model=model, profiles_file=profiles,
-                        timeout_s=timeout, logs=logs)
+    report = run_doctor(
+        local=local,
+        base_url=base_url,
+        model=model,
+        profiles_file=profiles,
+        timeout_s=timeout,
+        logs=logs,
+    )
     render(report, console)
     if json_out:
         json_out.write_text(json.dumps(asdict(report), indent=2, default=str))
