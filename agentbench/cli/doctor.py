@@ -260,9 +260,10 @@ async def _openai_reasoning_check(report: DoctorReport, backend: Backend) -> Non
             "reasoning parsing",
             "warn",
             (
-                "reasoning arrives inline as <think>…</think> in the answer text: the server has no "
-                "reasoning parser (vLLM: --reasoning-parser, e.g. nemotron_v3). agentbench splits "
-                "it out itself, but the server's own token counts then mix thinking and answer"
+                "reasoning arrives inline as <think>…</think> in the answer text: the server has "
+                "no reasoning parser (vLLM: --reasoning-parser, e.g. nemotron_v3). agentbench "
+                "splits it out itself, but the server's own token counts then mix thinking and "
+                "answer"
             ),
         )
     else:
