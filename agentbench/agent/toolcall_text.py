@@ -59,10 +59,21 @@ def _calls_in(value: Any) -> list[tuple[str, str]] | None:
 
 
 def _decode(block: str) -> Any:
-    try:
-        return json.loads(block)
-    except json.JSONDecodeError:
+    """One JSON value, or several separated by whitespace (calls written one a line, as
+    Qwen2.5-Coder-0.5B does for parallel calls) as a list; None when the text is not that."""
+    decoder, values, i = json.JSONDecoder(), [], 0
+    block = block.strip()
+    while i < len(block):
+        try:
+            value, i = decoder.raw_decode(block, i)
+        except json.JSONDecodeError:
+            return None
+        values.append(value)
+        while i < len(block) and block[i].isspace():
+            i += 1
+    if not values:
         return None
+    return values[0] if len(values) == 1 else values
 
 
 def read_text_calls(text: str) -> TextCalls:

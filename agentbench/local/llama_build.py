@@ -59,7 +59,7 @@ def _build(dest: Path, say: Callable[[str], None]) -> None:
     missing = [tool for tool in ("cmake", "c++") if shutil.which(tool) is None]
     if missing:
         raise ConfigError(
-            f"llama-server is not built and {', '.join(missing)} is missing: install a C++ "
+            f"llama-server is not built and the build needs {', '.join(missing)}: install a C++ "
             "toolchain and cmake (Debian: apt-get install build-essential cmake)"
         )
     jobs = len(os.sched_getaffinity(0))

@@ -70,3 +70,12 @@ def test_apply_marks_the_step_text_parsed_and_keeps_native_calls() -> None:
     )
     apply_text_calls(malformed)
     assert malformed.invalid_tool_call and not malformed.tool_calls
+
+
+def test_calls_one_a_line_as_the_0_5b_writes_parallel_calls() -> None:
+    text = (
+        '{"name": "http_get", "arguments": {"url": "http://deploy.internal/api/v1/deployments"}}\n'
+        '{"name": "run_command", "arguments": {"cmd": "kubectl logs job/migrate -n billing"}}'
+    )
+    assert [n for n, _ in calls(text)] == ["http_get", "run_command"]
+    assert [n for n, _ in calls(f"```json\n{text}\n```")] == ["http_get", "run_command"]
