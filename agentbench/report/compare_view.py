@@ -352,6 +352,22 @@ def render_compare_html(comp: Comparison) -> str:
     )
 
 
+def pareto_figure(comp: Comparison, caption: str) -> str:
+    """Success rate against cost per run, the Pareto front joined (compare and run pages)."""
+    return figure(
+        plots.cost_accuracy(
+            [r.label for r in comp.runs],
+            comp.cost_axis_values,
+            [r.summary.success_rate for r in comp.runs],
+            [r.summary.success_rate_ci for r in comp.runs],
+            comp.pareto,
+            comp.pareto_axis,
+        ),
+        caption,
+        "plot-pareto",
+    )
+
+
 def compare_sections(comp: Comparison, *, with_plots: bool = True) -> list[str]:
     """The compare page's sections, shared by `compare --html` and `agentbench view`."""
     parts = [
@@ -363,18 +379,10 @@ def compare_sections(comp: Comparison, *, with_plots: bool = True) -> list[str]:
     ]
     if with_plots and len(comp.runs) > 1 and plots.available():
         parts.append(
-            figure(
-                plots.cost_accuracy(
-                    [r.label for r in comp.runs],
-                    comp.cost_axis_values,
-                    [r.summary.success_rate for r in comp.runs],
-                    [r.summary.success_rate_ci for r in comp.runs],
-                    comp.pareto,
-                    comp.pareto_axis,
-                ),
+            pareto_figure(
+                comp,
                 "Each run's success rate against its cost (output tokens per episode when a run "
                 "is unpriced); the dotted line joins the Pareto front.",
-                "plot-pareto",
             )
         )
     parts += [_pair_html(i, p) for i, p in enumerate(comp.pairs, 1)]

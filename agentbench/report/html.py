@@ -21,6 +21,7 @@ from agentbench.metrics.compare import (
 from agentbench.metrics.summary import RunSummary, by_category, summarize
 from agentbench.records import EpisodeResult, RunRecord
 from agentbench.report import plots
+from agentbench.report.compare_view import pareto_figure
 from agentbench.report.episodes import anchor, episode
 from agentbench.report.page import card, esc, figure, fmt_ci, kv, num_cell, page, table
 
@@ -298,17 +299,9 @@ def _plots(
     if others:
         comp = compare_runs(others)
         parts.append(
-            figure(
-                plots.cost_accuracy(
-                    [r.label for r in comp.runs],
-                    comp.cost_axis_values,
-                    [r.summary.success_rate for r in comp.runs],
-                    [r.summary.success_rate_ci for r in comp.runs],
-                    comp.pareto,
-                    comp.pareto_axis,
-                ),
+            pareto_figure(
+                comp,
                 "Each run's success rate against its cost; runs on the Pareto front are marked.",
-                "plot-pareto",
             )
         )
     drawn = "".join(parts)

@@ -20,7 +20,6 @@ asserted or hedged (offered as a candidate), never when negated.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any
 
+from agentbench.jsontext import json_values
 from agentbench.scoring.cues import (
     CLAUSE_BREAK,
     CONTRAST,
@@ -67,24 +67,12 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 def json_spans(text: str) -> list[tuple[int, int, Any]]:
     """(start, end, value) of every top-level JSON object, or array holding one, in the text."""
-    decoder = json.JSONDecoder()
-    found: list[tuple[int, int, Any]] = []
-    i = 0
-    while i < len(text):
-        if text[i] in "{[":
-            try:
-                value, end = decoder.raw_decode(text, i)
-            except json.JSONDecodeError:
-                i += 1
-                continue
-            if isinstance(value, dict) or (
-                isinstance(value, list) and any(isinstance(v, dict) for v in value)
-            ):
-                found.append((i, end, value))
-            i = end
-        else:
-            i += 1
-    return found
+    return [
+        (start, end, value)
+        for start, end, value in json_values(text)
+        if isinstance(value, dict)
+        or (isinstance(value, list) and any(isinstance(v, dict) for v in value))
+    ]
 
 
 def _json_sentences(value: Any, key: str = "") -> Iterator[str]:

@@ -162,3 +162,46 @@ def parse(line: str, env: Mapping[str, str] | None = None) -> list[tuple[str, Pi
     elif connector in ("&&", "||") or len(pipeline) > 1:
         raise ShellSyntaxError("bash: syntax error: unexpected end of file")
     return items
+
+
+_PREFIX_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
+_PASS_THROUGH = frozenset({"time", "command", "nohup", "exec"})
+# Prefix programs that run another command, with their flags that take a value.
+_RUNNERS = {
+    "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p"}),
+    "xargs": frozenset({"-n", "-I", "-P", "-L", "-d", "-E", "-s", "-a"}),
+    "nice": frozenset({"-n"}),
+    "watch": frozenset({"-n", "-d"}),
+}
+
+
+def strip_prefixes(words: list[str]) -> list[str]:
+    """The words a command runs: `sudo [-u U]`, `env [-i] VAR=x`, `VAR=x`, `time`, `nohup`,
+    `xargs`, `nice`, `watch`, `timeout DURATION` dropped and the program named by its basename
+    (`/usr/bin/kubectl` -> `kubectl`)."""
+    while words:
+        head = words[0].rsplit("/", 1)[-1] if words[0].startswith("/") else words[0]
+        if _PREFIX_ASSIGNMENT.match(words[0]):
+            words = words[1:]
+        elif head == "env":
+            words = words[1:]
+            while words and (words[0].startswith("-") or _PREFIX_ASSIGNMENT.match(words[0])):
+                words = words[1:]
+        elif head in _RUNNERS:
+            words = words[1:]
+            while words and words[0].startswith("-"):
+                flag = words.pop(0)
+                if flag == "--":
+                    break
+                if flag in _RUNNERS[head] and words:
+                    words = words[1:]
+        elif head == "timeout":
+            words = words[1:]
+            while words and words[0].startswith("-"):
+                words = words[1:]
+            words = words[1:]  # the duration
+        elif head in _PASS_THROUGH:
+            words = words[1:]
+        else:
+            return [head, *words[1:]]
+    return words

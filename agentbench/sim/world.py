@@ -26,6 +26,7 @@ from agentbench.sim.kube.model import Cluster
 from agentbench.sim.nginx import Nginx
 from agentbench.sim.sed import sed
 from agentbench.sim.shell import Shell, parse
+from agentbench.sim.shell_parse import strip_prefixes
 from agentbench.sim.sort import sort
 from agentbench.sim.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
 from agentbench.sim.system import SystemState, system_programs
@@ -190,19 +191,5 @@ def _first_program(line: str) -> str:
         return "bash"
     if not items:
         return "bash"
-    words = items[0][1][0].words
-    skip = {"sudo", "env", "time", "command", "nohup", "exec"}
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if "=" in word and not word.startswith("-") and word.split("=")[0].isidentifier():
-            i += 1
-        elif word.rsplit("/", 1)[-1] in skip:
-            i += 1
-            if word.endswith("sudo") and i < len(words) and words[i] in ("-u", "--user"):
-                i += 2
-            while i < len(words) and words[i].startswith("-"):
-                i += 1
-        else:
-            return word.rsplit("/", 1)[-1]
-    return "bash"
+    words = strip_prefixes(list(items[0][1][0].words))
+    return words[0] if words else "bash"

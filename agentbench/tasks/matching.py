@@ -7,19 +7,11 @@ import re
 from typing import Any
 
 from agentbench.sim.shell import ShellSyntaxError, parse
+from agentbench.sim.shell_parse import strip_prefixes
 from agentbench.tasks.argv import ProgramFlags, same_command
 from agentbench.tasks.model import ArgKind, CallPattern, ToolDef
 
 MATCHER_KEYS = frozenset({"$regex", "$contains", "$one_of", "$any"})
-_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
-_PASS_THROUGH = frozenset({"time", "command", "nohup", "exec"})
-# Prefix programs that run another command, with their flags that take a value.
-_RUNNERS = {
-    "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p"}),
-    "xargs": frozenset({"-n", "-I", "-P", "-L", "-d", "-E", "-s", "-a"}),
-    "nice": frozenset({"-n"}),
-    "watch": frozenset({"-n", "-d"}),
-}
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
 
 
@@ -115,38 +107,6 @@ def call_matches(
     if args_mode == "ignore":
         return True
     return args_match(pattern.args, args, tools.get(name), grammar, exact_keys=args_mode == "exact")
-
-
-def strip_prefixes(words: list[str]) -> list[str]:
-    """The words a command runs: `sudo [-u U]`, `env [-i] VAR=x`, `VAR=x`, `time`, `nohup`,
-    `xargs`, `nice`, `watch`, `timeout DURATION` dropped and the program named by its basename
-    (`/usr/bin/kubectl` -> `kubectl`)."""
-    while words:
-        head = words[0].rsplit("/", 1)[-1] if words[0].startswith("/") else words[0]
-        if _ASSIGNMENT.match(words[0]):
-            words = words[1:]
-        elif head == "env":
-            words = words[1:]
-            while words and (words[0].startswith("-") or _ASSIGNMENT.match(words[0])):
-                words = words[1:]
-        elif head in _RUNNERS:
-            words = words[1:]
-            while words and words[0].startswith("-"):
-                flag = words.pop(0)
-                if flag == "--":
-                    break
-                if flag in _RUNNERS[head] and words:
-                    words = words[1:]
-        elif head == "timeout":
-            words = words[1:]
-            while words and words[0].startswith("-"):
-                words = words[1:]
-            words = words[1:]  # the duration
-        elif head in _PASS_THROUGH:
-            words = words[1:]
-        else:
-            return [head, *words[1:]]
-    return words
 
 
 def shell_commands(line: str) -> list[str]:
