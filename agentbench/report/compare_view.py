@@ -22,6 +22,7 @@ from agentbench.metrics.compare import (
     RunOverview,
 )
 from agentbench.report import plots
+from agentbench.report.html import pareto_figure
 from agentbench.report.page import esc, figure, fmt_ci, num_cell, page, table
 
 TERMINAL_TASKS = 12
@@ -349,22 +350,6 @@ def render_compare_html(comp: Comparison) -> str:
         "agentbench compare",
         "".join(compare_sections(comp)),
         generator=f"agentbench {__version__} — self-contained report; no network needed.",
-    )
-
-
-def pareto_figure(comp: Comparison, caption: str) -> str:
-    """Success rate against cost per run, the Pareto front joined (compare and run pages)."""
-    return figure(
-        plots.cost_accuracy(
-            [r.label for r in comp.runs],
-            comp.cost_axis_values,
-            [r.summary.success_rate for r in comp.runs],
-            [r.summary.success_rate_ci for r in comp.runs],
-            comp.pareto,
-            comp.pareto_axis,
-        ),
-        caption,
-        "plot-pareto",
     )
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from agentbench import __version__
 from agentbench.figures import fmt, pct
 from agentbench.metrics.compare import (
+    Comparison,
     RunEpisodes,
     TaskFigures,
     category_figures,
@@ -21,7 +22,6 @@ from agentbench.metrics.compare import (
 from agentbench.metrics.summary import RunSummary, by_category, summarize
 from agentbench.records import EpisodeResult, RunRecord
 from agentbench.report import plots
-from agentbench.report.compare_view import pareto_figure
 from agentbench.report.episodes import anchor, episode
 from agentbench.report.page import card, esc, figure, fmt_ci, kv, num_cell, page, table
 
@@ -50,6 +50,22 @@ DEFINITIONS = [
     ("escalation rate", "share of model calls (and of episodes) sent to a non-local target."),
     ("cost", "sum of priced calls; 'unpriced' when any call has no price (never shown as $0)."),
 ]
+
+
+def pareto_figure(comp: Comparison, caption: str) -> str:
+    """Success rate against cost per run, the Pareto front joined (compare and run pages)."""
+    return figure(
+        plots.cost_accuracy(
+            [r.label for r in comp.runs],
+            comp.cost_axis_values,
+            [r.summary.success_rate for r in comp.runs],
+            [r.summary.success_rate_ci for r in comp.runs],
+            comp.pareto,
+            comp.pareto_axis,
+        ),
+        caption,
+        "plot-pareto",
+    )
 
 
 def _cards(s: RunSummary) -> str:
