@@ -17,28 +17,27 @@ def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
-        caption="success: share of episodes with every check passed [95% bootstrap CI]; "
-        "think: reasoning tokens per step; done: time-to-done median (s); decode: median tok/s "
-        "(client clock; srv: the server's own figure, where it reports one); off-script: share "
-        "of tool calls no simulator or rule answered",
+        caption="eps: episodes (tasks x repeats); success: share of episodes with every check "
+        "passed [95% bootstrap CI]; think: reasoning tokens per step; done: time-to-done median "
+        "(s); decode c/s: median tok/s, client clock / the server's own figure (- where it "
+        "reports none); off: share of tool calls no simulator or rule answered",
         caption_justify="left",
     )
     table.add_column("category", no_wrap=True)
-    for column in ("tasks", "eps", "success", "score", "think", "done s", "decode", "srv", "off"):
+    for column in ("eps", "success", "score", "think", "done s", "decode c/s", "off"):
         table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
     for name, s in [*rows.items(), ("all", total)]:
         ci = s.success_rate_ci
         interval = f" [{ci[0] * 100:.0f}–{ci[1] * 100:.0f}]" if ci else ""
+        server = s.server_decode_tok_s_median
         table.add_row(
             f"[bold]{name}[/bold]" if name == "all" else name,
-            str(s.tasks),
             str(s.episodes),
             f"{fmt(s.success_rate, '.0%')}{interval}",
             fmt(s.mean_score, ".2f"),
             fmt(s.thinking_tokens_per_step, ".1f"),
             fmt(s.time_to_done_s_median, ".2f"),
-            fmt(s.decode_tok_s_median, ".1f"),
-            fmt(s.server_decode_tok_s_median, ".1f"),
+            f"{fmt(s.decode_tok_s_median, '.1f')}/{fmt(server, '.1f') if server else '-'}",
             fmt(s.off_script_share, ".0%"),
         )
     return table

@@ -99,6 +99,22 @@ class StartState:
 _START_STATES: dict[tuple[int, int], StartState] = {}
 
 
+GUARDS = frozenset({"tools_offered", "side_effects", "forbid", "max_repeats"})
+"""Checks that an episode did no harm. They hold trivially for an agent that does nothing, so
+they earn no credit: a failed guard scores the episode 0, a passed one adds nothing."""
+
+
+def _score(checks: list[CheckRecord]) -> float:
+    """The share of goal checks passed (first call, trajectory, end state, answer), or 0 when a
+    guard failed; a task with guards only scores their share."""
+    if not checks:
+        return 0.0
+    if any(not c.passed for c in checks if c.name in GUARDS):
+        return 0.0
+    goals = [c for c in checks if c.name not in GUARDS] or checks
+    return sum(c.passed for c in goals) / len(goals)
+
+
 def score_trace(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeScore:
     """Score a finished trace. Backend errors are not scored (score None), never counted wrong."""
     if trace.status.startswith("backend_error"):
@@ -106,7 +122,7 @@ def score_trace(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeSco
     scorer = Scorer(task, suite.tools, suite.grammar, StartState.of(task, suite))
     checks = scorer.checks(trace_facts(trace))
     passed = sum(c.passed for c in checks)
-    score = passed / len(checks) if checks else 0.0
+    score = _score(checks)
     if trace.status == "answered":
         status = "ok" if passed == len(checks) else "wrong"
     else:

@@ -66,6 +66,6 @@ def test_reports_render_the_off_script_figure() -> None:
     console = Console(record=True, width=200)
     print_run(run, episodes, console)
     text = console.export_text()
-    assert "off-script" in text and "Off-script: 1 of 2 tool calls" in text and "a 50%" in text
+    assert "off:" in text and "Off-script: 1 of 2 tool calls" in text and "a 50%" in text
     html = render_html(run, episodes)
     assert "off-script calls" in html and "share per task: a 50%" in html
