@@ -252,7 +252,7 @@ def _runs_html(comp: Comparison) -> str:
     )
 
 
-def _pair_html(i: int, pair: PairComparison) -> str:
+def _pair_html(i: int, pair: PairComparison, with_plots: bool = True) -> str:
     rows = []
     for m in pair.metrics:
         cls = {"resolved": "resolved", NOT_COMPARED: "muted"}.get(m.verdict, "unresolved")
@@ -277,7 +277,7 @@ def _pair_html(i: int, pair: PairComparison) -> str:
         table_id=f"metrics-{i}",
     )
     plot = ""
-    if plots.available():
+    if with_plots and plots.available():
         plot = figure(
             plots.paired_bars(
                 [m.label for m in pair.metrics],
@@ -370,7 +370,7 @@ def compare_sections(comp: Comparison, *, with_plots: bool = True) -> list[str]:
                 "is unpriced); the dotted line joins the Pareto front.",
             )
         )
-    parts += [_pair_html(i, p) for i, p in enumerate(comp.pairs, 1)]
+    parts += [_pair_html(i, p, with_plots) for i, p in enumerate(comp.pairs, 1)]
     parts.append(
         '<h2 id="definitions">How to read this</h2><p class="note">Verdict: '
         "'resolved' only when the 95% paired bootstrap CI (tasks resampled, 2000 draws, "
