@@ -203,3 +203,78 @@ def test_bench_on_the_embedded_server_passes_the_gate_and_measures(tmp_path) -> 
     assert row["status"] == "ok" and len(row["runs"]) == 2
     for run in row["runs"]:
         assert 1.0 < run["decode_tok_s"] < 5000.0 and run["ttft_s"] > 0
+
+
+def _llama_servers_of(parent_pid: int) -> list[int]:
+    """PIDs of llama-server processes whose parent is `parent_pid` (Linux /proc)."""
+    from pathlib import Path
+
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(
+                line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line
+            )
+        except OSError:
+            continue
+        if fields.get("Name", "").strip() == "llama-server" and int(fields["PPid"]) == parent_pid:
+            found.append(int(status.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_stopping_an_embedded_run_leaves_no_llama_server(how: str, tmp_path) -> None:
+    """`agentbench run --local embedded` stopped by SIGTERM (stored as interrupted, exit 143) or
+    killed outright: either way its llama-server is gone within seconds."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    need("smollm2-135m")
+    db = tmp_path / "r.db"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "agentbench.cli.main",
+            "run",
+            str(TASKS_DIR),
+            "--local",
+            "embedded",
+            "--db",
+            str(db),
+            "--quiet",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 240
+    servers: list[int] = []
+    while time.monotonic() < deadline and not servers and proc.poll() is None:
+        time.sleep(0.5)
+        servers = _llama_servers_of(proc.pid)
+    assert servers, "agentbench never started its llama-server"
+    time.sleep(3)  # let a request be in flight
+    proc.send_signal(getattr(signal, how))
+    code = proc.wait(timeout=60)
+    stop = time.monotonic() + 20
+    while time.monotonic() < stop and any(_alive(p) for p in servers):
+        time.sleep(0.5)
+    assert not any(_alive(p) for p in servers), f"llama-server {servers} outlived agentbench"
+    if how == "SIGTERM":
+        assert code == 143, proc.stderr.read().decode()
+        with ResultStore(db) as store:
+            assert store.run(store.resolve("latest")).status == "interrupted"
+    else:
+        assert code == -signal.SIGKILL
