@@ -24,8 +24,15 @@ def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -
         caption_justify="left",
     )
     table.add_column("category", no_wrap=True)
-    for column in ("eps", "success", "score", "think", "done s", "decode c/s", "off"):
-        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
+    for column in ("eps", "success", "score", "think", "done", "decode c/s", "off"):
+        # success may wrap its interval onto a second line; every other cell stays whole
+        table.add_column(
+            column,
+            justify="right",
+            no_wrap=column != "success",
+            overflow="fold" if column == "success" else "ellipsis",
+            min_width=max(len(column), {"off": 4, "success": 8}.get(column, 0)),
+        )
     for name, s in [*rows.items(), ("all", total)]:
         ci = s.success_rate_ci
         interval = f" [{ci[0] * 100:.0f}–{ci[1] * 100:.0f}]" if ci else ""
