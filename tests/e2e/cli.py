@@ -6,7 +6,10 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+from agentbench.store import ResultStore
 
 from ..conftest import TASKS_DIR
 
@@ -48,3 +51,16 @@ def small_suite(dest: Path) -> Path:
     for name in ("tools", *CATEGORIES):
         shutil.copytree(TASKS_DIR / name, dest / name)
     return dest
+
+
+def wait_for_episodes(db: Path, n: int, timeout: float = 90.0) -> None:
+    """Until the newest run in `db` has stored `n` episodes (a run in another process)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if db.exists():
+            with ResultStore(db) as store:
+                runs = store.runs()
+                if runs and len(store.episodes(runs[-1].run_id)) >= n:
+                    return
+        time.sleep(0.1)
+    raise AssertionError(f"fewer than {n} episodes after {timeout} s")

@@ -4,7 +4,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 
 from typer.testing import CliRunner
 
@@ -14,6 +13,7 @@ from agentbench.refserver.schedule import Schedule
 from agentbench.store import ResultStore
 
 from ..conftest import TASKS_DIR
+from .cli import wait_for_episodes
 
 CATEGORY = "ops-diagnosis"
 
@@ -41,18 +41,6 @@ def start_run(base_url: str, db, *extra: str) -> subprocess.Popen:
         stderr=subprocess.STDOUT,
         text=True,
     )
-
-
-def wait_for_episodes(db, n: int, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if db.exists():
-            with ResultStore(db) as store:
-                runs = store.runs()
-                if runs and len(store.episodes(runs[-1].run_id)) >= n:
-                    return
-        time.sleep(0.1)
-    raise AssertionError(f"fewer than {n} episodes after {timeout} s")
 
 
 def scores(db) -> dict[tuple[str, int], float]:

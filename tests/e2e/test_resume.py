@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -12,21 +11,9 @@ from agentbench.records import RunRecord
 from agentbench.refserver.schedule import Schedule
 from agentbench.store import ResultStore
 
-from .cli import agentbench, one_error_line, small_suite, start
+from .cli import agentbench, one_error_line, small_suite, start, wait_for_episodes
 
 SLOW = Schedule(ttft_s=0.15, rate_tok_s=400.0)
-
-
-def wait_for_episodes(db: Path, n: int, timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if db.exists():
-            with ResultStore(db) as store:
-                runs = store.runs()
-                if runs and len(store.episodes(runs[-1].run_id)) >= n:
-                    return
-        time.sleep(0.1)
-    raise AssertionError(f"fewer than {n} episodes after {timeout} s")
 
 
 @pytest.fixture
