@@ -7,6 +7,9 @@
 #
 # SERVED_NAME defaults to nemotron-3.5-lightning (SmolLM2-135M-Instruct stands in for
 # that profile); CACHE_DIR defaults to $HOME/.cache/agentbench/vllm-cpu.
+# AGENTBENCH_VLLM_MODEL picks the model: smollm2 (default: pythonic tool parser, our ChatML template, an
+# ngram drafter) or qwen2.5-coder-1.5b (a real tool-calling model: hermes parser, the model's own
+# chat template, context 8192; converted by setup_vllm_cpu.sh when the `qwen` extra is installed).
 # Listens on 127.0.0.1 only. Extra vLLM flags can be appended via VLLM_EXTRA_ARGS.
 #
 # Notes (see /work/shared/REAL-SERVERS.md):
@@ -27,12 +30,23 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ORIG_HOME=${HOME:-/root}
 CACHE_DIR=${3:-$ORIG_HOME/.cache/agentbench/vllm-cpu}
 VPY=$CACHE_DIR/venv/bin/python
-HF_DIR=$CACHE_DIR/smollm2-135m-instruct-hf
 TEMPLATE=$SCRIPT_DIR/vllm_chatml_tools.jinja
-
 die() { echo "serve_vllm_cpu: $*" >&2; exit 1; }
+case ${AGENTBENCH_VLLM_MODEL:-smollm2} in
+    smollm2)
+        HF_DIR=$CACHE_DIR/smollm2-135m-instruct-hf
+        MODEL_ARGS=(--max-model-len 2048 --tool-call-parser pythonic --chat-template "$TEMPLATE"
+            --speculative-config '{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}')
+        ;;
+    qwen2.5-coder-1.5b)
+        HF_DIR=$CACHE_DIR/qwen2.5-coder-1.5b-instruct-hf
+        MODEL_ARGS=(--max-model-len 8192 --tool-call-parser hermes)
+        ;;
+    *) die "AGENTBENCH_VLLM_MODEL must be smollm2 or qwen2.5-coder-1.5b, got '$AGENTBENCH_VLLM_MODEL'" ;;
+esac
+
 [[ -x $VPY ]] || die "no venv at $CACHE_DIR/venv; run: bash $SCRIPT_DIR/setup_vllm_cpu.sh $CACHE_DIR"
-[[ -f $HF_DIR/config.json ]] || die "no converted model at $HF_DIR; run: bash $SCRIPT_DIR/setup_vllm_cpu.sh $CACHE_DIR"
+[[ -f $HF_DIR/config.json ]] || die "no converted model at $HF_DIR; run: bash $SCRIPT_DIR/setup_vllm_cpu.sh $CACHE_DIR (the Qwen model needs the qwen extra installed first)"
 [[ -f $TEMPLATE ]] || die "chat template missing: $TEMPLATE"
 
 export HOME=$CACHE_DIR/home
@@ -57,13 +71,10 @@ ARGS=(
     --served-model-name "$SERVED_NAME"
     --host 127.0.0.1
     --port "$PORT"
-    --max-model-len 2048
     --dtype bfloat16
     --enforce-eager
     --enable-auto-tool-choice
-    --tool-call-parser pythonic
-    --chat-template "$TEMPLATE"
-    --speculative-config '{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}'
+    "${MODEL_ARGS[@]}"
 )
 # shellcheck disable=SC2206  # word splitting of the extra args is intended
 [[ -n ${VLLM_EXTRA_ARGS:-} ]] && ARGS+=($VLLM_EXTRA_ARGS)

