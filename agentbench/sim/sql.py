@@ -2,8 +2,8 @@
 
 Any query runs for real, so every correct formulation (half-open ranges, `date_trunc`,
 `BETWEEN ... 23:59:59.999999`, `AT TIME ZONE`) returns the true figure and every wrong one its
-own wrong figure. Results print like psql's aligned table with `(N rows)`; errors are the
-engine's text behind psql's `ERROR:  `. A read's identity is ("sql", its sorted rows as text),
+own wrong figure. Results print like psql's aligned table with `(N rows)`; errors are PostgreSQL's
+text in psql's layout (sql_errors.py). A read's identity is ("sql", its sorted rows as text),
 so two queries with the same answer are the same read; a write is a `Change` per statement
 (on a declared read-only replica it fails with PostgreSQL's error).
 """
@@ -18,6 +18,7 @@ from typing import Any
 from agentbench.sim.base import Change, CommandResult
 from agentbench.sim.spec import SqlSpec
 from agentbench.sim.sql_engine import drop_database, episode_database
+from agentbench.sim.sql_errors import postgres_error
 
 # DuckDB's type names as PostgreSQL's catalog spells them (information_schema answers).
 _PG_TYPES = {
@@ -194,8 +195,8 @@ class Database:
             columns = [_column_name(d[0]) for d in cursor.description or []]
             rows = cursor.fetchall() if columns else []
         except self.error_types as exc:
-            message = str(exc).split("\n\nLINE")[0].split("\nLINE")[0]
-            return [], [], CommandResult(stderr=f"ERROR:  {message}\n", exit_code=1, identity=None)
+            text = postgres_error(str(exc), statement)
+            return [], [], CommandResult(stderr=text, exit_code=1, identity=None)
         if write is not None:
             verb = write.group(1).lower()
             touched = rows if verb in ("insert", "update", "delete") else None

@@ -81,8 +81,8 @@ def test_model_mistakes_get_runtime_errors_not_crashes(suite) -> None:
 
 def test_unmatched_calls_get_realistic_program_errors(suite) -> None:
     env = env_for(suite)
-    result = env.execute("run_command", {"cmd": "kubectl get secrets -n web"})
-    assert result.kind == "unmatched" and "NotFound" in result.output
+    result = env.execute("run_command", {"cmd": "systemctl status nginx"})
+    assert (result.kind, result.output) == ("unmatched", "Unit not found.")
     assert "command not found" in env.execute("run_command", {"cmd": "frobnicate"}).output
 
 
