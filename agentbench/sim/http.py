@@ -1,13 +1,17 @@
 """HTTP from declared routes: the `http_get` tool and `curl` in the shell.
 
 A route matches its exact URL (query parameters in any order), a path-only route matches that
-path on any host, and a trailing `*` matches any rest. A host no absolute route names does not
-resolve (`curl: (6) Could not resolve host: HOST`); an unrouted path on a known host is a 404.
+path on any host, and a trailing `*` matches any rest. A route's port counts (`http://svc:8080/x`
+is not `http://svc/x`; 80 and 443 are the default). A host no absolute route names does not
+resolve (`curl: (6) Could not resolve host: HOST`), except localhost and IP literals, which need
+no DNS: their connection is refused (`curl: (7)`), as is a known host on an unrouted port; an
+unrouted path on a known host and port is a 404.
 Identity: ("http", METHOD, the route's URL).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -62,6 +66,17 @@ class Unreachable:
         return f"curl: ({7 if self.refused else 6}) {self.message}\n"
 
 
+def _always_resolves(name: str) -> bool:
+    """localhost and IP literals need no DNS: with nothing listening, the connection is refused."""
+    if name == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
 def _body(route: HttpRoute) -> str:
     if isinstance(route.body, str):
         return route.body
@@ -97,7 +112,8 @@ class Routes:
         """The response, or why there is none (unknown host; a known host on another port)."""
         host, path, query = _normal(url)
         if host not in self.hosts and not self.any_host:
-            return Unreachable.of(url, refused=host.split(":")[0] in self.names)
+            name = host.split(":")[0]
+            return Unreachable.of(url, refused=name in self.names or _always_resolves(name))
         best: HttpRoute | None = None
         for route in self.routes:
             if (

@@ -139,3 +139,18 @@ def test_wget_prints_the_body_and_fails_on_error_statuses() -> None:
     assert (spider.exit_code, spider.stderr.endswith("Remote file exists.\n")) == (0, True)
     saved = sh(web, "wget http://svc.internal/health")
     assert not saved.simulated  # writing a download into the filesystem is not simulated
+
+
+def test_localhost_and_ip_literals_refuse_instead_of_failing_to_resolve() -> None:
+    bare = World(WorldSpec())
+    for url, host, port in (
+        ("http://localhost:9200/_cluster/health", "localhost", 9200),
+        ("http://127.0.0.1/", "127.0.0.1", 80),
+        ("https://10.0.4.17/x", "10.0.4.17", 443),
+    ):
+        result = sh(bare, f"curl {url}")
+        assert (result.stderr, result.exit_code) == (
+            f"curl: (7) Failed to connect to {host} port {port} after 0 ms: "
+            "Couldn't connect to server\n",
+            7,
+        )
