@@ -168,13 +168,19 @@ class Database:
         statement = sql.strip().rstrip(";").strip()
         if not statement:  # psql sends nothing for an empty command
             return [], [], CommandResult()
-        control = _CONTROL.match(statement)
-        if control:  # the episode's own transaction stays open; psql echoes the tag
+        parts = [p for p in statement.split(";") if p.strip()]
+        # BEGIN/COMMIT around statements: the episode's own transaction stays open, so only the
+        # statements between them run; a control statement alone gets psql's echoed tag.
+        body = [p for p in parts if not _CONTROL.match(p)]
+        if not body:
+            control = _CONTROL.match(parts[-1])
+            assert control is not None
             tag = {"start": "BEGIN", "end": "COMMIT", "abort": "ROLLBACK"}.get(
                 control.group(1).lower(), control.group(1).upper()
             )
             return [], [], CommandResult(stdout=f"{tag}\n")
-        parts = [p for p in statement.split(";") if p.strip()]
+        if len(body) < len(parts):
+            parts, statement = body, ";".join(body).strip()
         writes = [m for m in (_WRITE.match(p) for p in parts) if m]
         if writes and read_only:
             verb = writes[0].group(1).upper()

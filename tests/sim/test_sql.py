@@ -195,3 +195,17 @@ def test_psql_bundled_flags_and_connection_forms() -> None:
     ):
         result = sh(world, line)
         assert (result.stdout, result.exit_code, result.identity) == ("5\n", 0, ("sql", "5")), line
+
+
+def test_statements_wrapped_in_begin_commit_run_and_fail_on_a_read_only_database() -> None:
+    wrapped = "BEGIN; DELETE FROM orders WHERE status = 'cancelled'; COMMIT;"
+    refused = query(db(read_only=True), wrapped)
+    assert (refused.stderr, refused.exit_code, refused.changes) == (
+        "ERROR:  cannot execute DELETE in a read-only transaction\n",
+        1,
+        [],
+    )
+    writable = db()
+    done = query(writable, wrapped)
+    assert done.changes == [Change("sql", "delete", "orders", "1 row: 4")]
+    assert query(writable, "begin;").stdout == "BEGIN\n"
