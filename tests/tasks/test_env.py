@@ -96,3 +96,23 @@ def test_nothing_executes_on_the_host(suite, tmp_path) -> None:
     env.execute("run_command", {"cmd": f"touch {tmp_path}/created"})
     assert victim.read_text() == "still here"
     assert not (tmp_path / "created").exists()
+
+
+def test_every_task_answers_every_tool_it_offers_without_going_off_script(suite) -> None:
+    """kubectl, SQL and HTTP calls get a simulated answer (declared state, or the error a host
+    without that system gives) in every task of the suite; none falls back to off-script."""
+    probes = {
+        "run_command": [
+            {"cmd": "kubectl get pods -A"},
+            {"cmd": "psql -c 'select 1'"},
+            {"cmd": "curl -s http://undeclared.internal/"},
+        ],
+        "sql_query": [{"query": "SELECT * FROM undeclared_table"}],
+        "http_get": [{"url": "http://undeclared.internal/api"}],
+    }
+    for task in suite.tasks:
+        env = SimulatedEnvironment(task, suite.tools, suite.grammar)
+        for tool in task.tools:
+            for args in probes.get(tool, []):
+                result = env.execute(tool, args)
+                assert result.source != "fallback", (task.id, tool, args, result.output)
