@@ -1,14 +1,19 @@
 """HTTP from declared routes: the `http_get` tool and `curl` in the shell.
 
 A route matches its exact URL (query parameters in any order), a path-only route matches that
-path on any host, and a trailing `*` matches any rest. A host no absolute route names does not
-resolve (`curl: (6) Could not resolve host: HOST`); an unrouted path on a known host is a 404.
+path on any host, and a trailing `*` matches any rest. A route's port counts (`http://svc:8080/x`
+is not `http://svc/x`; 80 and 443 are the default). A host no absolute route names does not
+resolve (`curl: (6) Could not resolve host: HOST`), except localhost and IP literals, which need
+no DNS: their connection is refused (`curl: (7)`), as is a known host on an unrouted port; an
+unrouted path on a known host and port is a 404.
 Identity: ("http", METHOD, the route's URL).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+from dataclasses import dataclass
 from http import HTTPStatus
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -17,11 +22,59 @@ from agentbench.sim.spec import HttpRoute
 
 
 def _normal(url: str) -> tuple[str, str, str]:
-    """(host, path, sorted query) of an absolute or path-only URL; ValueError if malformed."""
+    """(host[:port], path, sorted query) of an absolute or path-only URL; ValueError if
+    malformed. A port is kept only when given and not the scheme's default (80, 443), so
+    `http://svc:8080/x` and `http://svc/x` are different servers."""
     parts = urlsplit(url if "://" in url or url.startswith("/") else f"http://{url}")
-    _ = parts.port  # raises ValueError on a bad port, as curl refuses the URL
+    port = parts.port  # raises ValueError on a bad port, as curl refuses the URL
     query = urlencode(sorted(parse_qsl(parts.query, keep_blank_values=True)))
-    return parts.hostname or "", parts.path or "/", query
+    host = parts.hostname or ""
+    if port is not None and port not in (80, 443):
+        host = f"{host}:{port}"
+    return host, parts.path or "/", query
+
+
+@dataclass(frozen=True)
+class Unreachable:
+    """No HTTP answer: the host does not resolve, or nothing listens on that port."""
+
+    host: str
+    port: int
+    refused: bool  # True: the name resolves, the port refuses (curl 7); False: curl 6
+
+    @staticmethod
+    def of(url: str, refused: bool) -> Unreachable:
+        parts = urlsplit(url if "://" in url else f"http://{url}")
+        default = 443 if parts.scheme == "https" else 80
+        return Unreachable(parts.hostname or "", parts.port or default, refused)
+
+    @property
+    def tag(self) -> str:
+        return "!refused" if self.refused else "!unresolved"
+
+    @property
+    def message(self) -> str:
+        if self.refused:
+            return (
+                f"Failed to connect to {self.host} port {self.port} after 0 ms: "
+                "Couldn't connect to server"
+            )
+        return f"Could not resolve host: {self.host}"
+
+    def curl_text(self) -> str:
+        """What curl prints: exit 7 (refused) or 6 (unresolved)."""
+        return f"curl: ({7 if self.refused else 6}) {self.message}\n"
+
+
+def _always_resolves(name: str) -> bool:
+    """localhost and IP literals need no DNS: with nothing listening, the connection is refused."""
+    if name == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def _body(route: HttpRoute) -> str:
@@ -52,13 +105,15 @@ class Routes:
     def __init__(self, routes: tuple[HttpRoute, ...] | list[HttpRoute]) -> None:
         self.routes = list(routes)
         self.hosts = {_normal(r.url)[0] for r in self.routes if "://" in r.url}
+        self.names = {h.split(":")[0] for h in self.hosts}
         self.any_host = any(not _normal(r.url)[0] for r in self.routes)
 
-    def resolve(self, method: str, url: str) -> Response | None:
-        """The response, or None when the host does not resolve."""
+    def resolve(self, method: str, url: str) -> Response | Unreachable:
+        """The response, or why there is none (unknown host; a known host on another port)."""
         host, path, query = _normal(url)
         if host not in self.hosts and not self.any_host:
-            return None
+            name = host.split(":")[0]
+            return Unreachable.of(url, refused=name in self.names or _always_resolves(name))
         best: HttpRoute | None = None
         for route in self.routes:
             if (
@@ -97,12 +152,11 @@ class Routes:
             return CommandResult(
                 stderr=text, exit_code=1, identity=("http", "GET", url, "!invalid")
             )
-        if response is None:
-            host = _normal(url)[0]
+        if isinstance(response, Unreachable):
             return CommandResult(
-                stderr=f"error: could not resolve host {host}\n",
+                stderr=f"error: {response.message}\n",
                 exit_code=1,
-                identity=("http", "GET", url, "!unresolved"),
+                identity=("http", "GET", url, response.tag),
             )
         return CommandResult(
             stdout=f"{response.status_line}\n{response.body}",
@@ -120,7 +174,7 @@ class Curl:
     def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
         args = argv[1:]
         method, url, write_out, output = "GET", None, None, None
-        include = head = fail = silent = False
+        include = head = fail = silent = show_error = False
         i = 0
         while i < len(args):
             arg = args[i]
@@ -167,6 +221,7 @@ class Curl:
                 head |= flag in ("I", "--head")
                 fail |= flag in ("f", "--fail")
                 silent |= flag in ("s", "--silent")
+                show_error |= flag in ("S", "--show-error")
         if url is None:
             return CommandResult(
                 stderr="curl: no URL specified!\ncurl: try 'curl --help' or 'curl --manual' "
@@ -180,12 +235,11 @@ class Curl:
             return CommandResult(
                 stderr=text, exit_code=3, identity=("http", method, url, "!invalid")
             )
-        if response is None:
-            host = _normal(url)[0]
+        if isinstance(response, Unreachable):
             return CommandResult(
-                stderr=f"curl: (6) Could not resolve host: {host}\n",
-                exit_code=6,
-                identity=("http", method, url, "!unresolved"),
+                stderr=response.curl_text() if not silent or show_error else "",
+                exit_code=7 if response.refused else 6,
+                identity=("http", method, url, response.tag),
             )
         identity = ("http", "HEAD" if head else method.upper(), response.route)
         headers = (

@@ -3,11 +3,82 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from agentbench.sim.base import CommandResult
 from agentbench.sim.psql_meta import meta_command
 from agentbench.sim.sql import Database, aligned, cell
+
+# Options that take a value: short letter -> long name.
+_VALUED = {
+    "c": "command",
+    "d": "dbname",
+    "h": "host",
+    "U": "username",
+    "p": "port",
+    "F": "field-separator",
+    "f": "file",
+    "v": "set",
+    "P": "pset",
+    "o": "output",
+    "R": "record-separator",
+    "L": "log-file",
+    "T": "table-attr",
+}
+_LONG_VALUED = set(_VALUED.values()) | {"variable"}
+
+
+@dataclass
+class Options:
+    """A parsed psql command line."""
+
+    commands: list[str] = field(default_factory=list)
+    database: str | None = None
+    host: str | None = None
+    tuples_only: bool = False
+    unaligned: bool = False
+    separator: str = "|"
+
+
+def parse_options(args: list[str]) -> Options:
+    """psql's options: `-c SQL`, `-cSQL`, `--command=SQL`, bundled flags (`-tAc SQL`, `-qtAX`),
+    a positional database name, `host=H dbname=D` or a postgresql:// URI."""
+    out = Options()
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        pairs: list[tuple[str, str | None]] = []
+        if arg.startswith("--"):
+            name, eq, value = arg[2:].partition("=")
+            if name in _LONG_VALUED and not eq:
+                value, i = (args[i] if i < len(args) else ""), i + 1
+            pairs.append((name, value if name in _LONG_VALUED else None))
+        elif arg.startswith("-") and len(arg) > 1:
+            letters = arg[1:]
+            for k, letter in enumerate(letters):
+                if letter in _VALUED:
+                    value = letters[k + 1 :]
+                    if not value:
+                        value, i = (args[i] if i < len(args) else ""), i + 1
+                    pairs.append((_VALUED[letter], value))
+                    break
+                pairs.append((letter, None))
+        else:
+            out.database, out.host = _conninfo(arg, out.database, out.host)
+        for name, given in pairs:
+            if name == "command" and given is not None:
+                out.commands.append(given)
+            elif name == "dbname":
+                out.database, out.host = _conninfo(given or "", None, out.host)
+            elif name == "host":
+                out.host = given
+            elif name == "field-separator" and given is not None:
+                out.separator = given
+            out.tuples_only |= name in ("t", "tuples-only")
+            out.unaligned |= name in ("A", "no-align")
+    return out
 
 
 class Psql:
@@ -17,55 +88,14 @@ class Psql:
         self.db = db
 
     def run(self, argv: list[str], stdin: str | None, ctx: Any) -> CommandResult:
-        args = argv[1:]
-        commands: list[str] = []
-        database = None
-        host = self.db.spec.host
-        tuples_only = unaligned = False
-        separator = "|"
-        i = 0
-        while i < len(args):
-            arg = args[i]
-            name, eq, value = arg.partition("=")
-            takes = name in (
-                "-c",
-                "--command",
-                "-d",
-                "--dbname",
-                "-h",
-                "--host",
-                "-U",
-                "--username",
-                "-p",
-                "--port",
-                "-F",
-                "--field-separator",
-                "-f",
-                "--file",
-            )
-            if takes and not eq:
-                value, i = (args[i + 1] if i + 1 < len(args) else ""), i + 1
-            elif (
-                len(name) > 2
-                and name[:2] in ("-c", "-d", "-U", "-h", "-F")
-                and not name.startswith("--")
-            ):
-                name, value = name[:2], name[2:]
-            i += 1
-            if name in ("-c", "--command"):
-                commands.append(value)
-            elif name in ("-d", "--dbname"):
-                database = value
-            elif name in ("-h", "--host"):
-                host = value
-            elif name in ("-F", "--field-separator"):
-                separator = value
-            elif not name.startswith("-"):
-                database, host = _conninfo(arg, database, host)
-            else:
-                letters = name[1:] if not name.startswith("--") else ""
-                tuples_only |= "t" in letters or name == "--tuples-only"
-                unaligned |= "A" in letters or name == "--no-align"
+        options = parse_options(argv[1:])
+        commands, database = options.commands, options.database
+        host = options.host if options.host is not None else self.db.spec.host
+        tuples_only, unaligned, separator = (
+            options.tuples_only,
+            options.unaligned,
+            options.separator,
+        )
         if database and database.split("/")[-1].split("?")[0] not in (
             self.db.spec.database,
             "postgres",
@@ -121,7 +151,7 @@ class Psql:
         return out
 
 
-def _conninfo(arg: str, database: str | None, host: str) -> tuple[str | None, str]:
+def _conninfo(arg: str, database: str | None, host: str | None) -> tuple[str | None, str | None]:
     """A positional psql argument: a database name, `host=H dbname=D`, or postgresql://U@H/D."""
     if arg.startswith(("postgresql://", "postgres://")):
         rest = arg.split("://", 1)[1]
@@ -131,6 +161,43 @@ def _conninfo(arg: str, database: str | None, host: str) -> tuple[str | None, st
         pairs = dict(p.split("=", 1) for p in arg.split() if "=" in p)
         return pairs.get("dbname", database), pairs.get("host", host)
     return database or arg, host
+
+
+class NoServer:
+    """psql and `sql_query` on a host whose task declares no database: nothing listens on the
+    local socket, and a named host does not resolve (psql's texts, exit 2)."""
+
+    def run(self, argv: list[str], stdin: str | None, ctx: Any) -> CommandResult:
+        return self._refused(parse_options(argv[1:]).host)
+
+    def query(self, sql: str) -> CommandResult:
+        """The `sql_query` tool: its connection to the local server is refused (the tool's
+        driver says what psql says, without psql's prefix)."""
+        result = self._refused("localhost")
+        result.stderr = result.stderr.removeprefix("psql: error: ")
+        return result
+
+    @staticmethod
+    def _refused(host: str | None) -> CommandResult:
+        if not host or host.startswith("/"):
+            text = (
+                'psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" '
+                "failed: No such file or directory\n\tIs the server running locally and "
+                "accepting connections on that socket?\n"
+            )
+        elif host in ("localhost", "127.0.0.1"):
+            address = "127.0.0.1"
+            text = (
+                f'psql: error: connection to server at "{host}" ({address}), port 5432 failed: '
+                "Connection refused\n\tIs the server running on that host and accepting TCP/IP "
+                "connections?\n"
+            )
+        else:
+            text = (
+                f'psql: error: could not translate host name "{host}" to address: '
+                "Name or service not known\n"
+            )
+        return CommandResult(stderr=text, exit_code=2, identity=("sql", "connect", "!no-server"))
 
 
 def psql_program(db: Database) -> Psql:

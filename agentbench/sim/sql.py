@@ -2,8 +2,8 @@
 
 Any query runs for real, so every correct formulation (half-open ranges, `date_trunc`,
 `BETWEEN ... 23:59:59.999999`, `AT TIME ZONE`) returns the true figure and every wrong one its
-own wrong figure. Results print like psql's aligned table with `(N rows)`; errors are the
-engine's text behind psql's `ERROR:  `. A read's identity is ("sql", its sorted rows as text),
+own wrong figure. Results print like psql's aligned table with `(N rows)`; errors are PostgreSQL's
+text in psql's layout (sql_errors.py). A read's identity is ("sql", its sorted rows as text),
 so two queries with the same answer are the same read; a write is a `Change` per statement
 (on a declared read-only replica it fails with PostgreSQL's error).
 """
@@ -18,6 +18,7 @@ from typing import Any
 from agentbench.sim.base import Change, CommandResult
 from agentbench.sim.spec import SqlSpec
 from agentbench.sim.sql_engine import drop_database, episode_database
+from agentbench.sim.sql_errors import postgres_error
 
 # DuckDB's type names as PostgreSQL's catalog spells them (information_schema answers).
 _PG_TYPES = {
@@ -167,13 +168,19 @@ class Database:
         statement = sql.strip().rstrip(";").strip()
         if not statement:  # psql sends nothing for an empty command
             return [], [], CommandResult()
-        control = _CONTROL.match(statement)
-        if control:  # the episode's own transaction stays open; psql echoes the tag
+        parts = [p for p in statement.split(";") if p.strip()]
+        # BEGIN/COMMIT around statements: the episode's own transaction stays open, so only the
+        # statements between them run; a control statement alone gets psql's echoed tag.
+        body = [p for p in parts if not _CONTROL.match(p)]
+        if not body:
+            control = _CONTROL.match(parts[-1])
+            assert control is not None
             tag = {"start": "BEGIN", "end": "COMMIT", "abort": "ROLLBACK"}.get(
                 control.group(1).lower(), control.group(1).upper()
             )
             return [], [], CommandResult(stdout=f"{tag}\n")
-        parts = [p for p in statement.split(";") if p.strip()]
+        if len(body) < len(parts):
+            parts, statement = body, ";".join(body).strip()
         writes = [m for m in (_WRITE.match(p) for p in parts) if m]
         if writes and read_only:
             verb = writes[0].group(1).upper()
@@ -194,8 +201,8 @@ class Database:
             columns = [_column_name(d[0]) for d in cursor.description or []]
             rows = cursor.fetchall() if columns else []
         except self.error_types as exc:
-            message = str(exc).split("\n\nLINE")[0].split("\nLINE")[0]
-            return [], [], CommandResult(stderr=f"ERROR:  {message}\n", exit_code=1, identity=None)
+            text = postgres_error(str(exc), statement)
+            return [], [], CommandResult(stderr=text, exit_code=1, identity=None)
         if write is not None:
             verb = write.group(1).lower()
             touched = rows if verb in ("insert", "update", "delete") else None

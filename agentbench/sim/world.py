@@ -6,6 +6,12 @@ registry (kubectl over the `cluster`, file and system tools over `files`/`system
 from the routes, `read_file` from the filesystem. Tools it does not serve (validate_document)
 stay with the task's rules.
 
+A system the task does not declare still answers as a real host without it would (simulated,
+not off-script): kubectl without a cluster cannot reach its API server, psql and `sql_query`
+without a database cannot connect, curl, wget and `http_get` without routes cannot resolve the
+host. Those programs are the World's `stand_ins`; `from_state()` tells an answer from declared
+state apart from such an error (`tasks validate` flags only rules that shadow the former).
+
 `copy()` builds a fresh World at the start of the episode (scoring resolves expected calls on
 it); `identify()` says what a call would mean without changing anything (every stateful part is
 checkpointed and restored around a dry run).
@@ -88,6 +94,7 @@ class World:
                 self.programs["nginx"] = Nginx(self.fs)
             self.programs.update(system_programs(state))
             self.stateful += [self.fs, state]
+        self.stand_ins: set[str] = set()  # programs answering for an undeclared system
         if spec.cluster is not None:
             from agentbench.sim.kube import build_kubectl
 
@@ -95,6 +102,11 @@ class World:
             kubectl = build_kubectl(spec.cluster, (lambda p: fs.read(p, "root")[0]) if fs else None)
             self.programs["kubectl"] = kubectl
             self.stateful.append(kubectl if isinstance(kubectl, Stateful) else _Attributes(kubectl))
+        else:
+            from agentbench.sim.kube.unreachable import UnreachableKubectl
+
+            self.programs["kubectl"] = UnreachableKubectl()
+            self.stand_ins.add("kubectl")
         if spec.sql is not None:
             from agentbench.sim.psql import psql_program
             from agentbench.sim.sql import Database
@@ -102,11 +114,20 @@ class World:
             self.sql = Database(spec.sql)
             self.programs["psql"] = psql_program(self.sql)
             self.stateful.append(self.sql)
-        if spec.http:
-            from agentbench.sim.http import Routes, curl_program
+        else:
+            from agentbench.sim.psql import NoServer
 
-            self.http = Routes(spec.http)
-            self.programs["curl"] = curl_program(self.http)
+            self.sql = NoServer()
+            self.programs["psql"] = self.sql
+            self.stand_ins |= {"psql", "sql"}
+        from agentbench.sim.http import Routes, curl_program
+        from agentbench.sim.wget import wget_program
+
+        self.http = Routes(spec.http)
+        self.programs["curl"] = curl_program(self.http)
+        self.programs["wget"] = wget_program(self.http)
+        if not spec.http:
+            self.stand_ins |= {"curl", "wget", "http"}
         for name, fn in TEXT_FILTERS.items():
             self.programs.setdefault(name, FilterProgram(name, fn, self.fs))
         for name, program in file_programs(None).items():
@@ -127,15 +148,9 @@ class World:
 
     def serves(self, tool: str) -> bool:
         """True when this World answers `tool` (else the task's rules alone do)."""
-        if tool == "run_command":
-            return True
-        if tool == "sql_query":
-            return self.sql is not None
-        if tool == "http_get":
-            return self.http is not None
         if tool == "read_file":
             return self.fs is not None
-        return False
+        return tool in ("run_command", "sql_query", "http_get")
 
     def call(self, tool: str, args: dict[str, Any]) -> Answer | None:
         """Answer a tool call from state; None when this World does not serve the tool."""
@@ -156,13 +171,24 @@ class World:
 
     def identify(self, tool: str, args: dict[str, Any]) -> Identity | None:
         """What `call(tool, args)` would resolve to, leaving every state as it was."""
+        answer = self._dry_run(tool, args)
+        return answer.result.identity if answer else None
+
+    def from_state(self, tool: str, args: dict[str, Any]) -> bool:
+        """True when the World answers this call from declared state, not with the error of a
+        system the task does not declare (kubectl with no cluster, ...); changes nothing."""
+        answer = self._dry_run(tool, args)
+        if answer is None or answer.result.identity is None:
+            return False
+        return answer.program not in self.stand_ins
+
+    def _dry_run(self, tool: str, args: dict[str, Any]) -> Answer | None:
         tokens = [part.snapshot() for part in self.stateful]
         try:
-            answer = self.call(tool, args)
+            return self.call(tool, args)
         finally:
             for part, token in zip(self.stateful, tokens, strict=True):
                 part.restore(token)
-        return answer.result.identity if answer else None
 
     def _home(self) -> str:
         return "/root" if self.user == "root" else f"/home/{self.user}"

@@ -103,8 +103,9 @@ class SimulatedEnvironment:
         self.tools = {name: tools[name] for name in task.tools}
         self.grammar = grammar
         self.state: dict[str, Any] = copy.deepcopy(task.environment.state)
-        spec = world_spec(task.environment)
-        self.world: World | None = World(spec) if spec is not None else None
+        # Every task gets a World: a system it does not declare answers with a real host's
+        # error (kubectl: connection refused; psql: cannot connect), not as off-script.
+        self.world = World(world_spec(task.environment) or WorldSpec())
         self.changes: list[Change] = []  # every state change of the episode, in order
         self.simulator_errors: list[str] = []  # simulator exceptions (answered as off-script)
 
@@ -144,7 +145,7 @@ class SimulatedEnvironment:
                 kind="error" if failed else "ok",
             )
         try:
-            answer = self.world.call(name, args) if self.world is not None else None
+            answer = self.world.call(name, args)
         except Exception as exc:  # a simulator bug must not end the run: off-script, noted
             self.simulator_errors.append(f"{name}({args}): {type(exc).__name__}: {exc}")
             answer = None

@@ -185,7 +185,7 @@ class _Simulator:
             return False
         if self.world is None:
             self.world = World(self.spec)
-        return self.world.identify(tool, args) is not None
+        return self.world.from_state(tool, args)
 
 
 def _format_problems(task: Task, problem: Callable[[str, str], None]) -> None:

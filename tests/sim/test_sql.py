@@ -69,10 +69,26 @@ def test_psql_aligned_layout_with_aliases_and_text_columns() -> None:
     assert joined.stdout == "  name\n--------\n Globex\n(1 row)\n"
 
 
-def test_engine_errors_behind_psqls_prefix() -> None:
+def test_engine_errors_in_postgres_words_and_psql_layout() -> None:
     result = query(db(), "SELECT * FROM nope")
-    assert result.exit_code == 1
-    assert result.stderr.startswith("ERROR:  Catalog Error: Table with name nope does not exist!")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        'ERROR:  relation "nope" does not exist\nLINE 1: SELECT * FROM nope\n'
+        "                      ^\n",
+    )
+    column = query(db(), "select id,\n  totl from orders")
+    assert column.stderr == (
+        'ERROR:  column "totl" does not exist\nLINE 2:   totl from orders\n          ^\n'
+    )
+    qualified = query(db(), "SELECT o.totl FROM orders o")
+    assert qualified.stderr == (
+        "ERROR:  column o.totl does not exist\nLINE 1: SELECT o.totl FROM orders o\n"
+        "               ^\n"
+    )
+    syntax = sh(db(), "psql -c 'selec 1;'")
+    assert syntax.stderr == (
+        'ERROR:  syntax error at or near "selec"\nLINE 1: selec 1\n        ^\n'
+    )
 
 
 def test_writes_change_state_or_fail_on_a_read_only_replica() -> None:
@@ -166,3 +182,30 @@ def test_psql_backslash_commands_describe_the_declared_tables() -> None:
     assert described[4].split("|")[1].strip() == "timestamp with time zone"
     missing = sh(world, 'psql -c "\\d nope"')
     assert (missing.exit_code, missing.stderr) == (1, 'Did not find any relation named "nope".\n')
+
+
+def test_psql_bundled_flags_and_connection_forms() -> None:
+    world = db()
+    for line in (
+        "psql -tAc 'select count(*) from orders'",
+        "psql -qtAX -c 'select count(*) from orders;'",
+        'psql -d analytics -At -c "SELECT count(*) FROM orders -- all of them"',
+        "psql -d postgresql://ops@localhost/analytics -tA --command='select count(*) from orders'",
+        "psql --dbname=analytics --tuples-only --no-align -c 'select count(*) from orders'",
+    ):
+        result = sh(world, line)
+        assert (result.stdout, result.exit_code, result.identity) == ("5\n", 0, ("sql", "5")), line
+
+
+def test_statements_wrapped_in_begin_commit_run_and_fail_on_a_read_only_database() -> None:
+    wrapped = "BEGIN; DELETE FROM orders WHERE status = 'cancelled'; COMMIT;"
+    refused = query(db(read_only=True), wrapped)
+    assert (refused.stderr, refused.exit_code, refused.changes) == (
+        "ERROR:  cannot execute DELETE in a read-only transaction\n",
+        1,
+        [],
+    )
+    writable = db()
+    done = query(writable, wrapped)
+    assert done.changes == [Change("sql", "delete", "orders", "1 row: 4")]
+    assert query(writable, "begin;").stdout == "BEGIN\n"

@@ -68,10 +68,14 @@ def test_the_environment_keeps_every_change(suite: TaskSuite) -> None:
     assert (record.source, record.identity) == ("sim:cat", ["file", "read", "/tmp/b"])
 
 
-def test_a_task_without_declared_state_has_no_world(suite: TaskSuite) -> None:
+def test_a_task_without_declared_state_answers_only_what_a_bare_host_would(
+    suite: TaskSuite,
+) -> None:
     env = SimulatedEnvironment(_task(suite), suite.tools, suite.grammar)
-    assert env.world is None
-    assert env.execute("run_command", {"cmd": "ls /"}).source == "fallback"
+    assert env.execute("run_command", {"cmd": "ls /"}).source == "fallback"  # no filesystem
+    kubectl = env.execute("run_command", {"cmd": "kubectl get nodes -o wide"})
+    assert (kubectl.source, kubectl.exit_code, kubectl.kind) == ("sim:kubectl", 1, "error")
+    assert kubectl.output.startswith("The connection to the server localhost:8080 was refused")
 
 
 def test_copy_is_the_start_state_and_identify_changes_nothing(host: World) -> None:

@@ -81,8 +81,8 @@ def test_model_mistakes_get_runtime_errors_not_crashes(suite) -> None:
 
 def test_unmatched_calls_get_realistic_program_errors(suite) -> None:
     env = env_for(suite)
-    result = env.execute("run_command", {"cmd": "kubectl get secrets -n web"})
-    assert result.kind == "unmatched" and "NotFound" in result.output
+    result = env.execute("run_command", {"cmd": "systemctl status nginx"})
+    assert (result.kind, result.output) == ("unmatched", "Unit not found.")
     assert "command not found" in env.execute("run_command", {"cmd": "frobnicate"}).output
 
 
@@ -96,3 +96,23 @@ def test_nothing_executes_on_the_host(suite, tmp_path) -> None:
     env.execute("run_command", {"cmd": f"touch {tmp_path}/created"})
     assert victim.read_text() == "still here"
     assert not (tmp_path / "created").exists()
+
+
+def test_every_task_answers_every_tool_it_offers_without_going_off_script(suite) -> None:
+    """kubectl, SQL and HTTP calls get a simulated answer (declared state, or the error a host
+    without that system gives) in every task of the suite; none falls back to off-script."""
+    probes = {
+        "run_command": [
+            {"cmd": "kubectl get pods -A"},
+            {"cmd": "psql -c 'select 1'"},
+            {"cmd": "curl -s http://undeclared.internal/"},
+        ],
+        "sql_query": [{"query": "SELECT * FROM undeclared_table"}],
+        "http_get": [{"url": "http://undeclared.internal/api"}],
+    }
+    for task in suite.tasks:
+        env = SimulatedEnvironment(task, suite.tools, suite.grammar)
+        for tool in task.tools:
+            for args in probes.get(tool, []):
+                result = env.execute(tool, args)
+                assert result.source != "fallback", (task.id, tool, args, result.output)

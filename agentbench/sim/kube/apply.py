@@ -120,7 +120,7 @@ def apply(store: Store, args: Args) -> CommandResult:
         if live is not None and create_only:
             raise KubectlError(
                 f"Error from server (AlreadyExists): error when creating "
-                f'"{args.get("filename")}": {rtype.plural} "{name}" already '
+                f'"{args.get("filename")}": {rtype.group_resource} "{name}" already '
                 "exists"
             )
         if live is None:
@@ -183,7 +183,7 @@ def create(store: Store, args: Args) -> CommandResult:
     check(store, "create", rtype.plural, namespace, name)
     if store.get(rtype.plural, namespace, name) is not None:
         raise KubectlError(
-            f'Error from server (AlreadyExists): {rtype.plural} "{name}" already exists'
+            f'Error from server (AlreadyExists): {rtype.group_resource} "{name}" already exists'
         )
     if not args.dry_run:
         _new(store, rtype, doc, namespace)

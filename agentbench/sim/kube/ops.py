@@ -126,7 +126,7 @@ def check(store: Store, verb: str, plural: str, namespace: str, name: str = "") 
     if _allowed(store, verb, plural, namespace):
         return
     rtype = resource_type(plural)
-    subject = f'{plural} "{name}"' if name else plural
+    subject = f'{rtype.group_resource} "{name}"' if name else rtype.group_resource
     where = f' in the namespace "{namespace}"' if rtype.namespaced else " at the cluster scope"
     raise KubectlError(
         f'Error from server (Forbidden): {subject} is forbidden: User "{store.spec.user}" '

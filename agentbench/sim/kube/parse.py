@@ -92,6 +92,8 @@ VALUED = {
 }
 BOOLEAN = {
     "all-namespaces",
+    "all-containers",
+    "client",
     "watch",
     "show-labels",
     "no-headers",

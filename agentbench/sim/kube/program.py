@@ -113,7 +113,7 @@ UNSIMULATED = {
     "convert",
 }
 
-_USAGE = """kubectl controls the Kubernetes cluster manager.
+USAGE = """kubectl controls the Kubernetes cluster manager.
 
  Find more information at: https://kubernetes.io/docs/reference/kubectl/
 
@@ -172,9 +172,7 @@ class Kubectl:
             args = parse(argv)
             if args.has("help") or not args.verb:
                 text = (
-                    _USAGE
-                    if not args.verb
-                    else f"Usage:\n  kubectl {args.verb} [flags] [options]\n"
+                    USAGE if not args.verb else f"Usage:\n  kubectl {args.verb} [flags] [options]\n"
                 )
                 return CommandResult(stdout=text, identity=("kubectl", "help", args.verb))
             if args.verb in UNSIMULATED:

@@ -15,7 +15,9 @@ from agentbench.sim.kube.targets import Target, targets
 
 
 def not_found(rtype: ResourceType, name: str) -> str:
-    return f'Error from server (NotFound): {rtype.plural} "{name}" not found'
+    """The API server's NotFound as kubectl prints it: the resource with its API group
+    (`deployments.apps`, `cronjobs.batch`; core types plain: `pods`)."""
+    return f'Error from server (NotFound): {rtype.group_resource} "{name}" not found'
 
 
 def no_resources(args: Args, namespaced: bool) -> str:

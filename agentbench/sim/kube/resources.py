@@ -21,6 +21,11 @@ class ResourceType:
         return self.api_version.rpartition("/")[0]
 
     @property
+    def group_resource(self) -> str:
+        """How API errors name it: deployments.apps, cronjobs.batch; core types plain (pods)."""
+        return f"{self.plural}.{self.group}" if self.group else self.plural
+
+    @property
     def qualified(self) -> str:
         """How kubectl names it in `TYPE/NAME` output: pod, deployment.apps, job.batch."""
         return f"{self.singular}.{self.group}" if self.group else self.singular
