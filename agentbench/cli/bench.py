@@ -186,6 +186,7 @@ def bench(
             profiles_file=profiles,
             retry=retry,
             request=request,
+            slots=max(config.concurrencies),
         ) as target,
     ):
         record = RunRecord(

@@ -202,6 +202,7 @@ def _run(
                 ollama=OllamaOptions(f["num_ctx"], f["think"]),
                 request=request,
                 draft_depth=f["draft_depth"],
+                slots=f["concurrency"],
             )
         )
         frontier_target = None

@@ -23,6 +23,9 @@ def serve(
     local: str = typer.Option(..., "--local", help="An embedded profile: embedded-qwen, …"),
     port: int = typer.Option(8081, "--port", help="Loopback port to listen on."),
     draft_depth: int = typer.Option(None, "--draft-depth", min=0, help="0: no drafter."),
+    slots: int = typer.Option(
+        1, "--slots", min=1, help="Requests decoded at once (match the client's concurrency)."
+    ),
     profiles: Path = typer.Option(None, "--profiles", help="Extra model profiles (YAML)."),
 ) -> None:
     """Serve an embedded profile's llama-server until Ctrl-C (e.g. as a router's frontier)."""
@@ -40,7 +43,7 @@ def serve(
             f"--local {local}: not an embedded profile (agentbench serve starts "
             "only those; see agentbench/data/profiles.yaml)"
         )
-    launch = launch_for(profile, local, draft_depth)
+    launch = launch_for(profile, local, draft_depth, slots)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # leave the with-block: server stops
     with EmbeddedServer(launch, port=port, env=dict(os.environ)) as server:
         typer.echo(f"llama-server on {server.base_url} (model {server.alias}); Ctrl-C stops it")

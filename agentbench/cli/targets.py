@@ -44,6 +44,7 @@ def open_target(
     ollama: OllamaOptions | None = None,
     request: RequestOptions | None = None,
     draft_depth: int | None = None,
+    slots: int = 1,
 ) -> Iterator[Target]:
     """Resolve the flags to a backend; an embedded server is started here and always stopped.
 
@@ -78,7 +79,7 @@ def open_target(
             stale = stale_warning()
             if stale:
                 typer.echo(f"warning: {stale}", err=True)
-            launch = launch_for(profile, local, draft_depth)
+            launch = launch_for(profile, local, draft_depth, slots)
             with EmbeddedServer(launch, env=env) as embedded:
                 yield Target(
                     build_backend(

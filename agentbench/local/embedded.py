@@ -46,6 +46,7 @@ class Launch:
     draft_depth: int = 3  # --spec-draft-n-max: tokens drafted per step
     n_ctx: int = 8192
     threads: int | None = None  # None: every core this process may use
+    slots: int = 1  # -np: requests served at once, each with its own n_ctx of context
 
     def describe(self) -> dict[str, Any]:
         """What a run records about the serving setup (ServerInfo.extra)."""
@@ -55,6 +56,7 @@ class Launch:
             "draft_model": MODELS[self.draft_weights].title if self.draft_weights else None,
             "draft_depth": self.draft_depth if self.draft_weights else None,
             "n_ctx": self.n_ctx,
+            "slots": self.slots,
             "threads": self.threads or machine_threads(),
         }
 
@@ -100,9 +102,9 @@ class EmbeddedServer:
             "--port",
             str(self.port),
             "-c",
-            str(launch.n_ctx),
+            str(launch.n_ctx * launch.slots),
             "-np",
-            "1",
+            str(launch.slots),
             "-t",
             str(launch.threads or machine_threads()),
             "--jinja",
@@ -171,8 +173,15 @@ class EmbeddedServer:
         self.stop()
 
 
-def launch_for(profile: Profile, alias: str, draft_depth: int | None = None) -> Launch:
-    """The launch of an embedded profile; --draft-depth overrides its depth (0: no drafter)."""
+def launch_for(
+    profile: Profile, alias: str, draft_depth: int | None = None, slots: int = 1
+) -> Launch:
+    """The launch of an embedded profile; --draft-depth overrides its depth (0: no drafter).
+
+    `slots` is how many requests the server decodes at once (the run's --concurrency): with one
+    slot, episodes in flight would queue inside the server and their waiting would be timed as
+    the model's latency.
+    """
     if profile.weights is None:
         raise ConfigError(f"profile '{alias}' is embedded but names no weights")
     draft = profile.draft_weights
@@ -183,4 +192,6 @@ def launch_for(profile: Profile, alias: str, draft_depth: int | None = None) -> 
     if draft_depth is not None and draft_depth < 0:
         raise ConfigError("--draft-depth must be 0 (no drafter) or more")
     depth = profile.draft_depth if draft_depth is None else draft_depth
-    return Launch(profile.weights, draft if depth else None, depth or 3, profile.n_ctx)
+    return Launch(
+        profile.weights, draft if depth else None, depth or 3, profile.n_ctx, slots=max(1, slots)
+    )

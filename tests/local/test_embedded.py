@@ -46,6 +46,15 @@ def test_the_command_line(monkeypatch) -> None:
     assert "-md" not in alone and "--spec-type" not in alone
 
 
+def test_slots_follow_the_concurrency_and_each_keeps_the_full_context(monkeypatch) -> None:
+    monkeypatch.setattr("agentbench.local.embedded.model_path", lambda key, env=None: Path(key))
+    launch = launch_for(load_profiles()["embedded-qwen"], "embedded-qwen", slots=4)
+    command = EmbeddedServer(launch, port=1).command(Path("s"))
+    assert command[command.index("-np") + 1] == "4"
+    assert command[command.index("-c") + 1] == str(4 * launch.n_ctx)  # n_ctx per slot
+    assert launch.describe()["slots"] == 4
+
+
 def test_serve_refuses_a_profile_it_does_not_start() -> None:
     result = CliRunner().invoke(app, ["serve", "--local", "nemotron"])
     assert isinstance(result.exception, ConfigError)  # main() prints it in one line, exit 1
