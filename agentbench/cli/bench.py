@@ -19,7 +19,7 @@ from agentbench.bench.report import compare_table, fmt, print_results
 from agentbench.bench.results import bench_result, load_bench, store_bench, write_outputs
 from agentbench.cli import options as opt
 from agentbench.cli.bench_options import Arrival, floats, ints, parse_slo
-from agentbench.cli.targets import open_target
+from agentbench.cli.targets import mark_launched, open_target
 from agentbench.errors import ConfigError
 from agentbench.records import RunRecord
 from agentbench.runner import new_run_id, now_iso
@@ -46,6 +46,14 @@ def bench(
     ] = None,
     api_key_env: Annotated[
         str | None, typer.Option("--api-key-env", help="Env var holding the API key.")
+    ] = None,
+    draft_depth: Annotated[
+        int | None,
+        typer.Option(
+            "--draft-depth",
+            min=0,
+            help="Embedded profiles with a draft model: tokens drafted per step (0: no drafter).",
+        ),
     ] = None,
     scenario: Annotated[
         str | None,
@@ -187,6 +195,7 @@ def bench(
             retry=retry,
             request=request,
             slots=max(config.concurrencies),
+            draft_depth=draft_depth,
         ) as target,
     ):
         record = RunRecord(
@@ -206,6 +215,7 @@ def bench(
         outcome = asyncio.run(_measure(target.backend, config, console, quiet))
         if note:
             outcome.server.note = note
+        mark_launched(outcome.server, target.serving)
         record.server = outcome.server
         record.status = "complete" if outcome.gate.passed else "gate_failed"
         record.summary = {

@@ -25,7 +25,7 @@ from agentbench.cli.resume import (
     stored_suite,
     task_hashes,
 )
-from agentbench.cli.targets import OllamaOptions, open_target
+from agentbench.cli.targets import OllamaOptions, mark_launched, open_target
 from agentbench.errors import ConfigError
 from agentbench.records import EpisodeResult, RunRecord
 from agentbench.runner import RunConfig, Runner
@@ -270,9 +270,7 @@ async def _execute(
         for backend in backends:
             await backend.check_reachable()
         server = await runner.targets[LOCAL].server_info()
-        if serving:  # agentbench started this server: its drafter is known, not guessed
-            server.extra["launched"] = serving
-            server.spec_decode_seen = bool(serving.get("draft_model"))
+        mark_launched(server, serving)
         if runner.config.note:
             server.note = runner.config.note
         run = runner.start(server, resumed)

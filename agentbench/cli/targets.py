@@ -18,8 +18,9 @@ from agentbench.local.children import stale_warning
 from agentbench.local.embedded import EmbeddedServer, launch_for
 from agentbench.local.profiles import find_served, load_profiles
 from agentbench.local.providers import PROVIDERS, OllamaOptions, build_backend
+from agentbench.records import ServerInfo
 
-__all__ = ["OllamaOptions", "Target", "open_target"]
+__all__ = ["OllamaOptions", "Target", "mark_launched", "open_target"]
 
 
 @dataclass
@@ -30,6 +31,13 @@ class Target:
     tool_mode: str | None = None
     max_tokens: int | None = None
     serving: dict[str, Any] | None = None  # how agentbench started the server, if it did
+
+
+def mark_launched(server: ServerInfo, serving: dict[str, Any] | None) -> None:
+    """Record how agentbench started the server: its drafter is then known, not guessed."""
+    if serving:
+        server.extra["launched"] = serving
+        server.spec_decode_seen = bool(serving.get("draft_model"))
 
 
 @contextmanager

@@ -77,3 +77,12 @@ def test_run_draft_depth_needs_a_profile_with_a_drafter(tmp_path) -> None:
     )
     assert isinstance(result.exception, ConfigError)
     assert "has no draft model" in str(result.exception)
+
+
+def test_bench_draft_depth_needs_a_profile_with_a_drafter(tmp_path) -> None:
+    result = CliRunner().invoke(
+        app,
+        ["bench", "--local", "embedded", "--draft-depth", "7", "--db", str(tmp_path / "x.db")],
+    )
+    assert isinstance(result.exception, ConfigError)
+    assert "has no draft model" in str(result.exception)
