@@ -14,6 +14,7 @@ import posixpath
 from dataclasses import dataclass
 
 from agentbench.sim.base import Change, CommandResult, ShellContext
+from agentbench.sim.hostspec import CertSpec
 from agentbench.sim.spec import FileSpec, Size, SystemSpec
 from agentbench.sim.units import parse_size
 
@@ -34,6 +35,7 @@ class Node:
     mtime: str
     content: str = ""
     size: int | None = None  # apparent size when the content is abridged
+    cert: CertSpec | None = None  # the X.509 certificate the file holds (sim/tls.py)
 
     @property
     def bytes(self) -> int:
@@ -69,8 +71,9 @@ class FileSystem:
                 spec.owner,
                 spec.group or self.primary.get(spec.owner, spec.owner),
                 spec.mtime or self.now,
-                spec.content,
+                spec.content or (spec.cert.pem(path) if spec.cert else ""),
                 _size(spec.size),
+                spec.cert,
             )
 
     def _dir(self, owner: str) -> Node:

@@ -13,7 +13,7 @@ from agentbench.sim.units import human, parse_size, parse_time
 
 def ps(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
     args = argv[1:]
-    procs = list(state.spec.processes)
+    procs = list(state.processes)
     sort = next((a.split("=", 1)[1] for a in args if a.startswith("--sort=")), None)
     if sort:
         key = sort.lstrip("-+")
@@ -58,8 +58,9 @@ def ss(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
     if error:
         return error
     flags = {o for o, _ in opts}
-    procs = {p.pid: p for p in state.spec.processes}
-    sockets = state.spec.sockets
+    procs = {p.pid: p for p in state.processes}
+    gone = {p.pid for p in state.spec.processes} - set(procs)  # killed: their sockets closed
+    sockets = [s for s in state.spec.sockets if s.pid not in gone]
     if flags & {"-u", "--udp"} and not flags & {"-t", "--tcp"}:
         sockets = [s for s in sockets if s.proto == "udp"]
     elif flags & {"-t", "--tcp"}:

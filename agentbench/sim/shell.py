@@ -131,6 +131,9 @@ class Shell:
             return error
         for redirect in command.redirects:
             if redirect.op == "<":
+                if redirect.target == "/dev/null":
+                    stdin = ""
+                    continue
                 if self.read is None:
                     return _missing_file(redirect.target)
                 text, problem = self.read(redirect.target, ctx)

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from agentbench.sim.base import CommandResult, ShellContext
 from agentbench.sim.fs import FileSystem
-from agentbench.sim.spec import JournalEntry, SystemSpec, UnitSpec
+from agentbench.sim.spec import JournalEntry, ProcessSpec, SystemSpec, UnitSpec
 from agentbench.sim.units import parse_time
 
 
@@ -25,6 +25,7 @@ class SystemState:
         self.fs = fs
         self.units: dict[str, UnitSpec] = {u.name: u.model_copy() for u in spec.units}
         self.journal: list[JournalEntry] = sorted(spec.journal, key=lambda e: parse_time(e.time))
+        self.processes: list[ProcessSpec] = list(spec.processes)  # kill/pkill remove from it
         self.now: datetime = parse_time(spec.now)
         self.users = {spec.user: (1000, [spec.user, "adm", *(["sudo"] if spec.sudo else [])])}
         self.users["root"] = (0, ["root"])
@@ -32,11 +33,11 @@ class SystemState:
             self.users[user.name] = (user.uid, user.groups or [user.name])
 
     def snapshot(self) -> object:
-        return copy.deepcopy((self.units, self.journal))
+        return copy.deepcopy((self.units, self.journal, self.processes))
 
     def restore(self, token: object) -> None:
         assert isinstance(token, tuple)
-        self.units, self.journal = token
+        self.units, self.journal, self.processes = token
 
     def unit(self, name: str) -> UnitSpec | None:
         """A unit by its name, with or without the .service suffix."""
@@ -75,9 +76,24 @@ class SystemProgram:
 
 
 def system_programs(state: SystemState) -> dict[str, SystemProgram]:
+    from agentbench.sim.docker import DOCKER_COMMANDS
+    from agentbench.sim.gzip import GZIP_COMMANDS
     from agentbench.sim.host import HOST_COMMANDS
     from agentbench.sim.journal import journalctl
+    from agentbench.sim.netinfo import NET_COMMANDS
+    from agentbench.sim.procs import PROCESS_COMMANDS
+    from agentbench.sim.sessions import SESSION_COMMANDS
     from agentbench.sim.systemd import systemctl
+    from agentbench.sim.tls import TLS_COMMANDS
 
     table: dict[str, Command] = {"systemctl": systemctl, "journalctl": journalctl, **HOST_COMMANDS}
+    for extra in (
+        PROCESS_COMMANDS,
+        GZIP_COMMANDS,
+        TLS_COMMANDS,
+        NET_COMMANDS,
+        SESSION_COMMANDS,
+        DOCKER_COMMANDS,
+    ):
+        table.update(extra)
     return {name: SystemProgram(state, command) for name, command in table.items()}

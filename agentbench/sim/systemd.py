@@ -178,6 +178,7 @@ def _write(state: SystemState, verb: str, names: list[str], ctx: ShellContext) -
                 update={"active": "inactive", "sub": "dead", "since": stamp}
             )
             state.log(unit.name, f"Stopped {unit.name} - {unit.description}.")
+            state.processes = [p for p in state.processes if p.pid != unit.main_pid]
         elif verb in ("enable", "disable", "mask"):
             state.units[unit.name] = unit.model_copy(
                 update={"enabled": {"enable": "enabled", "disable": "disabled"}.get(verb, "masked")}
