@@ -10,6 +10,7 @@ Errors are the kernel's (`No such file or directory`, `Permission denied`, `Is a
 from __future__ import annotations
 
 import copy
+import fnmatch
 import posixpath
 from dataclasses import dataclass
 
@@ -142,6 +143,33 @@ class FileSystem:
             if p.startswith(prefix) and "/" not in p[len(prefix) :]
         )
 
+    def glob(self, pattern: str, user: str, cwd: str) -> list[str]:
+        """Paths matching a shell pattern, as bash expands it: each component matched in turn
+        (a leading `.` only by a pattern that starts with `.`), directories readable by
+        `user`; sorted, and relative when the pattern is."""
+        absolute = pattern.startswith("/")
+        found = ["/" if absolute else ""]
+        for part in [p for p in pattern.split("/") if p]:
+            step: list[str] = []
+            for prefix in found:
+                where = self.resolve(prefix or ".", cwd)
+                node, _ = self.lookup(where, user)
+                if node is None or node.kind != "dir":
+                    continue
+                if not any(c in part for c in "*?["):
+                    if posixpath.join(where, part) in self.nodes:
+                        step.append(posixpath.join(prefix, part) if prefix else part)
+                    continue
+                if not self.allowed(node, user, 4):
+                    continue
+                for name in self.children(where):
+                    if name.startswith(".") and not part.startswith("."):
+                        continue
+                    if fnmatch.fnmatchcase(name, part):
+                        step.append(posixpath.join(prefix, name) if prefix else name)
+            found = step
+        return sorted(found)
+
     def descendants(self, path: str) -> list[str]:
         prefix = path.rstrip("/") + "/"
         return sorted(p for p in self.nodes if p == path or p.startswith(prefix))
@@ -199,6 +227,9 @@ class FileSystem:
             return CommandResult(stderr=f"bash: {path}: {error}\n", exit_code=1)
         change = Change("filesystem", "append" if append else "write", full)
         return CommandResult(identity=("file", "write", full), changes=[change])
+
+    def shell_glob(self, pattern: str, ctx: ShellContext) -> list[str]:
+        return self.glob(pattern, ctx.user, ctx.cwd)
 
     def redirect_read(self, path: str, ctx: ShellContext) -> tuple[str | None, str]:
         return self.read(self.resolve(path, ctx.cwd), ctx.user)

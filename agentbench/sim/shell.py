@@ -18,7 +18,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from agentbench.sim.base import CommandResult, Identity, Program, ShellContext
-from agentbench.sim.shell_parse import Pipeline, Redirect, ShellSyntaxError, SimpleCommand, parse
+from agentbench.sim.shell_parse import (
+    GlobWord,
+    Pipeline,
+    Redirect,
+    ShellSyntaxError,
+    SimpleCommand,
+    parse,
+)
 
 _ASSIGN = re.compile(r"^[A-Za-z_]\w*=")
 _FOR = re.compile(r"^\s*for\s+(\w+)\s+in\s+([^;]*);\s*do\s+(.*?);?\s*done\s*$", re.S)
@@ -27,6 +34,7 @@ _SUBST = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
 # A file writer for `>`/`>>`: (path, text, append, ctx) -> its result (error, changes, identity).
 Writer = Callable[[str, str, bool, ShellContext], CommandResult]
 Reader = Callable[[str, ShellContext], tuple[str | None, str]]  # (text, error)
+Globber = Callable[[str, ShellContext], list[str]]  # pattern -> matching paths, sorted
 
 
 class Shell:
@@ -41,6 +49,7 @@ class Shell:
         not_installed: frozenset[str] = frozenset(),
         write: Writer | None = None,
         read: Reader | None = None,
+        glob: Globber | None = None,
     ) -> None:
         self.programs = programs
         self.sudo = sudo
@@ -48,13 +57,14 @@ class Shell:
         self.not_installed = not_installed
         self.write = write
         self.read = read
+        self.glob = glob
 
     def run(self, line: str, ctx: ShellContext) -> CommandResult:
         total = CommandResult()
         identities: list[Identity] = []
         loop = _FOR.match(line)
         if loop:  # for VAR in WORDS; do BODY; done: the body once per word
-            for word in loop.group(2).split():
+            for word in self._expand(loop.group(2).split(), ctx, raw=True):
                 env = tuple(sorted({**dict(ctx.env), loop.group(1): word}.items()))
                 _merge(total, identities, self.run(loop.group(3), replace(ctx, env=env)))
             total.identity = _join(identities)
@@ -129,6 +139,7 @@ class Shell:
         words, ctx, error = self._prefixes(list(command.words), ctx)
         if error is not None:
             return error
+        words = self._expand(words, ctx)
         for redirect in command.redirects:
             if redirect.op == "<":
                 if redirect.target == "/dev/null":
@@ -146,6 +157,21 @@ class Shell:
             return CommandResult()
         result = self._program(words, stdin, ctx)
         return self._redirect_output(result, command.redirects, ctx)
+
+    def _expand(self, words: list[str], ctx: ShellContext, *, raw: bool = False) -> list[str]:
+        """Pathname expansion: a word with unquoted `*`, `?` or `[` becomes the matching paths;
+        with no match it stays as written (bash without nullglob). `raw`: the words are
+        unparsed text (a `for` list), globbed unless quoted."""
+        if self.glob is None:
+            return words
+        out: list[str] = []
+        for word in words:
+            pattern = word.pattern if isinstance(word, GlobWord) else None
+            if raw and not any(q in word for q in "'\"\\") and any(c in word for c in "*?["):
+                pattern = word
+            matches = self.glob(pattern, ctx) if pattern else []
+            out += matches or [str(word)]
+        return out
 
     def _prefixes(
         self, words: list[str], ctx: ShellContext

@@ -49,7 +49,7 @@ def test_sources_rule_first_then_simulator_then_fallback(suite: TaskSuite) -> No
         "port=8080\n",
         ("file", "read", "/etc/app.conf"),
     )
-    off = env.execute("run_command", {"cmd": "dig +short db.internal"})
+    off = env.execute("run_command", {"cmd": "traceroute db.internal"})
     assert off.source == "fallback" and off.kind == "unmatched"
     tool = env.execute("read_file", {"path": "/etc/app.conf"})
     assert (tool.source, tool.output, tool.exit_code) == ("sim:read_file", "port=8080\n", None)
