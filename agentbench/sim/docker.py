@@ -120,6 +120,8 @@ def _find(state: SystemState, name: str) -> ContainerSpec | None:
 
 def _ps(state: SystemState, args: list[str]) -> CommandResult:
     assert state.spec.docker is not None
+    letters = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    args = [*args, *(f"-{c}" for c in letters)]
     shown = [
         c
         for c in state.spec.docker.containers

@@ -24,11 +24,18 @@ class _Decompressed(UserFiles):
     """Files as zgrep sees them: the decompressed text; a missing one is gzip's error."""
 
     def read(self, operand: str) -> tuple[str, str | None, str]:
-        full, text, error = super().read(operand)
+        full, text, error = self._raw(operand)
         if text is None and not compressed(full) and error == "No such file or directory":
-            full2, text2, error2 = super().read(operand + ".gz")
+            full2, text2, error2 = self._raw(operand + ".gz")
             if text2 is not None:
                 return full2, text2, error2
+        return full, text, error
+
+    def _raw(self, operand: str) -> tuple[str, str | None, str]:
+        full = self.path(operand)
+        if self.fs is None:
+            return full, None, "No such file or directory"
+        text, error = self.fs.read(full, self.user)
         return full, text, error
 
 

@@ -146,7 +146,8 @@ def _select(
     known = set(state.users) | {p.user for p in state.processes}
     for user in (users or "").split(",") if users else []:
         if user not in known and not user.isdigit():
-            return [], options, usage_error(prog, f"invalid user name: {user}", 2)
+            text = f"{prog}: invalid user name: {user}\n"
+            return [], options, CommandResult(stderr=text, exit_code=2)
     try:
         pattern = re.compile(rest[0] if rest else "", re.IGNORECASE if "-i" in options else 0)
     except re.error:

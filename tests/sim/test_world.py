@@ -90,7 +90,9 @@ def test_not_installed_commands_are_simulated_absences() -> None:
     world = World(WorldSpec(system=SystemSpec(not_installed=["docker-compose"])))
     result = sh(world, "docker-compose ps")
     assert (result.stderr, result.simulated) == ("bash: docker-compose: command not found\n", True)
-    assert sh(world, "docker ps").simulated is False
+    no_daemon = sh(world, "docker ps")  # docker is installed, but no daemon is declared
+    assert (no_daemon.simulated, no_daemon.exit_code) == (True, 1)
+    assert no_daemon.stderr.startswith("Cannot connect to the Docker daemon at unix:///var/run/")
 
 
 def test_kubectl_runs_through_the_shell_and_identify_restores_the_cluster() -> None:
