@@ -128,7 +128,8 @@ def test_top_batch_mode_lists_by_cpu(app: World) -> None:
     assert out[0].startswith("top - 09:30:00 up 17 days,  5:20,  1 user,  load average: 0.18")
     assert out[1] == "Tasks:   4 total,   1 running,   3 sleeping,   0 stopped,   0 zombie"
     assert out[3].startswith("MiB Mem :  16384.0 total,   8192.0 free,   4096.0 used,")
-    assert out[6] == "    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND"
+    header = "    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND"
+    assert out[6] == header
     assert out[7].split()[0::11] == ["1402", "java"] and out[7].split()[1] == "legacy"
     assert sh(app, "top -bn1 | head -3").stdout.count("\n") == 3
     assert sh(app, "top").exit_code == 1  # no terminal behind a tool call
