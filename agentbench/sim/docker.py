@@ -103,14 +103,14 @@ def _ago(state: SystemState, stamp: str) -> str:
 def _status(state: SystemState, c: ContainerSpec) -> str:
     since = c.started or c.created
     if c.state == "running":
-        return f"Up {_ago(state, since)}"
+        return f"Up {_ago(state, since)}" + (f" ({c.health})" if c.health else "")
     if c.state == "paused":
         return f"Up {_ago(state, since)} (Paused)"
     if c.state == "restarting":
         return f"Restarting ({c.exit_code}) {_ago(state, since)} ago"
     if c.state == "created":
         return "Created"
-    return f"Exited ({c.exit_code}) {_ago(state, since)} ago"
+    return f"Exited ({c.exit_code}) {_ago(state, c.finished or since)} ago"
 
 
 def _find(state: SystemState, name: str) -> ContainerSpec | None:
@@ -204,6 +204,8 @@ def _inspect(state: SystemState, names: list[str]) -> CommandResult:
                     "Dead": False,
                     "ExitCode": c.exit_code,
                     "StartedAt": stamp,
+                    "FinishedAt": c.finished or "0001-01-01T00:00:00Z",
+                    **({"Health": {"Status": c.health}} if c.health else {}),
                 },
                 "Name": f"/{c.name}",
                 "RestartCount": c.restart_count,

@@ -103,6 +103,8 @@ class ContainerSpec(_Strict):
     created: str = Field(description="Creation time (ISO 8601).")
     state: Literal["running", "exited", "restarting", "paused", "created"] = "running"
     started: str | None = Field(default=None, description="Last start; default `created`.")
+    finished: str | None = Field(default=None, description="Last exit (exited containers).")
+    health: Literal["healthy", "unhealthy", "starting"] | None = None
     exit_code: int = 0
     ports: list[str] = Field(default_factory=list, description="e.g. 0.0.0.0:8080->80/tcp.")
     logs: str = Field(default="", description="What `docker logs` prints.")

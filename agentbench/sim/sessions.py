@@ -75,19 +75,24 @@ def last(
     if error:
         return CommandResult(stderr=f"{prog}: {error}\n", exit_code=1)
     records = [x for x in state.spec.logins if x.failed == failed]
-    begins = min((parse_time(x.start) for x in records), default=state.now)
+    # wtmp starts with the boot record; btmp with its first failure
+    starts = [parse_time(x.start) for x in records] + ([] if failed else [parse_time(state.spec.boot)])
+    begins = min(starts, default=state.now)
     shown = sorted(records, key=lambda x: x.start, reverse=True)
     if names:
         shown = [x for x in shown if x.user in names or x.tty in names]
     if limit is not None:
         shown = shown[:limit]
-    lines = [f"{x.user:<8} {x.tty:<12} {x.host:<16} {_span(x)}".rstrip() for x in shown]
-    if failed:
-        lines = [
-            f"{x.user:<8} {x.tty:<12} {x.host:<16} {_when(parse_time(x.start))} - "
-            f"{parse_time(x.start):%H:%M}  (00:00)"
-            for x in shown
-        ]
+    host_last = "-a" in argv[1:]  # the remote host in the last column
+    lines = []
+    for x in shown:
+        span = _span(x)
+        if failed:
+            span = f"{_when(parse_time(x.start))} - {parse_time(x.start):%H:%M}  (00:00)"
+        if host_last:
+            lines.append(f"{x.user:<8} {x.tty:<12} {span:<38} {x.host}".rstrip())
+        else:
+            lines.append(f"{x.user:<8} {x.tty:<12} {x.host:<16} {span}".rstrip())
     footer = f"\n{source} begins {begins.strftime('%a %b %e %H:%M:%S %Y')}\n"
     return CommandResult(stdout="".join(line + "\n" for line in lines) + footer, identity=identity)
 
