@@ -76,7 +76,9 @@ def last(
         return CommandResult(stderr=f"{prog}: {error}\n", exit_code=1)
     records = [x for x in state.spec.logins if x.failed == failed]
     # wtmp starts with the boot record; btmp with its first failure
-    starts = [parse_time(x.start) for x in records] + ([] if failed else [parse_time(state.spec.boot)])
+    starts = [parse_time(x.start) for x in records]
+    if not failed:
+        starts.append(parse_time(state.spec.boot))
     begins = min(starts, default=state.now)
     shown = sorted(records, key=lambda x: x.start, reverse=True)
     if names:
