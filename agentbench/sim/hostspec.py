@@ -44,12 +44,15 @@ class CertSpec(_Strict):
 
 
 class TlsEndpoint(_Strict):
-    """A TLS server the host can reach: `openssl s_client -connect HOST:PORT` shows `cert`
-    (a declared file that has `cert:`), then the `chain` certificates above it."""
+    """A TLS server the host can reach: `openssl s_client -connect HOST:PORT` shows `cert`,
+    then the `chain` certificates above it. Each is a certificate (a remote server's) or the
+    path of a declared file that has `cert:` (a server on this host)."""
 
     address: str = Field(description="host:port, e.g. billing.internal:443.")
-    cert: str = Field(description="Path of the declared certificate file the server presents.")
-    chain: list[str] = Field(default_factory=list, description="Intermediate certificate files.")
+    cert: str | CertSpec = Field(description="The certificate the server presents, or its file.")
+    chain: list[str | CertSpec] = Field(
+        default_factory=list, description="Intermediate certificates (or their files)."
+    )
 
 
 class DnsRecord(_Strict):

@@ -64,6 +64,10 @@ def _load(
             f"Could not read certificate from {operand}\nUnable to load certificate\n",
         )
     text = stdin or ""
+    for endpoint in state.spec.tls:
+        for index, item in enumerate([endpoint.cert, *endpoint.chain]):
+            if isinstance(item, CertSpec):
+                certs[f"{endpoint.address}#{index}"] = item
     if _BEGIN in text:
         body = text.split(_BEGIN, 1)[1].split(_END, 1)[0].strip()
         for path, cert in certs.items():
@@ -157,7 +161,19 @@ def s_client(
     identity = ("tls", "connect", address)
     endpoint = next((e for e in state.spec.tls if e.address == address), None)
     certs = _certs(state)
-    if endpoint is None or endpoint.cert not in certs:
+
+    def served(item: str | CertSpec, index: int) -> tuple[str, CertSpec] | None:
+        if isinstance(item, CertSpec):  # a remote server's certificate: its PEM seeded by address
+            return f"{address}#{index}", item
+        return (item, certs[item]) if item in certs else None
+
+    chain = [
+        c
+        for i, item in enumerate([*(endpoint.chain if endpoint else [])])
+        if (c := served(item, i + 1))
+    ]
+    leaf = served(endpoint.cert, 0) if endpoint else None
+    if endpoint is None or leaf is None:
         known = {r.name for r in state.spec.dns} | {
             e.address.rsplit(":", 1)[0] for e in state.spec.tls
         }
@@ -172,8 +188,7 @@ def s_client(
                 "../crypto/bio/bio_sock2.c:114:calling connect()\nconnect:errno=111\n"
             )
         return CommandResult(stderr=text, exit_code=1, identity=(*identity, "!refused"))
-    chain = [(endpoint.cert, certs[endpoint.cert])]
-    chain += [(p, certs[p]) for p in endpoint.chain if p in certs]
+    chain = [leaf, *chain]
     code, reason = _verify(chain[0][1], state.now)
     err: list[str] = []
     for depth in range(len(chain) - 1, -1, -1):
