@@ -49,7 +49,7 @@ def send(state: SystemState, pid: int, signal: int, ctx: ShellContext) -> tuple[
     name = next((n for n, v in SIGNALS.items() if v == signal), str(signal))
     change = Change("process", "kill", str(pid), f"SIG{name} {comm(process)}")
     if signal in _FATAL:
-        state.processes = [p for p in state.processes if p.pid != pid]
+        state.end_process(pid)
         for unit in list(state.units.values()):
             if unit.main_pid == pid and unit.active == "active":
                 failed = signal == 9

@@ -86,6 +86,12 @@ class UnitSpec(_Strict):
     restart_fails: str | None = Field(
         default=None, description="A (re)start fails with this journal message; state unchanged."
     )
+    listen: str | None = Field(
+        default=None,
+        description="Address:port the service binds when it starts (e.g. 0.0.0.0:8080). While "
+        "another process holds that port a start fails (EADDRINUSE); a start that succeeds "
+        "runs `exec_start` as a new main process listening there.",
+    )
 
 
 class JournalEntry(_Strict):

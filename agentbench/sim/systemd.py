@@ -53,6 +53,9 @@ def systemctl(
 
 
 def _read(state: SystemState, verb: str, names: list[str], flags: list[str]) -> CommandResult:
+    if verb == "status":  # `systemctl status PID`: the unit that process belongs to
+        owners = {str(u.main_pid): u.name for u in state.units.values() if u.main_pid}
+        names = [owners.get(n, n) for n in names]
     result = CommandResult(
         identity=("systemd", "status" if verb != "cat" else "cat", *map(state.unit_name, names))
     )
@@ -148,7 +151,23 @@ def _write(state: SystemState, verb: str, names: list[str], ctx: ShellContext) -
             continue
         result.changes.append(Change("systemd", verb, unit.name))
         stamp = state.spec.now
-        if (
+        starting = verb in ("start", "restart", "try-restart", "reload-or-restart")
+        if starting and unit.listen and unit.active == "active":
+            state.end_process(unit.main_pid)  # a restart: the old main process exits first
+        holder = state.port_holder(unit.listen) if starting and unit.listen else None
+        if holder is not None and unit.active != "active":
+            state.log(unit.name, f"Error: listen EADDRINUSE: address already in use {unit.listen}")
+            state.log(unit.name, f"{unit.name}: Failed with result 'exit-code'.", priority=4)
+            state.units[unit.name] = unit.model_copy(
+                update={"active": "failed", "sub": "failed", "since": stamp, "result": "exit-code"}
+            )
+            result.stderr += (
+                f"Job for {unit.name} failed because the control process exited with error "
+                f'code.\nSee "systemctl status {unit.name}" and "journalctl -xeu {unit.name}" '
+                "for details.\n"
+            )
+            result.exit_code = 1
+        elif (
             verb in ("start", "restart", "reload", "try-restart", "reload-or-restart")
             and unit.restart_fails
         ):
@@ -165,9 +184,16 @@ def _write(state: SystemState, verb: str, names: list[str], ctx: ShellContext) -
             result.exit_code = 1
         elif verb in ("start", "restart", "reload", "try-restart", "reload-or-restart"):
             if verb != "reload":
-                state.units[unit.name] = unit.model_copy(
-                    update={"active": "active", "sub": "running", "since": stamp, "result": None}
-                )
+                update: dict[str, object] = {
+                    "active": "active",
+                    "sub": "running",
+                    "since": stamp,
+                    "result": None,
+                    "status": None,
+                }
+                if unit.listen and (unit.active != "active" or starting):
+                    update["main_pid"] = state.spawn(unit)
+                state.units[unit.name] = unit.model_copy(update=update)
             state.log(
                 unit.name,
                 f"{'Reloaded' if verb == 'reload' else 'Started'} {unit.name} - "
@@ -178,7 +204,7 @@ def _write(state: SystemState, verb: str, names: list[str], ctx: ShellContext) -
                 update={"active": "inactive", "sub": "dead", "since": stamp}
             )
             state.log(unit.name, f"Stopped {unit.name} - {unit.description}.")
-            state.processes = [p for p in state.processes if p.pid != unit.main_pid]
+            state.end_process(unit.main_pid)
         elif verb in ("enable", "disable", "mask"):
             state.units[unit.name] = unit.model_copy(
                 update={"enabled": {"enable": "enabled", "disable": "disabled"}.get(verb, "masked")}
