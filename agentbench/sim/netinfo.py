@@ -13,8 +13,8 @@ from agentbench.sim.hostspec import DnsRecord, FirewallRule
 from agentbench.sim.system import Command, SystemState
 
 _TYPES = ("A", "AAAA", "CNAME", "MX", "TXT", "NS")
-_SERVICES = {22: "ssh", 25: "smtp", 53: "domain", 80: "http", 443: "https", 5432: "postgresql"}
-_SERVICES.update({3306: "mysql", 6379: "redis", 8080: "http-alt", 9100: "jetdirect"})
+SERVICES = {22: "ssh", 25: "smtp", 53: "domain", 80: "http", 443: "https", 5432: "postgresql"}
+SERVICES.update({3306: "mysql", 6379: "redis", 8080: "http-alt", 9100: "jetdirect"})
 
 
 def resolve(state: SystemState, name: str, rtype: str) -> list[DnsRecord]:
@@ -224,7 +224,7 @@ def _rule(rule: FirewallRule, numeric: bool, verbose: bool) -> str:
 
     match = rule.extra
     if rule.dport is not None:
-        port = str(rule.dport) if numeric else _SERVICES.get(rule.dport, str(rule.dport))
+        port = str(rule.dport) if numeric else SERVICES.get(rule.dport, str(rule.dport))
         match = f"{rule.protocol} dpt:{port}" + (f" {match}" if match else "")
     body = f"{rule.target:<10} {rule.protocol:<4} --  "
     if verbose:

@@ -58,9 +58,15 @@ class SystemState:
             None,
         )
 
+    def next_pid(self) -> int:
+        """The pid the kernel hands out next: above every pid this host has seen."""
+        seen = [p.pid for p in [*self.spec.processes, *self.processes]]
+        seen += [u.main_pid or 0 for u in self.units.values()]
+        return max([*seen, 1000]) + 1
+
     def spawn(self, unit: UnitSpec) -> int:
         """Start the unit's ExecStart as a new main process (listening on `unit.listen`)."""
-        pid = max([p.pid for p in self.processes] + [1000]) + 1
+        pid = self.next_pid()
         command = unit.exec_start or unit.name
         self.processes.append(
             ProcessSpec(pid=pid, command=command, start=self.now.strftime("%H:%M"))
@@ -111,6 +117,7 @@ def system_programs(state: SystemState) -> dict[str, SystemProgram]:
     from agentbench.sim.host import HOST_COMMANDS
     from agentbench.sim.journal import journalctl
     from agentbench.sim.netinfo import NET_COMMANDS
+    from agentbench.sim.ports import PORT_COMMANDS
     from agentbench.sim.procs import PROCESS_COMMANDS
     from agentbench.sim.sessions import SESSION_COMMANDS
     from agentbench.sim.systemd import systemctl
@@ -122,6 +129,7 @@ def system_programs(state: SystemState) -> dict[str, SystemProgram]:
         GZIP_COMMANDS,
         TLS_COMMANDS,
         NET_COMMANDS,
+        PORT_COMMANDS,
         SESSION_COMMANDS,
         DOCKER_COMMANDS,
     ):
