@@ -41,9 +41,9 @@ def _comm(p: ProcessSpec) -> str:
     return words[0].rsplit("/", 1)[-1].rstrip(":")[:15] if words else ""
 
 
-def _columns(args: list[str]) -> list[str]:
-    """The fields of `-o a,b`, `-oa,b`, `o a,b`, `--format a,b` (with `=` header overrides)."""
-    fields: list[str] = []
+def _columns(args: list[str]) -> list[tuple[str, str | None]]:
+    """(field, header override) of `-o a,b`, `-oa,b`, `o a,b`, `--format a,b`, `-o pid=`."""
+    fields: list[tuple[str, str | None]] = []
     for i, arg in enumerate(args):
         value = None
         if arg in ("-o", "o", "--format", "-O") and i + 1 < len(args):
@@ -54,18 +54,22 @@ def _columns(args: list[str]) -> list[str]:
         elif arg.startswith(("--format=", "-o=")):
             value = arg.split("=", 1)[1]
         if value:
-            fields += [
-                f.split("=", 1)[0].strip().lower() for f in value.replace(" ", ",").split(",") if f
-            ]
+            for item in (f for f in value.replace(" ", ",").split(",") if f):
+                name, eq, header = item.partition("=")
+                fields.append((name.strip().lower(), header if eq else None))
     return fields
 
 
-def _custom(procs: list[ProcessSpec], columns: list[str], exit_code: int) -> CommandResult:
-    unknown = [c for c in columns if c not in _FIELDS]
+def _custom(
+    procs: list[ProcessSpec], spec: list[tuple[str, str | None]], exit_code: int
+) -> CommandResult:
+    unknown = [c for c, _ in spec if c not in _FIELDS]
     if unknown:
         text = f'error: unknown user-defined format specifier "{unknown[0]}"\n'
         return CommandResult(stderr=text, exit_code=1)
-    table = [[_FIELDS[c][0] for c in columns]]
+    columns = [c for c, _ in spec]
+    headers = [_FIELDS[c][0] if h is None else h for c, h in spec]
+    table = [headers] if any(headers) else []  # every header blanked (`pid=`): none printed
     table += [[_FIELDS[c][2](p) for c in columns] for p in procs]
     widths = [
         max([_MIN_WIDTH.get(c, 0), *(len(row[i]) for row in table)]) for i, c in enumerate(columns)
