@@ -116,3 +116,19 @@ def test_s_client_to_unknown_or_closed_hosts(tls: World) -> None:
     assert closed.exit_code == 1 and closed.stderr.endswith("connect:errno=111\n")
     bad = sh(tls, "openssl frobnicate")
     assert bad.stderr == "Invalid command 'frobnicate'; type \"help\" for a list.\n"
+
+
+def test_a_remote_servers_certificate_declared_inline() -> None:
+    remote = CertSpec(
+        subject="CN = shop.example.com",
+        issuer="C = US, O = Let's Encrypt, CN = R11",
+        not_before="2026-09-04T00:00:00Z",
+        not_after="2026-12-03T23:59:59Z",
+    )
+    system = SystemSpec(tls=[TlsEndpoint(address="shop.example.com:443", cert=remote)])
+    world = World(WorldSpec(system=system))
+    cmd = "openssl s_client -connect shop.example.com:443 </dev/null 2>/dev/null"
+    dates = sh(world, f"{cmd} | openssl x509 -noout -subject -enddate")
+    assert dates.stdout == "subject=CN = shop.example.com\nnotAfter=Dec  3 23:59:59 2026 GMT\n"
+    assert "Verify return code: 0 (ok)\n" in sh(world, cmd).stdout
+    assert "shop.example.com" not in sh(world, "ls -R /etc").stdout  # nothing lands on disk
