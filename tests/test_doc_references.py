@@ -58,7 +58,11 @@ def references(source: Path) -> list[tuple[str, str | None]]:
                 continue
             path, _, anchor = target.partition("#")
             found.append((path, anchor or None))
-    return found + [(m.group(1), None) for m in PARENT_PATH.finditer(text)]
+    # A C source path (`../crypto/bio/bio_sock2.c`) is part of a simulated program's real error
+    # text (OpenSSL prints its own sources), not a reference to a document.
+    return found + [
+        (m.group(1), None) for m in PARENT_PATH.finditer(text) if not m.group(1).endswith(".c")
+    ]
 
 
 def broken_in(source: Path, where: str, root: Path = ROOT) -> list[str]:

@@ -31,6 +31,7 @@ def ls(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) ->
     long_form, show_all = "-l" in flags, flags & {"-a", "--all"}
     result = CommandResult()
     blocks: list[str] = []
+    singles: list[tuple[str, Node]] = []
     ids: list[str] = []
     for operand in operands or ["."]:
         path = fs.resolve(operand, ctx.cwd)
@@ -53,7 +54,9 @@ def ls(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) ->
             header = f"{operand}:\n" if len(operands) > 1 else ""
             blocks.append(header + _listing(fs, entries, flags, long_form, total=True))
         else:
-            blocks.append(_listing(fs, [(operand, node)], flags, long_form, total=False))
+            singles.append((operand, node))
+    if singles:  # ls lists its file operands together, before the directories
+        blocks.insert(0, _listing(fs, sorted(singles), flags, long_form, total=False))
     result.stdout = "\n".join(b for b in blocks if b)
     result.identity = tuple(ids)
     return result

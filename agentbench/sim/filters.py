@@ -113,7 +113,11 @@ def cat(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
 def grep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     args = argv[1:]
     opts, rest, error = parse_options(
-        "grep", args, "ivcEFnwoe:hHlLqsrRA:B:C:xP", ["ignore-case", "count", "color="], code=2
+        "grep",
+        args,
+        "ivcEFnwoe:hHlLqsrRA:B:C:xPm:",
+        ["ignore-case", "count", "color=", "max-count="],
+        code=2,
     )
     if error:
         return error
@@ -144,6 +148,9 @@ def grep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     for name, text in inputs.texts:
         lines = lines_of(text)
         hits = [i for i, line in enumerate(lines) if bool(regex.search(line)) != ("-v" in flags)]
+        limit = next((v for o, v in opts if o in ("-m", "--max-count")), None)
+        if limit is not None and limit.isdigit():  # -m N: stop after N selected lines
+            hits = hits[: int(limit)]
         total += len(hits)
         prefix = f"{'(standard input)' if name == '-' else name}:" if show_name else ""
         if flags & {"-c", "--count"}:

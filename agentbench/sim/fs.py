@@ -10,10 +10,13 @@ Errors are the kernel's (`No such file or directory`, `Permission denied`, `Is a
 from __future__ import annotations
 
 import copy
+import fnmatch
+import hashlib
 import posixpath
 from dataclasses import dataclass
 
 from agentbench.sim.base import Change, CommandResult, ShellContext
+from agentbench.sim.hostspec import CertSpec
 from agentbench.sim.spec import FileSpec, Size, SystemSpec
 from agentbench.sim.units import parse_size
 
@@ -34,6 +37,7 @@ class Node:
     mtime: str
     content: str = ""
     size: int | None = None  # apparent size when the content is abridged
+    cert: CertSpec | None = None  # the X.509 certificate the file holds (sim/tls.py)
 
     @property
     def bytes(self) -> int:
@@ -69,8 +73,9 @@ class FileSystem:
                 spec.owner,
                 spec.group or self.primary.get(spec.owner, spec.owner),
                 spec.mtime or self.now,
-                spec.content,
+                spec.content or (spec.cert.pem(path) if spec.cert else ""),
                 _size(spec.size),
+                spec.cert,
             )
 
     def _dir(self, owner: str) -> Node:
@@ -139,6 +144,33 @@ class FileSystem:
             if p.startswith(prefix) and "/" not in p[len(prefix) :]
         )
 
+    def glob(self, pattern: str, user: str, cwd: str) -> list[str]:
+        """Paths matching a shell pattern, as bash expands it: each component matched in turn
+        (a leading `.` only by a pattern that starts with `.`), directories readable by
+        `user`; sorted, and relative when the pattern is."""
+        absolute = pattern.startswith("/")
+        found = ["/" if absolute else ""]
+        for part in [p for p in pattern.split("/") if p]:
+            step: list[str] = []
+            for prefix in found:
+                where = self.resolve(prefix or ".", cwd)
+                node, _ = self.lookup(where, user)
+                if node is None or node.kind != "dir":
+                    continue
+                if not any(c in part for c in "*?["):
+                    if posixpath.join(where, part) in self.nodes:
+                        step.append(posixpath.join(prefix, part) if prefix else part)
+                    continue
+                if not self.allowed(node, user, 4):
+                    continue
+                for name in self.children(where):
+                    if name.startswith(".") and not part.startswith("."):
+                        continue
+                    if fnmatch.fnmatchcase(name, part):
+                        step.append(posixpath.join(prefix, name) if prefix else name)
+            found = step
+        return sorted(found)
+
     def descendants(self, path: str) -> list[str]:
         prefix = path.rstrip("/") + "/"
         return sorted(p for p in self.nodes if p == path or p.startswith(prefix))
@@ -197,6 +229,9 @@ class FileSystem:
         change = Change("filesystem", "append" if append else "write", full)
         return CommandResult(identity=("file", "write", full), changes=[change])
 
+    def shell_glob(self, pattern: str, ctx: ShellContext) -> list[str]:
+        return self.glob(pattern, ctx.user, ctx.cwd)
+
     def redirect_read(self, path: str, ctx: ShellContext) -> tuple[str | None, str]:
         return self.read(self.resolve(path, ctx.cwd), ctx.user)
 
@@ -216,6 +251,14 @@ class FileSystem:
 def failure_token(error: str) -> str:
     """A short token for a failed access, carried as the last element of its identity."""
     return {ENOENT: "!missing", EACCES: "!denied", EISDIR: "!directory"}.get(error, "!error")
+
+
+def gzip_bytes(path: str, text: str) -> str:
+    """What `cat` shows of a declared `.gz` file (whose content is the decompressed text): the
+    gzip magic and deterministic binary bytes, in which no text pattern is found."""
+    seed = hashlib.sha256(f"{path}\n{text}".encode()).digest()
+    body = "".join(chr(0x80 + b % 0x7F) for b in seed * 4)
+    return "\x1f\x8b\x08\x00" + body
 
 
 def _size(value: Size | None) -> int | None:
@@ -242,6 +285,8 @@ class UserFiles:
         if self.fs is None:
             return full, None, ENOENT
         text, error = self.fs.read(full, self.user)
+        if text and full.endswith((".gz", ".tgz")):  # declared decompressed; plain tools see gzip
+            text = gzip_bytes(full, text)
         return full, text, error
 
     def write(self, operand: str, text: str) -> tuple[str, str]:

@@ -1,4 +1,5 @@
-"""Host facts from the declared `system:`: ps ss free uptime hostname id whoami uname date df du."""
+"""Host facts from the declared `system:`: ss free uptime hostname id whoami uname date df du
+(ps is ps.py)."""
 
 from __future__ import annotations
 
@@ -7,48 +8,9 @@ import posixpath
 
 from agentbench.sim.base import CommandResult, ShellContext
 from agentbench.sim.filters import parse_options
+from agentbench.sim.ps import ps
 from agentbench.sim.system import Command, SystemState
 from agentbench.sim.units import human, parse_size, parse_time
-
-
-def ps(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-    args = argv[1:]
-    procs = list(state.spec.processes)
-    sort = next((a.split("=", 1)[1] for a in args if a.startswith("--sort=")), None)
-    if sort:
-        key = sort.lstrip("-+")
-        field = {
-            "%cpu": "cpu",
-            "pcpu": "cpu",
-            "%mem": "mem",
-            "pmem": "mem",
-            "rss": "rss",
-            "pid": "pid",
-            "vsz": "vsz",
-        }.get(key)
-        if field is None:
-            return CommandResult(stderr="error: unknown sort specifier\n", exit_code=1)
-        procs.sort(key=lambda p: getattr(p, field), reverse=sort.startswith("-"))
-    if any(a in ("-ef", "-eF", "-e", "-A") for a in args):
-        rows = ["UID          PID    PPID  C STIME TTY          TIME CMD"]
-        rows += [
-            f"{p.user:<8} {p.pid:>7} {1 if p.pid > 1 else 0:>7} {int(p.cpu):>2} {p.start:<5} "
-            f"{p.tty:<8} 00:{p.time:>05} {p.command}"
-            for p in procs
-        ]
-    else:
-        # procps widens VSZ and RSS to the largest value
-        vsz = max([6, *(len(str(p.vsz)) for p in procs)])
-        rss = max([5, *(len(str(p.rss)) for p in procs)])
-        head = f"USER         PID %CPU %MEM {'VSZ':>{vsz}} {'RSS':>{rss}} TTY      STAT START"
-        rows = [head + "   TIME COMMAND"]
-        rows += [
-            f"{p.user[:8] if len(p.user) <= 8 else p.user[:7] + '+':<8} {p.pid:>7} "
-            f"{p.cpu:4.1f} {p.mem:4.1f} {p.vsz:>{vsz}} {p.rss:>{rss}} {p.tty:<8} "
-            f"{p.stat:<4} {p.start:>5} {p.time:>6} {p.command}"
-            for p in procs
-        ]
-    return CommandResult(stdout="\n".join(rows) + "\n", identity=("ps",))
 
 
 def ss(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
@@ -58,8 +20,8 @@ def ss(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
     if error:
         return error
     flags = {o for o, _ in opts}
-    procs = {p.pid: p for p in state.spec.processes}
-    sockets = state.spec.sockets
+    procs = {p.pid: p for p in state.processes}
+    sockets = state.sockets
     if flags & {"-u", "--udp"} and not flags & {"-t", "--tcp"}:
         sockets = [s for s in sockets if s.proto == "udp"]
     elif flags & {"-t", "--tcp"}:

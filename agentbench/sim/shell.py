@@ -4,7 +4,8 @@ Grammar covered: words with '…', "…" and backslash quoting; `$VAR`/`${VAR}` 
 lists joined by `;`, `&&`, `||`; pipelines `|`; redirects `>`, `>>`, `<`, `2>`, `2>&1`, `&>`,
 `>/dev/null`; prefixes `VAR=x cmd`, `env [-i] VAR=x cmd`, `sudo [-u USER] [-E|-n|-H] cmd`,
 `time`, `command`, `nohup`; a program named by path (`/usr/bin/kubectl`) runs as its basename;
-command substitution `$(cmd)`/`` `cmd` `` and a plain `for VAR in WORDS; do ...; done` loop.
+command substitution `$(cmd)`/`` `cmd` ``; pathname expansion of unquoted `*`, `?`, `[...]`;
+compound lines `for`, `if` and `while read` (shell_flow.py).
 
 What a line meant: its `identity` is the identities of its stages that resolved to something
 (filters reading stdin are presentation and resolve to None), joined by ";" elements when
@@ -18,15 +19,23 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from agentbench.sim.base import CommandResult, Identity, Program, ShellContext
-from agentbench.sim.shell_parse import Pipeline, Redirect, ShellSyntaxError, SimpleCommand, parse
+from agentbench.sim.shell_flow import compound, join_identities
+from agentbench.sim.shell_parse import (
+    GlobWord,
+    Pipeline,
+    Redirect,
+    ShellSyntaxError,
+    SimpleCommand,
+    parse,
+)
 
 _ASSIGN = re.compile(r"^[A-Za-z_]\w*=")
-_FOR = re.compile(r"^\s*for\s+(\w+)\s+in\s+([^;]*);\s*do\s+(.*?);?\s*done\s*$", re.S)
 _SUBST = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
 
 # A file writer for `>`/`>>`: (path, text, append, ctx) -> its result (error, changes, identity).
 Writer = Callable[[str, str, bool, ShellContext], CommandResult]
 Reader = Callable[[str, ShellContext], tuple[str | None, str]]  # (text, error)
+Globber = Callable[[str, ShellContext], list[str]]  # pattern -> matching paths, sorted
 
 
 class Shell:
@@ -41,6 +50,7 @@ class Shell:
         not_installed: frozenset[str] = frozenset(),
         write: Writer | None = None,
         read: Reader | None = None,
+        glob: Globber | None = None,
     ) -> None:
         self.programs = programs
         self.sudo = sudo
@@ -48,17 +58,14 @@ class Shell:
         self.not_installed = not_installed
         self.write = write
         self.read = read
+        self.glob = glob
 
     def run(self, line: str, ctx: ShellContext) -> CommandResult:
         total = CommandResult()
         identities: list[Identity] = []
-        loop = _FOR.match(line)
-        if loop:  # for VAR in WORDS; do BODY; done: the body once per word
-            for word in loop.group(2).split():
-                env = tuple(sorted({**dict(ctx.env), loop.group(1): word}.items()))
-                _merge(total, identities, self.run(loop.group(3), replace(ctx, env=env)))
-            total.identity = _join(identities)
-            return total
+        flow = compound(self, line, ctx)
+        if flow is not None:  # for / if / while read: the whole line is one compound command
+            return flow
         line = self._substitute(line, ctx, total, identities)
         try:
             home = "/root" if ctx.user == "root" else f"/home/{ctx.user}"
@@ -79,7 +86,7 @@ class Shell:
             identities += stage_ids
             code = result.exit_code
         total.exit_code = code
-        total.identity = _join(identities)
+        total.identity = join_identities(identities)
         return total
 
     def _substitute(
@@ -129,8 +136,12 @@ class Shell:
         words, ctx, error = self._prefixes(list(command.words), ctx)
         if error is not None:
             return error
+        words = self.expand_words(words, ctx, raw=False)
         for redirect in command.redirects:
             if redirect.op == "<":
+                if redirect.target == "/dev/null":
+                    stdin = ""
+                    continue
                 if self.read is None:
                     return _missing_file(redirect.target)
                 text, problem = self.read(redirect.target, ctx)
@@ -143,6 +154,21 @@ class Shell:
             return CommandResult()
         result = self._program(words, stdin, ctx)
         return self._redirect_output(result, command.redirects, ctx)
+
+    def expand_words(self, words: list[str], ctx: ShellContext, *, raw: bool = True) -> list[str]:
+        """Pathname expansion: a word with unquoted `*`, `?` or `[` becomes the matching paths;
+        with no match it stays as written (bash without nullglob). `raw`: the words are
+        unparsed text (a `for` list), globbed unless quoted; else parsed words (`GlobWord`)."""
+        if self.glob is None:
+            return words
+        out: list[str] = []
+        for word in words:
+            pattern = word.pattern if isinstance(word, GlobWord) else None
+            if raw and not any(q in word for q in "'\"\\") and any(c in word for c in "*?["):
+                pattern = word
+            matches = self.glob(pattern, ctx) if pattern else []
+            out += matches or [str(word)]
+        return out
 
     def _prefixes(
         self, words: list[str], ctx: ShellContext
@@ -255,7 +281,9 @@ class Shell:
             result.exit_code = written.exit_code or result.exit_code
             result.changes += written.changes
             if written.identity is not None:
-                result.identity = _join([i for i in (result.identity, written.identity) if i])
+                result.identity = join_identities(
+                    [i for i in (result.identity, written.identity) if i]
+                )
         return result
 
 
@@ -270,24 +298,5 @@ def _single_quoted(line: str, index: int) -> bool:
     return inside
 
 
-def _merge(total: CommandResult, identities: list[Identity], result: CommandResult) -> None:
-    total.stdout += result.stdout
-    total.stderr += result.stderr
-    total.changes += result.changes
-    total.simulated = total.simulated and result.simulated
-    total.exit_code = result.exit_code
-    if result.identity is not None:
-        identities.append(result.identity)
-
-
 def _missing_file(path: str) -> CommandResult:
     return CommandResult(stderr=f"bash: {path}: No such file or directory\n", exit_code=1)
-
-
-def _join(identities: list[Identity]) -> Identity | None:
-    if not identities:
-        return None
-    out: list[str] = list(identities[0])
-    for identity in identities[1:]:
-        out += [";", *identity]
-    return tuple(out)

@@ -37,6 +37,7 @@ def _tokens(line: str, env: Mapping[str, str]) -> list[str | tuple[str]]:
     """Words as str; operators and redirect markers as 1-tuples."""
     out: list[str | tuple[str]] = []
     word: list[str] = []
+    globs: list[int] = []  # offsets of unquoted *, ? and [ in the open word
     started = False  # a word is open (even an empty quoted one)
     quoted = False  # the open word has quoted parts (so "2">x is not a redirect of fd 2)
     i, n = 0, len(line)
@@ -44,8 +45,10 @@ def _tokens(line: str, env: Mapping[str, str]) -> list[str | tuple[str]]:
     def close() -> None:
         nonlocal started, quoted
         if started:
-            out.append("".join(word))
+            text = "".join(word)
+            out.append(GlobWord(text, _pattern(text, globs)) if globs else text)
         word.clear()
+        globs.clear()
         started = quoted = False
 
     while i < n:
@@ -111,11 +114,31 @@ def _tokens(line: str, env: Mapping[str, str]) -> list[str | tuple[str]]:
             out.append((op,))
             i += len(op)
         else:
+            if c in "*?[":
+                globs.append(len("".join(word)))
             word.append(c)
             started = True
             i += 1
     close()
     return out
+
+
+class GlobWord(str):
+    """A word with unquoted `*`, `?` or `[`: bash expands it against the filesystem.
+
+    `pattern` is the word as an fnmatch pattern in which the quoted glob characters are
+    escaped (`"*".log*` matches a literal `*` then `.log` then anything)."""
+
+    pattern: str
+
+    def __new__(cls, text: str, pattern: str) -> GlobWord:
+        word = super().__new__(cls, text)
+        word.pattern = pattern
+        return word
+
+
+def _pattern(text: str, globs: list[int]) -> str:
+    return "".join(c if i in globs or c not in "*?[" else f"[{c}]" for i, c in enumerate(text))
 
 
 def _expand(line: str, i: int, env: Mapping[str, str], word: list[str]) -> int:

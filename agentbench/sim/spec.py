@@ -12,6 +12,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
+from agentbench.sim.hostspec import (
+    CertSpec,
+    DnsRecord,
+    DockerSpec,
+    FirewallSpec,
+    LoginSpec,
+    TlsEndpoint,
+)
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -30,6 +39,9 @@ class FileSpec(_Strict):
     mtime: str | None = Field(default=None, description="Last change; default `system.now`.")
     size: Size | None = Field(
         default=None, description="Apparent size for ls/stat/du when the content is abridged."
+    )
+    cert: CertSpec | None = Field(
+        default=None, description="The file holds this X.509 certificate (openssl x509 -in)."
     )
 
 
@@ -73,6 +85,12 @@ class UnitSpec(_Strict):
     triggered_by: str | None = None
     restart_fails: str | None = Field(
         default=None, description="A (re)start fails with this journal message; state unchanged."
+    )
+    listen: str | None = Field(
+        default=None,
+        description="Address:port the service binds when it starts (e.g. 0.0.0.0:8080). While "
+        "another process holds that port a start fails (EADDRINUSE); a start that succeeds "
+        "runs `exec_start` as a new main process listening there.",
     )
 
 
@@ -169,6 +187,11 @@ class SystemSpec(_Strict):
         description="Commands absent from this host: bash answers `command not found` and "
         "that answer counts as simulated (e.g. docker-compose after the v2 switch).",
     )
+    tls: list[TlsEndpoint] = Field(default_factory=list, description="openssl s_client.")
+    dns: list[DnsRecord] = Field(default_factory=list, description="dig, host, nslookup.")
+    firewall: FirewallSpec = Field(default_factory=FirewallSpec, description="iptables -L.")
+    logins: list[LoginSpec] = Field(default_factory=list, description="who, last, lastb.")
+    docker: DockerSpec | None = Field(default=None, description="None: no docker daemon.")
 
 
 class TableSpec(_Strict):

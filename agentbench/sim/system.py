@@ -13,7 +13,7 @@ from datetime import datetime
 
 from agentbench.sim.base import CommandResult, ShellContext
 from agentbench.sim.fs import FileSystem
-from agentbench.sim.spec import JournalEntry, SystemSpec, UnitSpec
+from agentbench.sim.spec import JournalEntry, ProcessSpec, SocketSpec, SystemSpec, UnitSpec
 from agentbench.sim.units import parse_time
 
 
@@ -25,6 +25,8 @@ class SystemState:
         self.fs = fs
         self.units: dict[str, UnitSpec] = {u.name: u.model_copy() for u in spec.units}
         self.journal: list[JournalEntry] = sorted(spec.journal, key=lambda e: parse_time(e.time))
+        self.processes: list[ProcessSpec] = list(spec.processes)  # kill/pkill remove from it
+        self.sockets: list[SocketSpec] = list(spec.sockets)  # closed with their process
         self.now: datetime = parse_time(spec.now)
         self.users = {spec.user: (1000, [spec.user, "adm", *(["sudo"] if spec.sudo else [])])}
         self.users["root"] = (0, ["root"])
@@ -32,11 +34,46 @@ class SystemState:
             self.users[user.name] = (user.uid, user.groups or [user.name])
 
     def snapshot(self) -> object:
-        return copy.deepcopy((self.units, self.journal))
+        return copy.deepcopy((self.units, self.journal, self.processes, self.sockets))
 
     def restore(self, token: object) -> None:
         assert isinstance(token, tuple)
-        self.units, self.journal = token
+        self.units, self.journal, self.processes, self.sockets = token
+
+    def end_process(self, pid: int | None) -> None:
+        """The process exits: it leaves the process table and its sockets close."""
+        self.processes = [p for p in self.processes if p.pid != pid]
+        self.sockets = [s for s in self.sockets if s.pid != pid or pid is None]
+
+    def port_holder(self, address: str) -> SocketSpec | None:
+        """The live socket bound to the port of `address` (host:port), if any."""
+        port = address.rsplit(":", 1)[-1]
+        live = {p.pid for p in self.processes}
+        return next(
+            (
+                s
+                for s in self.sockets
+                if s.local.rsplit(":", 1)[-1] == port and (s.pid is None or s.pid in live)
+            ),
+            None,
+        )
+
+    def next_pid(self) -> int:
+        """The pid the kernel hands out next: above every pid this host has seen."""
+        seen = [p.pid for p in [*self.spec.processes, *self.processes]]
+        seen += [u.main_pid or 0 for u in self.units.values()]
+        return max([*seen, 1000]) + 1
+
+    def spawn(self, unit: UnitSpec) -> int:
+        """Start the unit's ExecStart as a new main process (listening on `unit.listen`)."""
+        pid = self.next_pid()
+        command = unit.exec_start or unit.name
+        self.processes.append(
+            ProcessSpec(pid=pid, command=command, start=self.now.strftime("%H:%M"))
+        )
+        if unit.listen:
+            self.sockets.append(SocketSpec(local=unit.listen, pid=pid, send_q=511))
+        return pid
 
     def unit(self, name: str) -> UnitSpec | None:
         """A unit by its name, with or without the .service suffix."""
@@ -75,9 +112,26 @@ class SystemProgram:
 
 
 def system_programs(state: SystemState) -> dict[str, SystemProgram]:
+    from agentbench.sim.docker import DOCKER_COMMANDS
+    from agentbench.sim.gzip import GZIP_COMMANDS
     from agentbench.sim.host import HOST_COMMANDS
     from agentbench.sim.journal import journalctl
+    from agentbench.sim.netinfo import NET_COMMANDS
+    from agentbench.sim.ports import PORT_COMMANDS
+    from agentbench.sim.procs import PROCESS_COMMANDS
+    from agentbench.sim.sessions import SESSION_COMMANDS
     from agentbench.sim.systemd import systemctl
+    from agentbench.sim.tls import TLS_COMMANDS
 
     table: dict[str, Command] = {"systemctl": systemctl, "journalctl": journalctl, **HOST_COMMANDS}
+    for extra in (
+        PROCESS_COMMANDS,
+        GZIP_COMMANDS,
+        TLS_COMMANDS,
+        NET_COMMANDS,
+        PORT_COMMANDS,
+        SESSION_COMMANDS,
+        DOCKER_COMMANDS,
+    ):
+        table.update(extra)
     return {name: SystemProgram(state, command) for name, command in table.items()}

@@ -7,7 +7,7 @@ otherwise polkit refuses as on a headless host) and report a `Change`.
 from __future__ import annotations
 
 from agentbench.sim.base import Change, CommandResult, ShellContext
-from agentbench.sim.spec import UnitSpec
+from agentbench.sim.spec import JournalEntry, UnitSpec
 from agentbench.sim.system import SystemState
 
 
@@ -48,11 +48,21 @@ def systemctl(
         "kill",
         "mask",
     ):
-        return _write(state, verb, names, ctx)
+        result = _write(state, verb, names, ctx)
+        follow = {"enable": "start", "disable": "stop", "mask": "stop"}.get(verb)
+        if "--now" in flags and follow and result.exit_code == 0:  # enable --now starts, ...
+            then = _write(state, follow, names, ctx)
+            result.stderr += then.stderr
+            result.exit_code = then.exit_code
+            result.changes += then.changes
+        return result
     return CommandResult(stderr=f"Unknown command verb '{verb}'.\n", exit_code=1)
 
 
 def _read(state: SystemState, verb: str, names: list[str], flags: list[str]) -> CommandResult:
+    if verb == "status":  # `systemctl status PID`: the unit that process belongs to
+        owners = {str(u.main_pid): u.name for u in state.units.values() if u.main_pid}
+        names = [owners.get(n, n) for n in names]
     result = CommandResult(
         identity=("systemd", "status" if verb != "cat" else "cat", *map(state.unit_name, names))
     )
@@ -148,7 +158,29 @@ def _write(state: SystemState, verb: str, names: list[str], ctx: ShellContext) -
             continue
         result.changes.append(Change("systemd", verb, unit.name))
         stamp = state.spec.now
-        if (
+        starting = verb in ("start", "restart", "try-restart", "reload-or-restart")
+        if starting and unit.listen and unit.active == "active":
+            state.end_process(unit.main_pid)  # a restart: the old main process exits first
+        holder = state.port_holder(unit.listen) if starting and unit.listen else None
+        if holder is not None and unit.active != "active":
+            pid = _failed_start(state, unit)
+            state.units[unit.name] = unit.model_copy(
+                update={
+                    "active": "failed",
+                    "sub": "failed",
+                    "since": stamp,
+                    "result": "exit-code",
+                    "main_pid": pid,
+                    "status": "1/FAILURE",
+                }
+            )
+            result.stderr += (
+                f"Job for {unit.name} failed because the control process exited with error "
+                f'code.\nSee "systemctl status {unit.name}" and "journalctl -xeu {unit.name}" '
+                "for details.\n"
+            )
+            result.exit_code = 1
+        elif (
             verb in ("start", "restart", "reload", "try-restart", "reload-or-restart")
             and unit.restart_fails
         ):
@@ -165,9 +197,16 @@ def _write(state: SystemState, verb: str, names: list[str], ctx: ShellContext) -
             result.exit_code = 1
         elif verb in ("start", "restart", "reload", "try-restart", "reload-or-restart"):
             if verb != "reload":
-                state.units[unit.name] = unit.model_copy(
-                    update={"active": "active", "sub": "running", "since": stamp, "result": None}
-                )
+                update: dict[str, object] = {
+                    "active": "active",
+                    "sub": "running",
+                    "since": stamp,
+                    "result": None,
+                    "status": None,
+                }
+                if unit.listen and (unit.active != "active" or starting):
+                    update["main_pid"] = state.spawn(unit)
+                state.units[unit.name] = unit.model_copy(update=update)
             state.log(
                 unit.name,
                 f"{'Reloaded' if verb == 'reload' else 'Started'} {unit.name} - "
@@ -178,8 +217,33 @@ def _write(state: SystemState, verb: str, names: list[str], ctx: ShellContext) -
                 update={"active": "inactive", "sub": "dead", "since": stamp}
             )
             state.log(unit.name, f"Stopped {unit.name} - {unit.description}.")
+            state.end_process(unit.main_pid)
         elif verb in ("enable", "disable", "mask"):
             state.units[unit.name] = unit.model_copy(
                 update={"enabled": {"enable": "enabled", "disable": "disabled"}.get(verb, "masked")}
             )
     return result
+
+
+def _failed_start(state: SystemState, unit: UnitSpec) -> int:
+    """Journal a start whose process exits at once because its port is taken; its pid."""
+    pid = state.next_pid()
+    program = (unit.exec_start or unit.name).split()[0].rsplit("/", 1)[-1]
+    lines = [
+        ("systemd", 1, f"Started {unit.name} - {unit.description}.", 6),
+        (program, pid, f"Error: listen EADDRINUSE: address already in use {unit.listen}", 3),
+        ("systemd", 1, f"{unit.name}: Main process exited, code=exited, status=1/FAILURE", 6),
+        ("systemd", 1, f"{unit.name}: Failed with result 'exit-code'.", 4),
+    ]
+    for ident, who, message, priority in lines:
+        state.journal.append(
+            JournalEntry(
+                time=state.spec.now,
+                message=message,
+                unit=unit.name,
+                ident=ident,
+                pid=who,
+                priority=priority,
+            )
+        )
+    return pid

@@ -140,6 +140,7 @@ class World:
             not_installed=frozenset(system.not_installed),
             write=self.fs.redirect_write if self.fs else None,
             read=self.fs.redirect_read if self.fs else None,
+            glob=self.fs.shell_glob if self.fs else None,
         )
 
     def copy(self) -> World:

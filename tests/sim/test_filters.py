@@ -98,3 +98,10 @@ def test_odd_arguments_get_the_tools_errors_not_a_crash(host: World) -> None:
     assert sh(host, "wc /nope").stderr == "wc: /nope: No such file or directory\n"
     assert sh(host, "du -d x /var").stderr == "du: invalid maximum depth 'x'\n"
     assert sh(host, "printf %").stdout == "%"
+
+
+def test_grep_max_count_stops_after_n_selected_lines(host: World) -> None:
+    log = "/var/log/app/access.log"
+    assert sh(host, f"grep -m1 502 {log}").stdout == "10.0.0.2 GET /b 502\n"
+    assert sh(host, f"grep --max-count=2 -c 10.0.0.1 {log}").stdout == "2\n"
+    assert sh(host, f"grep -m 1 -v 10.0.0.1 {log}").stdout == "10.0.0.2 GET /b 502\n"

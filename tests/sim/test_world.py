@@ -49,7 +49,7 @@ def test_sources_rule_first_then_simulator_then_fallback(suite: TaskSuite) -> No
         "port=8080\n",
         ("file", "read", "/etc/app.conf"),
     )
-    off = env.execute("run_command", {"cmd": "dig +short db.internal"})
+    off = env.execute("run_command", {"cmd": "traceroute db.internal"})
     assert off.source == "fallback" and off.kind == "unmatched"
     tool = env.execute("read_file", {"path": "/etc/app.conf"})
     assert (tool.source, tool.output, tool.exit_code) == ("sim:read_file", "port=8080\n", None)
@@ -94,7 +94,9 @@ def test_not_installed_commands_are_simulated_absences() -> None:
     world = World(WorldSpec(system=SystemSpec(not_installed=["docker-compose"])))
     result = sh(world, "docker-compose ps")
     assert (result.stderr, result.simulated) == ("bash: docker-compose: command not found\n", True)
-    assert sh(world, "docker ps").simulated is False
+    no_daemon = sh(world, "docker ps")  # docker is installed, but no daemon is declared
+    assert (no_daemon.simulated, no_daemon.exit_code) == (True, 1)
+    assert no_daemon.stderr.startswith("Cannot connect to the Docker daemon at unix:///var/run/")
 
 
 def test_kubectl_runs_through_the_shell_and_identify_restores_the_cluster() -> None:
