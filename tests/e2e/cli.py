@@ -14,6 +14,19 @@ from agentbench.store import ResultStore
 from ..conftest import TASKS_DIR
 
 CATEGORIES = ("ops-diagnosis", "data-lookup")
+# The OpenAI tool schema real-server tests offer a model on its own, outside a task.
+RUN_COMMAND = {
+    "type": "function",
+    "function": {
+        "name": "run_command",
+        "description": "Run a shell command on the cluster and return its output.",
+        "parameters": {
+            "type": "object",
+            "properties": {"cmd": {"type": "string"}},
+            "required": ["cmd"],
+        },
+    },
+}
 
 
 def agentbench(*args: str, timeout: float = 120, **kwargs: object) -> subprocess.CompletedProcess:

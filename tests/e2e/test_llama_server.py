@@ -28,21 +28,10 @@ from agentbench.store import ResultStore
 from router import LOCAL, build_policy
 
 from ..conftest import TASKS_DIR
+from .cli import RUN_COMMAND
 
 pytestmark = pytest.mark.llama_server
 TASK = "ops-crashloop-oomkilled"
-RUN_COMMAND = {
-    "type": "function",
-    "function": {
-        "name": "run_command",
-        "description": "Run a shell command on the cluster and return its output.",
-        "parameters": {
-            "type": "object",
-            "properties": {"cmd": {"type": "string"}},
-            "required": ["cmd"],
-        },
-    },
-}
 
 
 def need(*models: str) -> None:

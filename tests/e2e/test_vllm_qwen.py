@@ -17,23 +17,11 @@ import json
 
 import pytest
 
-from .cli import agentbench
+from .cli import RUN_COMMAND, agentbench
 from .vllm_server import vllm_server
 
 pytestmark = pytest.mark.vllm
 SERVED = "qwen2.5-coder-1.5b"
-RUN_COMMAND = {
-    "type": "function",
-    "function": {
-        "name": "run_command",
-        "description": "Run a shell command on the ops host",
-        "parameters": {
-            "type": "object",
-            "properties": {"cmd": {"type": "string"}},
-            "required": ["cmd"],
-        },
-    },
-}
 
 
 @pytest.fixture(scope="module")
