@@ -8,7 +8,10 @@ the known formats and record such a call as `text_parsed` (a flag turns this off
 
 - `<tool_call>{"name": …, "arguments": {…}}</tool_call>` (Qwen / Hermes templates; the closing
   tag may be missing when the stop token cut it);
-- a fenced or bare JSON object `{"name": …, "arguments": {…}}`, or a list of them.
+- a fenced or bare JSON object `{"name": …, "arguments": {…}}` (or `"parameters"`), or a list
+  of them — also with prose before or after it, and after a template's marker such as Mistral's
+  `[TOOL_CALLS]` or Llama's `<|python_tag|>`;
+- Llama 3's `<function=NAME>{…}</function>`.
 
 Text that looked like a call but is not valid (unterminated JSON, no name) is a malformed call:
 the loop answers it with an error message, as a real tool runtime would, and the episode goes on
@@ -28,6 +31,9 @@ from agentbench.tasks.env import parse_arguments
 _TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 _FENCED = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
 _ARG_KEYS = ("arguments", "parameters")
+_FUNCTION_TAG = re.compile(r"<function=([\w.-]+)>\s*(.*?)\s*(?:</function>|$)", re.DOTALL)
+_JSON_START = re.compile(r"[{\[]")
+_MARKERS = re.compile(r"\[TOOL_CALLS\]|<\|python_tag\|>|<\|eom_id\|>|<\|eot_id\|>")
 _LOOKS_LIKE_CALL = re.compile(r'"name"\s*:\s*"[^"]*"\s*,\s*"(?:arguments|parameters)"\s*:')
 
 
@@ -76,6 +82,28 @@ def _decode(block: str) -> Any:
     return values[0] if len(values) == 1 else values
 
 
+def _embedded_calls(text: str) -> tuple[list[tuple[str, str]], str]:
+    """Calls written as JSON anywhere in the text (prose around them is kept as the rest)."""
+    decoder = json.JSONDecoder()
+    calls: list[tuple[str, str]] = []
+    kept: list[str] = []
+    i = start = 0
+    while (m := _JSON_START.search(text, i)) is not None:
+        try:
+            value, end = decoder.raw_decode(text, m.start())
+        except json.JSONDecodeError:
+            i = m.start() + 1
+            continue
+        found = _calls_in(value)
+        if found:
+            calls += found
+            kept.append(text[start : m.start()])
+            start = end
+        i = end
+    kept.append(text[start:])
+    return calls, "".join(kept).strip() if calls else text
+
+
 def read_text_calls(text: str) -> TextCalls:
     """The tool calls written in `text` in a known format; `problem` when one is malformed."""
     tagged = _TAGGED.findall(text)
@@ -96,11 +124,16 @@ def read_text_calls(text: str) -> TextCalls:
         found = _calls_in(_decode(block.strip()))
         if found:
             return TextCalls(found, _FENCED.sub("", text, count=1).strip())
-    stripped = text.strip()
-    if stripped[:1] in "{[":
-        found = _calls_in(_decode(stripped))
-        if found:
-            return TextCalls(found, "")
+    tags = _FUNCTION_TAG.findall(text)
+    if tags:
+        for name, body in tags:
+            if not isinstance(_decode(body), dict):
+                return TextCalls([], text, f"the <function={name}> arguments are not a JSON object")
+        calls = [(name, json.dumps(_decode(body))) for name, body in tags]
+        return TextCalls(calls, _FUNCTION_TAG.sub("", text).strip())
+    found, rest = _embedded_calls(_MARKERS.sub("", text))
+    if found:
+        return TextCalls(found, rest)
     if _LOOKS_LIKE_CALL.search(text):
         return TextCalls(
             [],

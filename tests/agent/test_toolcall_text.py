@@ -79,3 +79,45 @@ def test_calls_one_a_line_as_the_0_5b_writes_parallel_calls() -> None:
     )
     assert [n for n, _ in calls(text)] == ["http_get", "run_command"]
     assert [n for n, _ in calls(f"```json\n{text}\n```")] == ["http_get", "run_command"]
+
+
+def test_a_call_with_prose_around_it_is_a_call_and_the_prose_is_kept() -> None:
+    for text, rest in (
+        (
+            'Let me check the pods.\n{"name": "run_command", "arguments": {"cmd": "ls"}}',
+            "Let me check the pods.",
+        ),
+        (
+            '{"name": "run_command", "arguments": {"cmd": "ls"}}\nThis lists the files.',
+            "This lists the files.",
+        ),
+        (
+            'First {"name": "run_command", "arguments": {"cmd": "ls"}} then '
+            '{"name": "run_command", "arguments": {"cmd": "df -h"}}',
+            "First  then",
+        ),
+    ):
+        found = read_text_calls(text)
+        assert found.problem is None and found.rest == rest
+        assert json.loads(found.calls[0][1])["cmd"] == "ls"
+    assert len(read_text_calls(text).calls) == 2
+
+
+def test_other_templates_markers_mistral_and_llama() -> None:
+    for text in (
+        '[TOOL_CALLS][{"name": "run_command", "arguments": {"cmd": "ls"}}]',
+        '<|python_tag|>{"name": "run_command", "parameters": {"cmd": "ls"}}<|eom_id|>',
+        '<function=run_command>{"cmd": "ls"}</function>',
+    ):
+        found = read_text_calls(text)
+        assert calls(text) == [("run_command", {"cmd": "ls"})] and found.rest == "", text
+
+
+def test_json_answers_and_broken_calls_among_prose_are_not_calls() -> None:
+    answer = 'The summary is {"status": "degraded", "count": 3}.'
+    assert read_text_calls(answer).calls == [] and read_text_calls(answer).problem is None
+    nested = '{"plan": [{"name": "drain", "arguments": {"node": "n1"}}]}'  # an answer's field
+    assert read_text_calls(nested).calls == []
+    broken = 'Running {"name": "run_command", "arguments": {"cmd": "ls"} now'
+    assert read_text_calls(broken).problem and not read_text_calls(broken).calls
+    assert read_text_calls('<function=run_command>{"cmd": "ls"</function>').problem
