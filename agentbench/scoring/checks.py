@@ -14,6 +14,7 @@ from agentbench.records import CheckRecord
 from agentbench.scoring.answer import answer_check
 from agentbench.scoring.facts import CallFact, EpisodeFacts, change_problems
 from agentbench.sim.base import Identity
+from agentbench.sim.sql_identity import identities_match
 from agentbench.tasks.argv import ProgramFlags
 from agentbench.tasks.matching import call_matches, forbidden, is_matcher
 from agentbench.tasks.model import CallPattern, CallsExpectation, Task, ToolDef
@@ -57,7 +58,7 @@ class Scorer:
         if args_mode != "ignore":
             expected = self.expected_identity(pattern)
             if expected is not None:
-                return call.identity == expected
+                return identities_match(call.identity, expected)
         if pattern.tool != call.tool:
             return False
         return call_matches(
@@ -113,7 +114,7 @@ class Scorer:
     def _forbid(self, patterns: list[CallPattern], calls: list[CallFact]) -> CheckRecord:
         def hit(p: CallPattern, c: CallFact) -> bool:
             expected = self.expected_identity(p)
-            if expected is not None and c.identity == expected:
+            if expected is not None and identities_match(c.identity, expected):
                 return True
             return c.args is not None and forbidden(p, c.tool, c.args, self.tools, self.grammar)
 

@@ -3,9 +3,9 @@
 Any query runs for real, so every correct formulation (half-open ranges, `date_trunc`,
 `BETWEEN ... 23:59:59.999999`, `AT TIME ZONE`) returns the true figure and every wrong one its
 own wrong figure. Results print like psql's aligned table with `(N rows)`; errors are PostgreSQL's
-text in psql's layout (sql_errors.py). A read's identity is ("sql", its sorted rows as text),
-so two queries with the same answer are the same read; a write is a `Change` per statement
-(on a declared read-only replica it fails with PostgreSQL's error).
+text in psql's layout (sql_errors.py). A read's identity is its columns and sorted rows
+(sql_identity.py: two queries that read the same rows are the same read); a write is a
+`Change` per statement (on a declared read-only replica it fails with PostgreSQL's error).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from agentbench.sim.base import Change, CommandResult
 from agentbench.sim.spec import SqlSpec
 from agentbench.sim.sql_engine import drop_database, episode_database
 from agentbench.sim.sql_errors import postgres_error
+from agentbench.sim.sql_identity import read_identity
 
 # DuckDB's type names as PostgreSQL's catalog spells them (information_schema answers).
 _PG_TYPES = {
@@ -214,7 +215,7 @@ class Database:
             rows = [
                 tuple(_PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows
             ]
-        identity = ("sql", *sorted(" | ".join(cell(v) for v in row) for row in rows))
+        identity = read_identity(columns, [[cell(v) for v in row] for row in rows])
         return columns, rows, CommandResult(identity=identity)
 
     def query(self, sql: str) -> CommandResult:
