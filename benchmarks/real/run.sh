@@ -3,7 +3,8 @@
 # on the 0.5B alone, and a router (0.5B local, 1.5B "frontier" priced as GPT-5). Sequential: on a
 # small machine two llama-servers at once only steal each other's cores.
 # All three runs go into one database, so that `agentbench routes` compares them.
-#   bash benchmarks/real/run.sh OUT_DIR [agentbench run options, e.g. --category data-lookup]
+#   [SLOTS=N] bash benchmarks/real/run.sh OUT_DIR [agentbench run options, e.g. --concurrency N]
+# The README's figures: SLOTS=4 bash benchmarks/real/run.sh OUT --concurrency 4 --episode-timeout 600
 set -euo pipefail
 OUT="${1:?usage: run.sh OUT_DIR [run options]}"; shift || true
 mkdir -p "$OUT"
@@ -16,11 +17,15 @@ run() {  # NAME, then agentbench run options
   stamp "end $name"
 }
 EXTRA=("$@")
-run qwen1.5b --local embedded-qwen
-run qwen0.5b --local embedded-qwen-0.5b
+if [ "${SKIP_LOCAL:-}" != 1 ]; then  # SKIP_LOCAL=1: the router run alone
+  run qwen1.5b --local embedded-qwen
+  run qwen0.5b --local embedded-qwen-0.5b
+fi
 [ "${SKIP_ROUTER:-}" = 1 ] && { stamp done; exit 0; }
 PORT=$(python -c "from agentbench.local.embedded import free_port; print(free_port())")
-agentbench serve --local embedded-qwen --draft-depth 0 --port "$PORT" > "$OUT/frontier.log" 2>&1 &
+# one slot per episode in flight (SLOTS = the --concurrency given), or escalations queue there
+agentbench serve --local embedded-qwen --draft-depth 0 --slots "${SLOTS:-1}" --port "$PORT" \
+  > "$OUT/frontier.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 1; done
