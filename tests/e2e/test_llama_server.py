@@ -158,7 +158,10 @@ async def test_qwen_with_drafter_calls_tools_records_drafting_and_never_sends_nu
     assert sum(s.server_counters["timings"]["draft_n"] for s in episode.steps) > 0
     assert episode.spec_decode and 0.0 <= episode.spec_decode["acceptance_rate"] <= 1.0
     assert run.summary and "ops-diagnosis" in run.summary["spec_decode"]["by_category"]
-    assert len(bodies) == len(episode.steps) == 2
+    assert len(episode.steps) == 2
+    # one request a step, plus any the HTTP layer retried (recorded on the step)
+    retried = sum(s.retries for s in episode.steps)
+    assert len(bodies) == 2 + retried, [(s.retries, s.retry_errors) for s in episode.steps]
     sent = [m for body in bodies for m in body["messages"]]
     assert all(m.get("content") is not None for m in sent)
     assert any(m["role"] == "assistant" and m.get("tool_calls") for m in sent)
