@@ -60,7 +60,7 @@ class Played:
     by_rule: list[tuple[str, dict[str, Any]]]  # calls a task rule answered
 
 
-async def _play(suite: TaskSuite, task: Task, steps: list[Step]) -> Played | str:
+async def play(suite: TaskSuite, task: Task, steps: list[Step]) -> Played | str:
     """The played trajectory, or why it crashed (a simulator bug the task exposes)."""
     try:
         return await _play_through(suite, task, steps)
@@ -132,7 +132,7 @@ async def validate_task(
         (f"alternates.{i}", f"alternate '{a.name}'", a.steps) for i, a in enumerate(task.alternates)
     ]
     for field, name, steps in correct:
-        played = await _play(suite, task, steps)
+        played = await play(suite, task, steps)
         if isinstance(played, str):
             problem(field, f"{name}: {played}")
             continue
@@ -161,7 +161,7 @@ async def validate_task(
                         "answers from the declared state; drop the rule or declare the state",
                     )
     for i, wrong in enumerate(task.wrong):
-        played = await _play(suite, task, wrong.steps)
+        played = await play(suite, task, wrong.steps)
         if isinstance(played, str):
             problem(f"wrong.{i}", f"planted mistake '{wrong.name}': {played}")
         elif played.score >= 1.0:

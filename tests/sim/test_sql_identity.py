@@ -11,7 +11,7 @@ from agentbench.sim.spec import SqlSpec, TableSpec
 from agentbench.sim.sql_identity import identities_match
 from agentbench.sim.world import World, WorldSpec
 from agentbench.tasks.model import Step
-from agentbench.tasks.validate import _play
+from agentbench.tasks.validate import play
 
 INVENTORY = TableSpec(
     columns={"sku": "text", "warehouse": "text", "qty_on_hand": "int", "reorder_point": "int"},
@@ -82,5 +82,5 @@ def test_the_real_models_right_query_and_answer_score_one(suite) -> None:
             "are A-1009, B-2207, and C-3310."
         ),
     ]
-    played = asyncio.run(_play(suite, task, steps))
+    played = asyncio.run(play(suite, task, steps))
     assert not isinstance(played, str) and played.score == 1.0, played
