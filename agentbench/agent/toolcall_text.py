@@ -126,10 +126,12 @@ def read_text_calls(text: str) -> TextCalls:
             return TextCalls(found, _FENCED.sub("", text, count=1).strip())
     tags = _FUNCTION_TAG.findall(text)
     if tags:
+        calls = []
         for name, body in tags:
-            if not isinstance(_decode(body), dict):
+            args = _decode(body)
+            if not isinstance(args, dict):
                 return TextCalls([], text, f"the <function={name}> arguments are not a JSON object")
-        calls = [(name, json.dumps(_decode(body))) for name, body in tags]
+            calls.append((name, json.dumps(args)))
         return TextCalls(calls, _FUNCTION_TAG.sub("", text).strip())
     found, rest = _embedded_calls(_MARKERS.sub("", text))
     if found:

@@ -42,9 +42,12 @@ def _columns(identity: Identity) -> tuple[str, ...]:
 
 def _pairs(small: list[list[str]], large: list[list[str]]) -> list[list[int]]:
     """For each column of `small`, the columns of `large` holding the same values."""
-    return [
-        [j for j, other in enumerate(large) if sorted(other) == sorted(column)] for column in small
-    ]
+    large_sorted = [sorted(other) for other in large]
+    options = []
+    for column in small:
+        values = sorted(column)
+        options.append([j for j, other in enumerate(large_sorted) if other == values])
+    return options
 
 
 def _assign(options: list[list[int]], used: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
