@@ -30,12 +30,27 @@ def compare(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the comparison as JSON here.")
     ] = None,
+    effect: Annotated[
+        str | None,
+        typer.Option(
+            "--effect",
+            help="Plan for a success-rate difference of this size (e.g. 5pp): how many tasks "
+            "and repeats resolve it, from these runs' own discordance.",
+        ),
+    ] = None,
 ) -> None:
     """Accuracy, tokens, time-to-done, decode speed and cost of runs on their common tasks, with
     paired bootstrap CIs and a verdict on every difference."""
     from agentbench.metrics.compare import compare_runs
+    from agentbench.metrics.power import parse_effect
     from agentbench.report.compare_view import print_comparison, write_compare_html
 
+    target = None
+    if effect is not None:
+        try:
+            target = parse_effect(effect)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--effect") from None
     if len(run_ids) < 2:
         raise typer.BadParameter("give at least two runs", param_hint="RUN_IDS")
     opt.check_output(html_out, "--html")
@@ -49,7 +64,7 @@ def compare(
     for run, episodes in runs:
         if not episodes:
             raise ConfigError(f"run {run.run_id} has no finished episode to compare")
-    comparison = compare_runs(runs)
+    comparison = compare_runs(runs, effect=target)
     print_comparison(comparison)
     if json_out:
         opt.write_text(json_out, comparison.model_dump_json(indent=2), "--json")

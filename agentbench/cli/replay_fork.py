@@ -18,8 +18,8 @@ from agentbench.cli.options import write_text, written
 from agentbench.cli.resume import stored_suite
 from agentbench.cli.targets import open_target
 from agentbench.errors import ConfigError
+from agentbench.metrics.intervals import rate_interval
 from agentbench.metrics.replay import answer_pairs
-from agentbench.metrics.stats import bootstrap_ci
 from agentbench.runner import RunConfig
 from agentbench.store import ResultStore
 from agentbench.tasks.loader import load_suite
@@ -122,7 +122,10 @@ async def _sweep(
 def summarize(threshold: float, forks: list[ForkedEpisode]) -> dict[str, Any]:
     """One threshold's figures, and every episode's decisions and counts."""
     scored = [f for f in forks if f.score.score is not None]
-    ci = bootstrap_ci([1.0 if f.success else 0.0 for f in scored])
+    by_task: dict[str, list[float]] = {}
+    for f in scored:
+        by_task.setdefault(f.task_id, []).append(1.0 if f.success else 0.0)
+    ci = rate_interval(list(by_task.values()))
     decisions = sum(f.decisions for f in forks)
     return {
         "threshold": threshold,

@@ -16,6 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from agentbench.metrics.intervals import paired_rate_difference
+from agentbench.metrics.power import PowerFigures, power_figures
 from agentbench.metrics.stats import (
     Interval,
     paired_diff_ci,
@@ -103,6 +105,7 @@ class PairComparison(BaseModel):
     only_b: list[str] = Field(default_factory=list)
     metrics: list[MetricComparison]
     tasks: list[TaskComparison]
+    power: PowerFigures | None = None
     notes: list[str] = Field(default_factory=list)
 
 
@@ -211,7 +214,9 @@ def _metric(
     xs, ys = [p[0] for p in kept], [p[1] for p in kept]
     note = None
     interval: Interval | None
-    if kind == "ratio":
+    if key == "success_rate":
+        interval = None  # replaced by the paired score interval in compare_pair
+    elif kind == "ratio":
         interval = paired_ratio_ci(xs, ys, seed=seed)
         if interval is None and kept:
             # No ratio when A is all zeros (e.g. a model that never thinks): fall back to B - A.
@@ -286,11 +291,52 @@ def _task_row(a: TaskFigures, b: TaskFigures) -> TaskComparison:
     )
 
 
-def compare_pair(a: RunEpisodes, b: RunEpisodes, *, seed: int = 0) -> PairComparison:
-    """Run B against run A on the tasks both ran."""
+def _outcomes(episodes: list[EpisodeResult]) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    for e in episodes:
+        if e.score is not None:
+            out.setdefault(e.task_id, []).append(1.0 if e.success else 0.0)
+    return out
+
+
+def _success(
+    metric: MetricComparison,
+    a: dict[str, list[float]],
+    b: dict[str, list[float]],
+    common: list[str],
+) -> MetricComparison:
+    """Success rate by the adjusted Wald interval on per-task differences (metrics.intervals)."""
+    ga = [a.get(t, []) for t in common]
+    gb = [b.get(t, []) for t in common]
+    interval = paired_rate_difference(ga, gb) if common else None
+    if interval is None:
+        return metric
+    said = verdict(interval)
+    better: Literal["a", "b"] | None = None
+    if said == "resolved":
+        better = "b" if interval.low > 0 else "a"
+    return metric.model_copy(
+        update={
+            "value": interval.value,
+            "ci": [interval.low, interval.high],
+            "n_tasks": interval.n,
+            "verdict": said,
+            "better": better,
+            "note": "95% Bonett-Price interval on per-task differences (paired, clustered by task)",
+        }
+    )
+
+
+def compare_pair(
+    a: RunEpisodes, b: RunEpisodes, *, seed: int = 0, effect: float | None = None
+) -> PairComparison:
+    """Run B against run A on the tasks both ran; `effect` asks for a plan for that difference."""
     ta, tb = task_figures(a[1]), task_figures(b[1])
     common = sorted(set(ta) & set(tb))
     metrics = [_metric(*m, ta=ta, tb=tb, common=common, seed=seed) for m in _METRICS]
+    oa, ob = _outcomes(a[1]), _outcomes(b[1])
+    scored = [t for t in common if oa.get(t) and ob.get(t)]
+    metrics = [_success(m, oa, ob, scored) if m.metric == "success_rate" else m for m in metrics]
     notes = [SPEED_NOTE]
     if not common:
         notes.insert(0, "the runs share no task: nothing to pair")
@@ -304,6 +350,7 @@ def compare_pair(a: RunEpisodes, b: RunEpisodes, *, seed: int = 0) -> PairCompar
         only_b=sorted(set(tb) - set(ta)),
         metrics=metrics,
         tasks=[_task_row(ta[t], tb[t]) for t in common],
+        power=power_figures(oa, ob, scored, effect) if scored else None,
         notes=notes,
     )
 
@@ -334,7 +381,9 @@ def overview(run: RunRecord, episodes: list[EpisodeResult], *, seed: int = 0) ->
     )
 
 
-def compare_runs(runs: Sequence[RunEpisodes], *, seed: int = 0) -> Comparison:
+def compare_runs(
+    runs: Sequence[RunEpisodes], *, seed: int = 0, effect: float | None = None
+) -> Comparison:
     """Every run after the first paired against the first; Pareto front over all of them."""
     overviews = [overview(r, eps, seed=seed) for r, eps in runs]
     axis, costs = cost_axis(overviews)
@@ -343,7 +392,7 @@ def compare_runs(runs: Sequence[RunEpisodes], *, seed: int = 0) -> Comparison:
     )
     return Comparison(
         runs=overviews,
-        pairs=[compare_pair(runs[0], other, seed=seed) for other in runs[1:]],
+        pairs=[compare_pair(runs[0], other, seed=seed, effect=effect) for other in runs[1:]],
         pareto=front,
         pareto_axis=axis,
         cost_axis_values=costs,

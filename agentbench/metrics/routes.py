@@ -6,7 +6,8 @@ PGR against the share of decisions escalated (metrics.routing defines the shares
 compared with the strong baseline and with a random router at the same escalation share.
 
 Comparisons pair episodes by (task id, repeat), so runs over the same task set with the same
-repeats compare one to one; CIs are seeded bootstraps (metrics.stats).
+repeats compare one to one; accuracy intervals are Wilson (clustered by task) and its differences
+Bonett-Price on per-task differences (metrics.intervals); cost ratios are seeded bootstraps.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from agentbench.figures import pct, pct_change, signed
+from agentbench.metrics.intervals import paired_rate_difference, rate_interval
 from agentbench.metrics.routing import EscalationStats, escalation_stats
 from agentbench.metrics.stats import (
-    bootstrap_ci,
-    paired_diff_ci,
     paired_ratio_ci,
     pareto_front,
     verdict,
@@ -33,6 +33,14 @@ STRONG = "always-frontier"
 RANDOM = "random"
 
 Key = tuple[str, int]
+
+
+def _by_task(eps: dict[Key, EpisodeResult], keys: list[Key], metric: str) -> list[list[float]]:
+    """Outcomes grouped by task (sorted task ids), each task's repeats together."""
+    groups: dict[str, list[float]] = {}
+    for k in keys:
+        groups.setdefault(k[0], []).append(_outcome(eps[k], metric))
+    return [groups[t] for t in sorted(groups)]
 
 
 def _outcome(e: EpisodeResult, metric: str) -> float:
@@ -147,9 +155,6 @@ def compare_routes(
     if strong is None:
         notes.append("no always-frontier run over this task set: the comparisons need one")
 
-    def outcomes(eps: dict[Key, EpisodeResult]) -> list[float]:
-        return [_outcome(eps[k], metric) for k in keys]
-
     def costs(eps: dict[Key, EpisodeResult]) -> list[float] | None:
         values = [eps[k].cost_usd for k in keys]
         return None if any(v is None for v in values) else [float(v or 0.0) for v in values]
@@ -157,7 +162,7 @@ def compare_routes(
     points: list[RunPoint] = []
     for record, eps in indexed:
         kept = [eps[k] for k in keys]
-        acc = bootstrap_ci(outcomes(eps), seed=seed)
+        acc = rate_interval(_by_task(eps, keys, metric))
         c = costs(eps)
         solved = sum(1 for e in kept if e.success)
         router = str(record.config.get("router", "?"))
@@ -255,9 +260,7 @@ def _versus(
     seed: int,
 ) -> dict[str, Any]:
     mine, theirs = _episodes_of(p.run_id, indexed), _episodes_of(base.run_id, indexed)
-    a = [_outcome(theirs[k], metric) for k in keys]
-    b = [_outcome(mine[k], metric) for k in keys]
-    diff = paired_diff_ci(a, b, seed=seed)
+    diff = paired_rate_difference(_by_task(theirs, keys, metric), _by_task(mine, keys, metric))
     out: dict[str, Any] = {
         "run_id": base.run_id,
         "accuracy_diff": diff.as_dict() if diff else None,

@@ -9,8 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from agentbench.metrics.intervals import rate_interval, small_sample_note, wilson
 from agentbench.metrics.routing import escalation_stats
-from agentbench.metrics.stats import bootstrap_ci, median, pass_hat_k, percentile, spread
+from agentbench.metrics.stats import median, pass_hat_k, percentile, spread
 from agentbench.records import EpisodeResult, StepRecord, ToolResultRecord
 from router import LOCAL
 
@@ -22,10 +23,24 @@ class RunSummary(BaseModel):
     episodes: int
     scored_episodes: int = Field(description="Episodes with a score (backend errors excluded).")
     success_rate: float | None
-    success_rate_ci: list[float] | None = Field(default=None, description="95% bootstrap CI.")
+    success_rate_ci: list[float] | None = Field(
+        default=None,
+        description="95% Wilson interval; with repeats, on the task-clustered effective sample "
+        "size (metrics.intervals).",
+    )
     mean_score: float | None
-    mean_score_ci: list[float] | None = None
+    mean_score_ci: list[float] | None = Field(
+        default=None, description="95% score interval on the task-clustered mean (0-1 scores)."
+    )
+    interval_note: str | None = Field(
+        default=None, description="Set when fewer than 10 episodes were scored."
+    )
     pass_k: dict[str, float] = Field(default_factory=dict, description="pass^k, k = 1..repeats.")
+    pass_k_ci: dict[str, list[float]] = Field(
+        default_factory=dict,
+        description="95% Wilson interval of each pass^k over the tasks with at least k repeats "
+        "(a mean of per-task values in [0, 1] spreads at most like a coin: conservative).",
+    )
     statuses: dict[str, int] = Field(default_factory=dict)
     steps: int = 0
     thinking_tokens_per_step: float | None = None
@@ -94,16 +109,19 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
     # Per-step figures count every model call, a discarded (escalated) answer included: it was
     # generated, timed and paid for (docs/design.md#timing-and-tokens).
     steps = [s for e in eps for s in e.steps]
-    success = [1.0 if e.success else 0.0 for e in scored]
-    scores = [float(e.score) for e in scored if e.score is not None]
-    s_ci = bootstrap_ci(success, seed=seed)
-    m_ci = bootstrap_ci(scores, seed=seed)
     by_task: dict[str, list[bool]] = defaultdict(list)
+    score_groups: dict[str, list[float]] = defaultdict(list)
     for e in scored:
         by_task[e.task_id].append(e.success)
+        score_groups[e.task_id].append(float(e.score or 0.0))
+    s_ci = rate_interval([[1.0 if ok else 0.0 for ok in v] for v in by_task.values()])
+    m_ci = rate_interval(list(score_groups.values()))
     max_n = max((len(v) for v in by_task.values()), default=0)
     counts = [(sum(v), len(v)) for v in by_task.values()]
     pass_k = {str(k): v for k in range(1, max_n + 1) if (v := pass_hat_k(counts, k)) is not None}
+    pass_k_ci = {
+        k: list(wilson(v * n, n)) for k, v in pass_k.items() if (n := _tasks_with(counts, int(k)))
+    }
     reasoning = [s.reasoning_tokens for s in steps if s.reasoning_tokens is not None]
     r_methods = Counter(s.reasoning_method for s in steps if s.reasoning_tokens is not None)
     outputs = [s.output_tokens for s in steps if s.output_tokens is not None]
@@ -120,7 +138,9 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         success_rate_ci=[s_ci.low, s_ci.high] if s_ci else None,
         mean_score=m_ci.value if m_ci else None,
         mean_score_ci=[m_ci.low, m_ci.high] if m_ci else None,
+        interval_note=small_sample_note(len(scored)) if scored else None,
         pass_k=pass_k,
+        pass_k_ci=pass_k_ci,
         statuses=dict(Counter(e.status for e in eps)),
         steps=len(steps),
         thinking_tokens_per_step=sum(reasoning) / len(reasoning) if reasoning else None,
@@ -155,6 +175,10 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         **off_script(eps),
         tool_call_methods=dict(Counter(s.tool_call_method for s in steps if s.tool_call_method)),
     )
+
+
+def _tasks_with(counts: list[tuple[int, int]], k: int) -> int:
+    return sum(1 for _, n in counts if n >= k)
 
 
 def _off_script(result: ToolResultRecord) -> bool:

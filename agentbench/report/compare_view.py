@@ -21,6 +21,7 @@ from agentbench.metrics.compare import (
     PairComparison,
     RunOverview,
 )
+from agentbench.metrics.power import PowerFigures
 from agentbench.report import plots
 from agentbench.report.html import pareto_figure
 from agentbench.report.page import esc, figure, fmt_ci, num_cell, page, table
@@ -128,6 +129,23 @@ def _runs_table(runs: list[RunOverview], width: int = 200) -> Table:
     return t
 
 
+def power_lines(p: PowerFigures) -> str:
+    """What this pair could resolve, and the plan for a target effect, in words."""
+    at_least = "at least " if p.floor_used else ""
+    lines = [
+        f"Power: with {p.tasks} paired tasks x {p.repeats} repeat(s) and {p.discordance:.0%} of "
+        f"tasks discordant, the smallest success-rate difference this pair could resolve "
+        f"(95%, 80% power) is {at_least}{fmt(p.mde * 100 if p.mde is not None else None, '.1f')} pp"
+        + (" (no task differed: one discordant task assumed)" if p.floor_used else "")
+    ]
+    if p.effect is not None:
+        needs = ", ".join(f"{x['tasks']} tasks x {x['repeats']} repeat(s)" for x in p.plan)
+        lines.append(f"To resolve {p.effect * 100:.1f} pp: {needs or 'no plan'}")
+    if p.note:
+        lines.append(f"({p.note})")
+    return "\n".join(lines)
+
+
 def print_comparison(comp: Comparison, console: Console | None = None) -> None:
     console = console or Console()
     console.print(_runs_table(comp.runs, console.width))
@@ -155,6 +173,8 @@ def print_comparison(comp: Comparison, console: Console | None = None) -> None:
                 better(m),
             )
         console.print(t)
+        if pair.power is not None:
+            console.print(power_lines(pair.power))
         solved = [x for x in pair.tasks if x.outcome == "both solved"]
         if solved:
             tt = Table(

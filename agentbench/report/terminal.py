@@ -18,7 +18,8 @@ def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         caption="eps: episodes (tasks x repeats); success: share of episodes with every check "
-        "passed [95% bootstrap CI]; think: reasoning tokens per step; done: time-to-done median "
+        "passed [95% Wilson interval, clustered by task with repeats; * n < 10 episodes: "
+        "indicative only]; think: reasoning tokens per step; done: time-to-done median "
         "(s); decode c/s: median tok/s, client clock / the server's own figure (- where it "
         "reports none); off: share of tool calls no simulator or rule answered",
         caption_justify="left",
@@ -36,6 +37,7 @@ def category_table(title: str, rows: dict[str, RunSummary], total: RunSummary) -
     for name, s in [*rows.items(), ("all", total)]:
         ci = s.success_rate_ci
         interval = f" [{ci[0] * 100:.0f}–{ci[1] * 100:.0f}]" if ci else ""
+        interval += "*" if s.interval_note else ""
         server = s.server_decode_tok_s_median
         table.add_row(
             f"[bold]{name}[/bold]" if name == "all" else name,
