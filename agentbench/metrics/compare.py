@@ -1,9 +1,9 @@
-"""Comparing runs on the same tasks: paired differences and ratios with bootstrap CIs.
+"""Comparing runs on the same tasks: paired differences and ratios with 95% intervals.
 
 Pairing is by task id. Each task contributes one value per run, the mean over its repeats, so a run
 with 3 repeats and one with 1 still pair task for task. Tasks present in only one run are left out
 and counted. Every difference carries a verdict (docs/design.md#per-run-figures): "resolved" only
-when its 95% bootstrap CI excludes 0 (differences) or 1 (ratios), else "unresolved at this sample
+when its 95% interval excludes 0 (differences) or 1 (ratios), else "unresolved at this sample
 size".
 
 Reports render these records; they never recompute them.
@@ -59,7 +59,11 @@ class MetricComparison(BaseModel):
     a: float | None = Field(description="Mean over the paired tasks, run A.")
     b: float | None
     value: float | None = Field(description="The difference or ratio.")
-    ci: list[float] | None = Field(default=None, description="95% paired bootstrap CI.")
+    ci: list[float] | None = Field(
+        default=None,
+        description="95% paired interval: Bonett-Price for the success rate "
+        "(metrics.intervals), a paired bootstrap over tasks otherwise.",
+    )
     n_tasks: int = Field(description="Tasks paired for this metric.")
     verdict: str = Field(
         description="'resolved', 'unresolved at this sample size', or 'not "

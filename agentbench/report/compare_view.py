@@ -220,9 +220,9 @@ def print_comparison(comp: Comparison, console: Console | None = None) -> None:
         for note in pair.notes:
             console.print(f"[dim]note: {note}[/dim]")
     console.print(
-        "[dim]Verdict: 'resolved' only when the 95% paired bootstrap CI of the "
-        "difference excludes 0 (of a ratio, excludes 1); otherwise 'unresolved at "
-        "this sample size'.[/dim]"
+        "[dim]Verdict: 'resolved' only when the 95% paired interval of the difference "
+        "(Bonett-Price for success, bootstrap over tasks otherwise) excludes 0 (of a "
+        "ratio, excludes 1); otherwise 'unresolved at this sample size'.[/dim]"
     )
 
 
@@ -393,7 +393,8 @@ def compare_sections(comp: Comparison, *, with_plots: bool = True) -> list[str]:
     parts += [_pair_html(i, p, with_plots) for i, p in enumerate(comp.pairs, 1)]
     parts.append(
         '<h2 id="definitions">How to read this</h2><p class="note">Verdict: '
-        "'resolved' only when the 95% paired bootstrap CI (tasks resampled, 2000 draws, "
+        "'resolved' only when the 95% paired interval (success rate: Bonett-Price on "
+        "per-task differences; other figures: bootstrap, tasks resampled, 2000 draws, "
         "seeded) of the difference excludes 0, or of the ratio excludes 1; otherwise "
         "'unresolved at this sample size' — more tasks or repeats are needed to tell. "
         "Differences are B − A averaged over tasks; ratios are mean(B) / mean(A) over "

@@ -104,7 +104,7 @@ def score_by_category(rows: dict[str, RunSummary]) -> str | None:
     ax.set_yticks(ys, [_short(n, 26) for n in names], fontsize=9)
     ax.invert_yaxis()
     ax.set_xlim(0, 1.15)
-    _style(ax, "Score by category (error bars: 95% bootstrap CI)",
+    _style(ax, "Score by category (error bars: 95% Wilson intervals)",
            "share of episodes solved / mean score (0-1)", "")
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
     ax.grid(axis="y", visible=False)

@@ -72,10 +72,11 @@ def print_run(
         f"pass^k: {', '.join(f'k={k} {v:.2f}' for k, v in total.pass_k.items()) or 'n/a'}"
     )
     console.print(
-        f"Figures: success = share of scored episodes with every check passed (95% bootstrap CI, "
-        f"n={total.scored_episodes}); time-to-done = first request to last stream end, tools "
-        f"included; decode tok/s = (output tokens - 1) / (last - first token), client clock, "
-        f"over {total.decode_steps} steps; token counts by method — {methods or 'none'}."
+        f"Figures: success = share of scored episodes with every check passed (95% Wilson "
+        f"interval, n={total.scored_episodes}); time-to-done = first request to last stream "
+        f"end, tools included; decode tok/s = (output tokens - 1) / (last - first token), "
+        f"client clock, over {total.decode_steps} steps; token counts by method — "
+        f"{methods or 'none'}."
     )
     if total.tool_call_methods:
         console.print(
