@@ -21,7 +21,9 @@ from agentbench.sim.sql_errors import postgres_error
 _READS = {"SELECT", "EXPLAIN", "VACUUM", "PREPARE", "EXECUTE"}
 _WRITES = {"INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "MERGE_INTO", "CREATE_FUNC"}
 _VERBS = {"insert", "update", "delete", "truncate", "create", "drop", "alter", "merge"}
-_COPY_HINT = "HINT:  Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.\n"
+_COPY_HINT = (
+    "HINT:  Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.\n"
+)
 _LOCK = threading.Lock()
 _PARSER: list[Any] = []
 
@@ -124,7 +126,10 @@ def split_statements(
 
 
 def _classify(
-    type_name: str, text: str, words: list[tuple[int, str, str]], prepared: dict[str, tuple[str, str]]
+    type_name: str,
+    text: str,
+    words: list[tuple[int, str, str]],
+    prepared: dict[str, tuple[str, str]],
 ) -> SqlStatement:
     keywords = _top_level(words)
     first = keywords[0][1] if keywords else ""
@@ -138,9 +143,9 @@ def _classify(
         return _explained(text, words, prepared)
     if type_name == "PREPARE":
         names = [w for _, w in keywords]
-        at = next((p for p, w in keywords if w == "as"), None)
-        if len(names) > 1 and at is not None:
-            inner = split_statements(text[at + 2 :], prepared)
+        body = next((p + 2 for p, w in keywords if w == "as"), None)
+        if len(names) > 1 and body is not None:
+            inner = split_statements(text[body:], prepared)
             if inner:
                 prepared[names[1]] = (inner[0].kind, inner[0].verb)
         return SqlStatement("read", "prepare", text)

@@ -14,6 +14,7 @@ and no engine is forked from the threaded harness itself or inherits its variabl
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
@@ -86,6 +87,7 @@ def _fork_server() -> tuple[subprocess.Popen[bytes], socket.socket]:
         pass_fds=(theirs.fileno(),),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,  # an engine's trouble is answered as an error, never printed
         cwd="/",
     )
     theirs.close()
@@ -120,14 +122,10 @@ def _fork() -> tuple[Connection, int]:
 
 
 def _stop(pid: int, pipe: Connection) -> None:
-    try:
+    with contextlib.suppress(OSError, ValueError):
         pipe.send(("close",))
-    except (OSError, ValueError):
-        pass
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)  # also one still busy with a statement
-    except ProcessLookupError:
-        pass
     pipe.close()
 
 

@@ -87,12 +87,16 @@ def _build(setup: Setup) -> tuple[Any, Any]:
     conn = duckdb.connect(":memory:", config=dict(CONFIG))
     conn.execute("SET TimeZone = 'UTC'")
     for table in setup.tables:
-        conn.execute(f"CREATE TABLE {table.name} ({', '.join(f'{c} {t}' for c, t in table.columns)})")
+        conn.execute(
+            f"CREATE TABLE {table.name} ({', '.join(f'{c} {t}' for c, t in table.columns)})"
+        )
         if table.values and table.values[0]:
             casts = ", ".join(
                 f"unnest(${i + 1}::VARCHAR[])::{t}" for i, (_, t) in enumerate(table.columns)
             )
-            conn.execute(f"INSERT INTO {table.name} SELECT {casts}", [list(v) for v in table.values])
+            conn.execute(
+                f"INSERT INTO {table.name} SELECT {casts}", [list(v) for v in table.values]
+            )
     # PostgreSQL's recovery flag: false on the primary, true through the replica schema
     conn.execute("CREATE MACRO pg_is_in_recovery() AS false")
     conn.execute("CREATE SCHEMA replica")
