@@ -182,25 +182,29 @@ class Database:
         rows = reply[2] if reply[0] == "ok" else []
         if reply[0] == "too_large" or _printed_size(columns, rows) > MAX_PRINTED:
             return _failed("out of memory for query result\n")
+        # every write of the text is a change, not only a last one
+        earlier = [Change("sql", s.verb, _table(s)) for s in writes if s is not last]
         if last.kind == "write":
-            touched = rows if last.verb in _COUNTED and last.type != "EXPLAIN" else None
+            explained = last.type == "EXPLAIN"  # EXPLAIN ANALYZE of a write: the plan; it ran
+            touched = rows if last.verb in _COUNTED and not explained else None
             written = self._written(last, touched)
-            if not returning and columns:  # the statement's own RETURNING: psql prints the rows
+            if explained:
+                written[2].stdout = aligned(columns, rows) if columns else ""
+            elif not returning and columns and last.verb in _COUNTED:  # its own RETURNING rows
                 written[2].stdout = aligned(columns, rows) + written[2].stdout
+            written[2].changes[:0] = earlier
             return written
         if "information_schema" in statement.lower():
             rows = [
                 tuple(_PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows
             ]
         identity = read_identity(columns, [[cell(v) for v in row] for row in rows])
-        return columns, rows, CommandResult(identity=identity)
+        return columns, rows, CommandResult(identity=identity, changes=earlier)
 
     def _written(
         self, statement: SqlStatement, touched: list[tuple[Any, ...]] | None
     ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
-        verb = statement.verb
-        target = _TARGET.match(statement.clause)
-        table = target.group(1).strip('"') if target else "?"
+        verb, table = statement.verb, _table(statement)
         keys = sorted(cell(row[0]) for row in touched) if touched is not None else []
         count = len(touched) if touched is not None else None
         detail = f"{count} row{'s' if count != 1 else ''}" if count is not None else ""
@@ -211,7 +215,12 @@ class Database:
             "update": f"UPDATE {count}",
             "delete": f"DELETE {count}",
         }
-        out = tag.get(verb, verb.upper() + " TABLE") + "\n"
+        out = (
+            tag.get(verb, verb.upper() + " TABLE")
+            if count is not None or verb not in tag
+            else verb.upper()
+        )
+        out += "\n"
         change = Change("sql", verb, table, detail)
         identity = ("sql", verb, table, *keys)
         return [], [], CommandResult(stdout=out, identity=identity, changes=[change])
@@ -222,6 +231,12 @@ class Database:
         if columns:
             result.stdout = aligned(columns, rows)
         return result
+
+
+def _table(statement: SqlStatement) -> str:
+    """The table a write names ("?" when the clause names none the pattern knows)."""
+    target = _TARGET.match(statement.clause)
+    return target.group(1).strip('"') if target else "?"
 
 
 def _failed(

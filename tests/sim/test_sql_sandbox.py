@@ -8,8 +8,6 @@ import resource
 import shlex
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -22,8 +20,6 @@ from agentbench.sim.sql_engine import Engine, setup_of
 from agentbench.tasks.env import SimulatedEnvironment, ToolResult
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Task
-from tests.conftest import TASKS_DIR
-from tests.tasks.test_loader import copy_suite
 
 ROWS = [[1, "completed", 5.0], [2, "completed", 10.5], [3, "cancelled", 99.0]]
 
@@ -229,54 +225,11 @@ def test_statements_are_classified_by_the_engines_parser(suite: TaskSuite) -> No
         "sql_query", {"query": "EXPLAIN ANALYZE DELETE FROM orders"}
     )
     assert "read-only transaction" in explained.output
-
-
-def _validate(root: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-    return subprocess.run(
-        [sys.executable, "-m", "agentbench.cli.main", "tasks", "validate", str(root)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-
-
-@pytest.mark.parametrize(
-    ("anchor", "inserted", "field"),
-    [
-        (
-            "    read_only: true\n",
-            "    views:\n      leak: \"SELECT 1; COPY (SELECT 1) TO '{out}'\"\n",
-            "views",
-        ),
-        (
-            "          sku: text\n",
-            "          leak: \"int); COPY (SELECT 1) TO '{out}'; --\"\n",
-            "columns",
-        ),
-        (
-            "    read_only: true\n",
-            "    views:\n      \"x; COPY (SELECT 1) TO '{out}'\": SELECT 1\n",
-            "views",
-        ),
-    ],
-)
-def test_task_file_sql_is_checked_when_the_file_loads(
-    tmp_path: Path, anchor: str, inserted: str, field: str
-) -> None:
-    task_file = TASKS_DIR / "data-lookup" / "inventory-low-stock.yaml"
-    root = copy_suite(tmp_path, task_file)
-    copied = root / "data-lookup" / task_file.name
-    out = tmp_path / "leaked.csv"
-    text = copied.read_text()
-    assert anchor in text
-    copied.write_text(text.replace(anchor, anchor + inserted.format(out=out), 1))
-    done = _validate(root)
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode != 0 and len(lines) == 1 and "Traceback" not in done.stderr
-    assert str(copied) in lines[0] and "environment.sql." in lines[0] and field in lines[0]
-    assert not out.exists()
+    env = _env(suite, _task())
+    for sql in ("EXPLAIN ANALYZE DELETE FROM orders WHERE id = 1", "DELETE FROM orders; SELECT 1"):
+        result = env.execute("sql_query", {"query": sql})
+        assert [(c.action, c.target) for c in result.changes] == [("delete", "orders")], sql
+    assert count(env) == "0"
 
 
 TIMEOUT = "ERROR:  canceling statement due to statement timeout"
