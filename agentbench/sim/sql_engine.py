@@ -122,10 +122,10 @@ def _fork() -> tuple[Connection, int]:
 
 
 def _stop(pid: int, pipe: Connection) -> None:
+    """Ask the engine to exit (it also does when the pipe closes, after its statement's
+    timeout at the latest); never signalled here, as its pid may already be another's."""
     with contextlib.suppress(OSError, ValueError):
         pipe.send(("close",))
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)  # also one still busy with a statement
     pipe.close()
 
 
@@ -158,7 +158,9 @@ class Engine:
 
     def _receive(self, wait_s: float) -> tuple[Any, ...]:
         try:
-            if not self._pipe.poll(wait_s):
+            if not self._pipe.poll(wait_s):  # alive and not answering: stop it now
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
                 self.close()
                 raise EngineLost("timeout")
             reply: tuple[Any, ...] = self._pipe.recv()

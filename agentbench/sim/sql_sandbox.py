@@ -150,8 +150,8 @@ def fork_server(control: socket.socket) -> None:
     """Fork one engine process per request: each request on `control` carries the socket the
     new engine talks over; the answer is its pid (8 bytes). Runs in a process started with an
     empty environment (sql_engine.py) that has imported DuckDB but never opened it, so every
-    fork starts clean; it ends when the harness closes `control` (or dies)."""
-    _die_with_parent()
+    fork starts clean; it ends when the harness closes `control` (or dies: the kernel closes it;
+    no parent-death signal, which would follow the harness thread that started it)."""
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # engines are reaped by the kernel
     while True:
         try:
