@@ -172,7 +172,7 @@ class Database:
         texts = [s.text for s in body]
         texts[-1] += " RETURNING *" if returning else ""
         reply = self.session.run(texts, replica, writes=bool(writes))
-        statement = ";\n".join(s.text for s in body)
+        statement = sql.strip().rstrip(";").rstrip()  # errors point into the text as sent
         if reply[0] == "lost":
             text, code = _LOST[reply[1]]
             return _failed(text, exit_code=code)
