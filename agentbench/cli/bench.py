@@ -19,9 +19,10 @@ from agentbench.bench.report import compare_table, fmt, print_results
 from agentbench.bench.results import bench_result, load_bench, store_bench, write_outputs
 from agentbench.cli import options as opt
 from agentbench.cli.bench_options import Arrival, floats, ints, parse_slo
+from agentbench.cli.secrets import check_url
 from agentbench.cli.targets import mark_launched, open_target
 from agentbench.errors import ConfigError
-from agentbench.records import RunRecord
+from agentbench.records import RunRecord, strip_credentials
 from agentbench.runner import new_run_id, now_iso
 from agentbench.store import ResultStore
 
@@ -162,8 +163,12 @@ def bench(
     """Measure TTFT, TPOT, ITL, prefill and decode speed of one model server per scenario."""
     if ctx.invoked_subcommand is not None:
         return
-    for path, flag in ((json_out, "--json"), (csv_out, "--csv"), (db, "--db")):
-        opt.check_output(path, flag)
+    plot_png = plot.with_suffix(".png") if plot else None
+    opt.check_output(db, "--db")
+    opt.check_outputs(
+        db, (json_out, "--json"), (csv_out, "--csv"), (plot, "--plot"), (plot_png, "--plot's PNG")
+    )
+    check_url(base_url, "--base-url")
     request = opt.RequestOptions.parse(temperature, top_p, seed, extra_body, header)
     config = BenchConfig(
         scenarios=scenario_mod.select(scenario, pp, tg),
@@ -206,7 +211,7 @@ def bench(
                 **config.as_dict(),
                 "target": target.label,
                 "model": target.backend.model,
-                "base_url": target.backend.base_url,
+                "base_url": strip_credentials(target.backend.base_url),
                 "note": note,
                 "request": request.stored(),
             },
@@ -307,7 +312,10 @@ def compare(
     ] = None,
 ) -> None:
     """Ratio B/A per row of decode, prefill, TTFT and TPOT medians with 95% bootstrap CIs."""
-    opt.check_output(json_out, "--json")
+    opt.check_outputs(db, (json_out, "--json"))
+    for name in (a, b):  # a bench JSON file named as an input is not overwritten either
+        if Path(name).is_file() and json_out and opt.same_file(Path(name), json_out):
+            raise ConfigError(f"--json {json_out} is the input {name}; give another file name")
     data_a, data_b = load_bench(a, db), load_bench(b, db)
     rows = compare_results(data_a, data_b)
     if not rows:

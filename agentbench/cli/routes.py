@@ -72,7 +72,7 @@ def routes(
     """Cost vs accuracy per run (baselines and routers), Pareto front, APGR, random control."""
     if ctx.invoked_subcommand is not None:
         return
-    opt.check_output(json_out, "--json")
+    opt.check_outputs(db, (json_out, "--json"))
     opt.check_db_exists(db)
     with ResultStore(db) as store:
         runs = select_runs(store, run or [])
@@ -98,7 +98,7 @@ def replay_cmd(
     json_out: JsonOut = None,
 ) -> None:
     """Replay confidence thresholds on the recorded (local, frontier) answer pairs of a run."""
-    opt.check_output(json_out, "--json")
+    opt.check_outputs(db, (json_out, "--json"))
     opt.check_db_exists(db)
     replay(
         str(db), run_id, thresholds, prices, local_usd_per_hour, str(json_out) if json_out else None
@@ -129,8 +129,12 @@ def fork_cmd(
     """Replay thresholds; where one leaves the recorded trajectory, continue the episode live
     (the stored run's settings and task files; the targets named here)."""
     from agentbench.cli.replay_fork import replay_fork
+    from agentbench.cli.secrets import check_url
 
-    opt.check_output(json_out, "--json")
+    check_url(base_url, "--base-url")
+    check_url(frontier_base_url, "--frontier-base-url")
+
+    opt.check_outputs(db, (json_out, "--json"))
     opt.check_db_exists(db)
     replay_fork(
         str(db),
