@@ -263,6 +263,28 @@ class ResultStore:
         return {(str(t), int(r)) for t, r in rows}
 
 
+def check_database(path: Path, flag: str = "--db") -> None:
+    """Refuse, with one line and without writing to it, a file that is not an agentbench
+    results database (a text file, another program's SQLite file)."""
+    try:
+        with path.open("rb") as f:
+            header = f.read(16)
+    except OSError as exc:
+        raise ConfigError(f"{flag} {path}: cannot read it ({exc.strerror})") from exc
+    if header != b"SQLite format 3\x00":
+        raise ConfigError(f"{flag} {path}: not an agentbench database (not SQLite); give another")
+    try:
+        conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True, timeout=30)
+        try:
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise ConfigError(f"{flag} {path}: not a usable agentbench database ({exc})") from exc
+    if not {"runs", "episodes"} <= names:
+        raise ConfigError(f"{flag} {path}: a SQLite file without agentbench's tables; give another")
+
+
 def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
