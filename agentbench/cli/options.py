@@ -21,12 +21,20 @@ import typer
 
 from agentbench.cli.secrets import SECRETS, TOKEN_CHARS, check_secret
 from agentbench.errors import ConfigError
+from agentbench.store import check_database
 
 DEFAULT_DB = Path("agentbench.db")
 DEFAULT_REQUEST_TIMEOUT_S = 300.0
 DEFAULT_IDLE_TIMEOUT_S = 60.0
+# Bounds on numbers a user gives: every number is finite and below a limit no real use reaches,
+# so that nothing sized by one (a plan, a prompt, a wait) can exhaust memory or wait forever.
 MAX_REPEATS = 10_000
 MAX_CONCURRENCY = 1_024
+MAX_SECONDS = 7 * 86_400.0  # any timeout
+MAX_TOKENS = 10_000_000  # a token count (max tokens, context size, prompt length)
+MAX_STEPS = 10_000
+MAX_RETRIES = 100
+INT64 = 2**63 - 1  # a seed goes to the server as a JSON integer
 MAX_EPISODES = 1_000_000  # tasks x repeats: one run's plan, held in memory before it starts
 
 
@@ -44,7 +52,10 @@ DbOption = Annotated[Path, typer.Option("--db", help="SQLite results database.")
 RequestTimeoutOption = Annotated[
     float,
     typer.Option(
-        "--request-timeout", min=1.0, help="Seconds one model call may take, first to last byte."
+        "--request-timeout",
+        min=1.0,
+        max=MAX_SECONDS,
+        help="Seconds one model call may take, first to last byte.",
     ),
 ]
 IdleTimeoutOption = Annotated[
@@ -52,16 +63,20 @@ IdleTimeoutOption = Annotated[
     typer.Option(
         "--idle-timeout",
         min=0.1,
+        max=MAX_SECONDS,
         help="Seconds a stream may go without an event (keep-alives do not count).",
     ),
 ]
 TemperatureOption = Annotated[
-    float | None, typer.Option("--temperature", min=0.0, help="Sampling temperature.")
+    float | None, typer.Option("--temperature", min=0.0, max=100.0, help="Sampling temperature.")
 ]
 TopPOption = Annotated[
     float | None, typer.Option("--top-p", min=0.0, max=1.0, help="Nucleus sampling top_p.")
 ]
-SeedOption = Annotated[int | None, typer.Option("--seed", help="Sampling seed sent to the server.")]
+SeedOption = Annotated[
+    int | None,
+    typer.Option("--seed", min=-INT64, max=INT64, help="Sampling seed sent to the server."),
+]
 ExtraBodyOption = Annotated[
     str | None,
     typer.Option(
@@ -235,6 +250,7 @@ def check_db_exists(db: Path) -> None:
         raise ConfigError(f"--db {db}: no such database; `agentbench run` creates it")
     if db.is_dir():
         raise ConfigError(f"--db {db}: that is a directory; give the database file")
+    check_database(db)  # read-only: another program's SQLite file is refused, not altered
 
 
 @contextmanager

@@ -4,6 +4,7 @@ and `routes fork` replay confidence thresholds on a `run --record-both` run."""
 from __future__ import annotations
 
 import json
+import math
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -123,7 +124,9 @@ def fork_cmd(
     frontier_api_key_env: Annotated[str | None, typer.Option(help="Env var of its key.")] = None,
     db: opt.DbOption = opt.DEFAULT_DB,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
-    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight.")] = 1,
+    concurrency: Annotated[
+        int, typer.Option(min=1, max=opt.MAX_CONCURRENCY, help="Episodes in flight.")
+    ] = 1,
     json_out: JsonOut = None,
 ) -> None:
     """Replay thresholds; where one leaves the recorded trajectory, continue the episode live
@@ -221,9 +224,12 @@ def replay(
 
 def parse_thresholds(thresholds: str) -> list[float]:
     try:
-        return sorted({float(t) for t in thresholds.split(",") if t.strip()}, reverse=True)
+        values = sorted({float(t) for t in thresholds.split(",") if t.strip()}, reverse=True)
     except ValueError as exc:
         raise ConfigError(f"--thresholds {thresholds}: give numbers like -0.1,-0.5") from exc
+    if not all(math.isfinite(v) for v in values):
+        raise ConfigError(f"--thresholds {thresholds}: give finite numbers like -0.1,-0.5")
+    return values
 
 
 def select_runs(

@@ -66,23 +66,34 @@ def run(
     ] = 1,
     task: Annotated[list[str] | None, Opt(help="Only these task ids (repeatable).")] = None,
     category: Annotated[list[str] | None, Opt(help="Only these categories.")] = None,
-    max_steps: Annotated[int | None, Opt(min=1, help="Override step budgets.")] = None,
-    max_tokens: Annotated[int | None, Opt(min=1, help="Per model call.")] = None,
+    max_steps: Annotated[
+        int | None, Opt(min=1, max=opt.MAX_STEPS, help="Override step budgets.")
+    ] = None,
+    max_tokens: Annotated[
+        int | None, Opt(min=1, max=opt.MAX_TOKENS, help="Per model call.")
+    ] = None,
     tool_mode: Annotated[opt.ToolMode | None, Opt(help="Profile default if not given.")] = None,
-    episode_timeout: Annotated[float, Opt(min=1.0, help="Seconds per episode.")] = 900.0,
+    episode_timeout: Annotated[
+        float, Opt(min=1.0, max=opt.MAX_SECONDS, help="Seconds per episode.")
+    ] = 900.0,
     request_timeout: opt.RequestTimeoutOption = opt.DEFAULT_REQUEST_TIMEOUT_S,
     idle_timeout: opt.IdleTimeoutOption = opt.DEFAULT_IDLE_TIMEOUT_S,
-    retries: Annotated[int, Opt(min=0, help="Retries of transient faults.")] = 3,
+    retries: Annotated[
+        int, Opt(min=0, max=opt.MAX_RETRIES, help="Retries of transient faults.")
+    ] = 3,
     json_out: Annotated[Path | None, Opt("--json", help="Write the results contract here.")] = None,
     db: opt.DbOption = opt.DEFAULT_DB,
     resume: Annotated[str | None, Opt(help="RUN_ID or latest (unfinished): finish it.")] = None,
     profiles: Annotated[Path | None, Opt(help="Extra model profiles (YAML).")] = None,
     note: Annotated[str | None, Opt(help="Free text stored with the run.")] = None,
-    num_ctx: Annotated[int | None, Opt(min=1, help="Ollama: context size to request.")] = None,
+    num_ctx: Annotated[
+        int | None, Opt(min=1, max=opt.MAX_TOKENS, help="Ollama: context size to request.")
+    ] = None,
     think: Annotated[bool | None, Opt("--think/--no-think", help="Ollama: thinking.")] = None,
     prices: Annotated[str | None, Opt(help="Price table (YAML) over the shipped one.")] = None,
     local_usd_per_hour: Annotated[
-        float | None, Opt(min=0.0, help="Price of local model time ($/h); else unpriced.")
+        float | None,
+        Opt(min=0.0, max=1e6, help="Price of local model time ($/h); else unpriced."),
     ] = None,
     temperature: opt.TemperatureOption = None,
     top_p: opt.TopPOption = None,
@@ -104,6 +115,7 @@ def run(
         int | None,
         Opt(
             min=0,
+            max=64,
             help="Embedded profiles with a draft model: tokens drafted per step (0: no drafter).",
         ),
     ] = None,
