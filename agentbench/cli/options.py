@@ -35,7 +35,7 @@ MAX_TOKENS = 10_000_000  # a token count (max tokens, context size, prompt lengt
 MAX_STEPS = 10_000
 MAX_RETRIES = 100
 INT64 = 2**63 - 1  # a seed goes to the server as a JSON integer
-MAX_EPISODES = 1_000_000  # tasks x repeats: one run's plan, held in memory before it starts
+MAX_EPISODES = 100_000  # tasks x repeats: one run's plan, held in memory before it starts
 
 
 class ToolMode(StrEnum):

@@ -272,7 +272,9 @@ def check_database(path: Path, flag: str = "--db") -> None:
     except OSError as exc:
         raise ConfigError(f"{flag} {path}: cannot read it ({exc.strerror})") from exc
     if header != b"SQLite format 3\x00":
-        raise ConfigError(f"{flag} {path}: not an agentbench database (not SQLite); give another")
+        raise ConfigError(
+            f"{flag} {path}: not a usable agentbench database (not SQLite); give another path"
+        )
     try:
         conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True, timeout=30)
         try:
@@ -282,7 +284,10 @@ def check_database(path: Path, flag: str = "--db") -> None:
     except sqlite3.DatabaseError as exc:
         raise ConfigError(f"{flag} {path}: not a usable agentbench database ({exc})") from exc
     if not {"runs", "episodes"} <= names:
-        raise ConfigError(f"{flag} {path}: a SQLite file without agentbench's tables; give another")
+        raise ConfigError(
+            f"{flag} {path}: not a usable agentbench database (a SQLite file without its "
+            "tables); give another path"
+        )
 
 
 def _like(text: str) -> str:
