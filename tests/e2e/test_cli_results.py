@@ -187,7 +187,8 @@ def test_credentials_reach_no_stored_or_printed_artefact(stored, tmp_path) -> No
     tasks, _, url = stored
     db = tmp_path / "c.db"
     with_password = url.replace("http://", f"http://user:{PASSWORD}@")
-    outputs = {name: tmp_path / name for name in ("run.json", "r.json", "r.html", "r.jsonl", "r.csv", "runs.json")}  # fmt: skip
+    names = ("run.json", "r.json", "r.html", "r.jsonl", "r.csv", "runs.json")
+    outputs = {name: tmp_path / name for name in names}
     run = agentbench(
         "run", str(tasks), "--base-url", with_password, "--model", "oracle", "--task", TASK,
         "--db", str(db), "--json", str(outputs["run.json"]), "--api-key-env", "AB_TEST_KEY",
@@ -320,9 +321,11 @@ def test_a_task_nested_900_deep_is_refused_at_load_by_run_and_validate(stored, t
     shutil.copytree(tasks, copy)
     path = next((copy / "ops-diagnosis").glob("*.yaml"))
     text = path.read_text()
-    path.write_text(text.replace("\nenvironment:\n", "\nenvironment:\n  nested_probe: {d: " + "[" * 900 + "]" * 900 + "}\n", 1))  # fmt: skip
+    probe = "  nested_probe: {d: " + "[" * 900 + "]" * 900 + "}\n"
+    path.write_text(text.replace("\nenvironment:\n", "\nenvironment:\n" + probe, 1))
     assert "nested_probe: {d: [[[" in path.read_text()
-    for args in (["run", str(copy), "--base-url", url, "--model", "oracle"], ["tasks", "validate", str(copy)]):  # fmt: skip
+    run = ["run", str(copy), "--base-url", url, "--model", "oracle"]
+    for args in (run, ["tasks", "validate", str(copy)]):
         result = (
             agentbench(*args, "--db", str(tmp_path / "d.db"))
             if args[0] == "run"
