@@ -14,11 +14,10 @@ import hmac
 import secrets
 from collections.abc import Iterable
 from http.cookies import SimpleCookie
-from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.responses import PlainTextResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 COOKIE = "agentbench_view_token"
@@ -82,7 +81,7 @@ class HostGuard:
     def _setting_cookie(self, send: Send) -> Send:
         cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()
 
-        async def wrapped(message: dict[str, Any]) -> None:
+        async def wrapped(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message["headers"], (b"set-cookie", cookie)]}
             await send(message)
