@@ -2,13 +2,15 @@
 
 Errors a user can cause end as one line on stderr and exit code 1 (2 for usage errors, named by
 the option parser); no traceback reaches the user, and no secret: the line goes through
-SECRETS.redact (keys, header values, a URL's user:password). SIGTERM is handled like SIGINT
+SECRETS.redact (keys, header values, a URL's user:password). An unexpected exception (a bug) is
+one line too, its traceback shown with AGENTBENCH_TRACEBACK=1. SIGTERM is handled like SIGINT
 (Ctrl-C): whatever was started is stopped, what was stored is kept; the exit code is 128 + the
 signal (130, 143).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from types import FrameType
@@ -95,6 +97,14 @@ def main() -> None:
         terminated = isinstance(exc, Terminated)
         typer.echo("terminated" if terminated else "interrupted", err=True)
         sys.exit(143 if terminated else 130)
+    except Exception as exc:  # a bug: still one line without secrets; the traceback on demand
+        if os.environ.get("AGENTBENCH_TRACEBACK"):
+            raise
+        _fail(
+            f"internal error ({type(exc).__name__}: {str(exc)[:300]}); this is a bug in "
+            "agentbench — rerun with AGENTBENCH_TRACEBACK=1 and report the traceback",
+            1,
+        )
 
 
 if __name__ == "__main__":

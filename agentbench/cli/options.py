@@ -154,9 +154,11 @@ def parse_extra_body(text: str | None) -> dict[str, Any]:
     if not text:
         return {}
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_not_json, parse_float=_finite)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"--extra-body is not JSON ({exc.msg} at column {exc.colno})") from exc
+    except ValueError as exc:  # NaN, Infinity, 1e999: no JSON body can carry them
+        raise ConfigError(f"--extra-body holds {exc}; JSON numbers are finite") from exc
     except RecursionError as exc:
         raise ConfigError("--extra-body is nested too deeply to be a request field") from exc
     if not isinstance(value, dict):
@@ -167,6 +169,17 @@ def parse_extra_body(text: str | None) -> dict[str, Any]:
                 f"--extra-body key '{key}' is set by agentbench and recorded with the run; "
                 f"it cannot be overridden (set it with {HARNESS_KEYS[key]})"
             )
+    return value
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(text)
     return value
 
 

@@ -261,6 +261,10 @@ def test_a_malformed_secret_is_named_never_shown(stored, tmp_path, what, args, e
          "--extra-body key 'stream'"),
         (["--base-url", "http://x/v1", "--model", "m", "--extra-body", "[" * 100_000],
          "--extra-body"),
+        (["--base-url", "http://x/v1", "--model", "m", "--extra-body", '{"top_k": NaN}'],
+         "--extra-body holds NaN"),
+        (["--base-url", "http://x/v1", "--model", "m", "--extra-body", '{"a": [1e999]}'],
+         "--extra-body holds 1e999"),
         (["--base-url", "http://x/v1", "--model", "m", "--header", "Xé:v"], "plain ASCII name"),
     ],
 )  # fmt: skip
