@@ -179,7 +179,12 @@ def bench(
     plot_png = plot.with_suffix(".png") if plot else None
     opt.check_output(db, "--db")
     opt.check_outputs(
-        db, (json_out, "--json"), (csv_out, "--csv"), (plot, "--plot"), (plot_png, "--plot's PNG")
+        db,
+        (json_out, "--json"),
+        (csv_out, "--csv"),
+        (plot, "--plot"),
+        (plot_png, "--plot's PNG"),
+        inputs=((profiles, "--profiles"),),
     )
     check_url(base_url, "--base-url")
     request = opt.RequestOptions.parse(temperature, top_p, seed, extra_body, header)

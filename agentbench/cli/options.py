@@ -207,13 +207,24 @@ def check_episodes(tasks: int, repeats: int) -> None:
         )
 
 
-def check_outputs(db: Path | None, *outputs: tuple[Path | None, str]) -> None:
+def check_outputs(
+    db: Path | None,
+    *outputs: tuple[Path | None, str],
+    inputs: tuple[tuple[str | Path | None, str], ...] = (),
+) -> None:
     """Refuse, before anything runs, outputs that cannot be written, that would overwrite the
-    results database `db` (or its -wal/-journal/-shm files), or that name the same file twice.
-    `db` itself is checked by the caller: written by `run`, only read by `report`."""
+    results database `db` (or its -wal/-journal/-shm files), an input file of the command
+    (`inputs`: a price table, profiles), or that name the same file twice. `db` itself is
+    checked by the caller: written by `run`, only read by `report`."""
     named = [(p, f) for p, f in outputs if p is not None]
     for path, flag in named:
         check_output(path, flag)
+        for given, input_flag in inputs:
+            if given is not None and same_file(path, Path(given)):
+                raise ConfigError(
+                    f"{flag} {path} would overwrite the input {input_flag} {given}; "
+                    "give another file name"
+                )
     if db is not None:
         sidecars = [Path(f"{db}{end}") for end in ("", "-wal", "-journal", "-shm")]
         for path, flag in named:

@@ -130,7 +130,9 @@ def run(
     """Run every task (x repeats) against the model and print a summary per category."""
     flags = {k: _plain(v) for k, v in ctx.params.items()}
     opt.check_output(db, "--db")
-    opt.check_outputs(db, (json_out, "--json"))
+    opt.check_outputs(
+        db, (json_out, "--json"), inputs=((prices, "--prices"), (profiles, "--profiles"))
+    )
     check_url(base_url, "--base-url")
     check_url(frontier_base_url, "--frontier-base-url")
     opt.RequestOptions.parse(None, None, None, extra_body, header)  # refused before any work

@@ -101,6 +101,19 @@ def test_an_output_onto_the_database_is_refused_and_every_run_kept(stored, case)
     assert _fingerprint(db) == before  # same bytes, same runs
 
 
+def test_an_output_onto_an_input_file_is_refused(stored, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    tasks, _, url = stored
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("models: {}\n")
+    result = agentbench(
+        "run", str(tasks), "--base-url", url, "--model", "oracle", "--task", TASK,
+        "--db", str(tmp_path / "p.db"), "--prices", str(prices), "--json", str(prices),
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "would overwrite the input --prices" in one_error_line(result)
+    assert prices.read_text() == "models: {}\n" and not (tmp_path / "p.db").exists()
+
+
 def test_two_outputs_naming_one_file_are_refused(stored, tmp_path) -> None:  # type: ignore[no-untyped-def]
     _, db, _ = stored
     out = tmp_path / "out.json"
