@@ -12,10 +12,10 @@ import asyncio
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from agentbench.errors import RetryableBackendError
 from agentbench.records import Completion, ServerInfo, TokensMethod
+from agentbench.records import strip_credentials as strip_credentials  # one home: records
 
 
 @dataclass
@@ -44,16 +44,6 @@ class RetryPolicy:
         if retry_after_s is not None:
             return min(max(retry_after_s, 0.0), 60.0)
         return min(self.backoff_s * (2**attempt), self.max_backoff_s)
-
-
-def strip_credentials(url: str) -> str:
-    """The URL without user:password@ and without a query string (keys travel there too)."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
 class Backend(ABC):

@@ -76,7 +76,11 @@ def replay_fork(
             local=None, model=local[0], base_url=local[1], api_key_env=local[2]
         ) as local_target,
         open_target(
-            local=None, model=frontier[0], base_url=frontier[1], api_key_env=frontier[2]
+            local=None,
+            model=frontier[0],
+            base_url=frontier[1],
+            api_key_env=frontier[2],
+            flag_names=("--frontier-base-url", "--frontier-api-key-env"),
         ) as frontier_target,
     ):
         targets = {LOCAL: local_target.backend, FRONTIER: frontier_target.backend}
