@@ -1,0 +1,114 @@
+"""bash builtins that act on the shell itself: `cd`, `read`, `eval`, `exit`, `command -v`.
+
+The ones with nothing to show (`export` with no effect here, `set`, `:`, `true`) are programs
+in the registry; these need the shell's state (the directory, variables, stdin's position).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from agentbench.sim.base import CommandResult
+from agentbench.sim.shell_ast import NotSimulated, ShellSyntaxError
+from agentbench.sim.shell_io import Input
+from agentbench.sim.shell_parse import parse
+
+if TYPE_CHECKING:
+    from agentbench.sim.shell import Shell, State
+
+
+def builtin(
+    shell: Shell, words: list[str], stdin: Input | None, state: State, assigns: dict[str, str]
+) -> CommandResult:
+    name = words[0]
+    if name == "cd":
+        if len(words) > 2:
+            return CommandResult(stderr="bash: cd: too many arguments\n", exit_code=1)
+        target = words[1] if len(words) > 1 else state.vars.get("HOME", "/")
+        if target == "-":
+            raise NotSimulated("cd - (the previous directory)")
+        return shell.cd(target, state)
+    if name == "read":
+        return _read(words[1:], stdin, state, assigns)
+    if name == "eval":
+        try:
+            tree = parse(" ".join(words[1:]))
+        except ShellSyntaxError as exc:
+            return CommandResult(stderr=f"{exc}\n", exit_code=2)
+        return shell.nested(tree, stdin, state)
+    if name == "exit":
+        from agentbench.sim.shell import _Exit
+
+        code = words[1] if len(words) > 1 else str(state.status)
+        if not re.fullmatch(r"-?\d+", code):
+            raise _Exit(2)
+        raise _Exit(int(code) % 256)
+    if name == "command":
+        return _command_v(shell, words)
+    raise NotSimulated(f"{name} (running a script file)")
+
+
+def _command_v(shell: Shell, words: list[str]) -> CommandResult:
+    """`command -v NAME…`: where each program is, exit 1 if any is missing."""
+    out, code = "", 0
+    for name in words[2:]:
+        if name in ("cd", "read", "eval", "exit", "export", "set", "echo", "printf", "test"):
+            out += f"{name}\n"
+        elif name in shell.programs and name not in shell.not_installed:
+            out += f"/usr/bin/{name}\n"
+        else:
+            code = 1
+    if words[1] == "-V":
+        raise NotSimulated("command -V")
+    return CommandResult(stdout=out, exit_code=code, identity=("command", "-v", *words[2:]))
+
+
+def _read(
+    args: list[str], stdin: Input | None, state: State, assigns: dict[str, str]
+) -> CommandResult:
+    """`read [-r] [-p PROMPT] NAME…`: one line of stdin split on IFS, the last name taking the
+    rest; exit 1 at end of input."""
+    raw = False
+    names: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "-r":
+            raw = True
+        elif arg in ("-p", "-t", "-u", "-n", "-N", "-d", "-a") or arg == "-s":
+            if arg in ("-u", "-n", "-N", "-d", "-a"):
+                raise NotSimulated(f"read {arg}")
+            i += 0 if arg == "-s" else 1
+        elif arg.startswith("-") and set(arg[1:]) <= set("rs"):
+            raw = raw or "r" in arg
+        else:
+            names.append(arg)
+        i += 1
+    names = names or ["REPLY"]
+    line = stdin.readline() if stdin is not None else None
+    if line is None:
+        for name in names:
+            state.vars[name] = ""
+        return CommandResult(exit_code=1)
+    if not raw:
+        line = re.sub(r"\\(.)", r"\1", line)
+    ifs = assigns.get("IFS", state.vars.get("IFS", " \t\n"))
+    fields = _split_ifs(line, ifs, len(names))
+    for index, name in enumerate(names):
+        state.vars[name] = fields[index] if index < len(fields) else ""
+    return CommandResult()
+
+
+def _split_ifs(line: str, ifs: str, count: int) -> list[str]:
+    if ifs == "":
+        return [line]
+    blanks = "".join(c for c in ifs if c in " \t\n")
+    others = "".join(c for c in ifs if c not in " \t\n")
+    line = line.strip(blanks) if blanks else line
+    if not others:
+        return line.split(None, count - 1) if count > 0 else [line]
+    separator = f"[{re.escape(blanks)}]*[{re.escape(others)}][{re.escape(blanks)}]*"
+    if blanks:
+        separator = f"(?:{separator}|[{re.escape(blanks)}]+)"
+    return re.split(separator, line, maxsplit=max(count - 1, 0))
