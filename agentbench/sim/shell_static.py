@@ -102,8 +102,14 @@ def _node(node: Node, walk: _Walk, via: tuple[str, ...], depth: int) -> None:
         for _, item in node.items:
             _node(item, walk, via, depth)
     elif isinstance(node, Pipeline):
+        carry: str | None = None
         for stage in node.stages:
-            _node(stage, walk, via, depth)
+            if isinstance(stage, Command):
+                _command(stage, walk, via, depth, piped=carry)
+                carry = _literal_output(walk.out[-1]) if walk.out else None
+            else:
+                _node(stage, walk, via, depth)
+                carry = None
     elif isinstance(node, For):
         _substitutions(node.words, walk, via, depth)
         found = [known_word(w, walk.known) for w in node.words]
@@ -153,7 +159,23 @@ def _substitutions(words: tuple[Word, ...], walk: _Walk, via: tuple[str, ...], d
                 _substitutions((part.arg,), walk, via, depth)
 
 
-def _command(node: Command, walk: _Walk, via: tuple[str, ...], depth: int) -> None:
+def _literal_output(command: StaticCommand) -> str | None:
+    """What `echo TEXT`, `printf TEXT` or `cat <<EOF` prints, when it is known statically
+    (so `echo "DELETE …" | psql` is read as the SQL it feeds)."""
+    if not command.words:
+        return None
+    if command.words[0] == "echo":
+        return " ".join(w for w in command.words[1:] if not w.startswith("-")) + "\n"
+    if command.words[0] == "printf" and len(command.words) > 1:
+        return command.words[1]
+    if command.words == ("cat",) and command.stdin is not None:
+        return command.stdin
+    return None
+
+
+def _command(
+    node: Command, walk: _Walk, via: tuple[str, ...], depth: int, piped: str | None = None
+) -> None:
     _substitutions(tuple(w for _, w in node.assigns) + node.words, walk, via, depth)
     _substitutions(tuple(r.target for r in node.redirects), walk, via, depth)
     words = [static_word(w, walk.known) for w in node.words]
@@ -167,7 +189,7 @@ def _command(node: Command, walk: _Walk, via: tuple[str, ...], depth: int) -> No
     )
     stdin = next(
         (static_word(r.target, walk.known) for r in node.redirects if r.op in ("<<", "<<-", "<<<")),
-        None,
+        piped,
     )
     _words(words, walk, via, depth, redirects, stdin)
 
@@ -197,13 +219,13 @@ def _words(
     walk.out.append(StaticCommand(tuple(inner), redirects, wrappers, via, stdin))
     if not inner:
         return
-    script = _script(inner)
+    script = shell_script(inner)
     if script is not None:
         with contextlib.suppress(ShellSyntaxError):
             _node(parse(script[1]), walk, (*via, script[0]), depth + 1)
 
 
-def _script(words: list[str]) -> tuple[str, str] | None:
+def shell_script(words: list[str]) -> tuple[str, str] | None:
     """The text another shell would parse: `eval ARGS`, `sh -c SCRIPT`."""
     if words[0] == "eval" and len(words) > 1:
         return "eval", " ".join(words[1:])
