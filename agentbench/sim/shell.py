@@ -24,7 +24,15 @@ from dataclasses import dataclass, field, replace
 
 from agentbench.sim.base import CommandResult, Program, ShellContext
 from agentbench.sim.shell_ast import Command, Node, NotSimulated, Redirect, ShellSyntaxError
-from agentbench.sim.shell_io import Acc, Input, heredoc_text, is_input, join_identities, route
+from agentbench.sim.shell_io import (
+    Acc,
+    ExitShell,
+    Input,
+    heredoc_text,
+    is_input,
+    join_identities,
+    route,
+)
 from agentbench.sim.shell_parse import parse
 from agentbench.sim.shell_words import Expander, expand_fields, expand_one
 from agentbench.sim.shell_wrappers import Unwrapped, basename, unwrap, xargs_items
@@ -49,11 +57,6 @@ class _TimedOut(Exception):
         self.result = result or CommandResult(
             stderr="run_command: timed out\n", exit_code=124, timed_out=True
         )
-
-
-class _Exit(Exception):
-    def __init__(self, code: int) -> None:
-        self.code = code
 
 
 @dataclass
@@ -107,8 +110,8 @@ class Shell:
         self.commands, self.depth = 0, 0
         try:
             return self.execute(tree, None, state)
-        except _Exit as done:
-            return CommandResult(exit_code=done.code)
+        except ExitShell as stop:
+            return stop.result()
         except _TimedOut as killed:
             return killed.result
         except NotSimulated as exc:
@@ -145,8 +148,8 @@ class Shell:
         def substitute(body: Node) -> str:
             try:
                 result = self.nested(body, None, state.copy())
-            except _Exit as done:
-                result = CommandResult(exit_code=done.code)
+            except ExitShell as stop:
+                result = stop.result()
             acc.keep(result)
             acc.result.stderr += result.stderr
             state.status = result.exit_code
@@ -280,8 +283,8 @@ class Shell:
         child = State(ctx, dict(ctx.env), set(dict(ctx.env)))
         try:
             return self.nested(tree, stdin, child)
-        except _Exit as done:
-            return CommandResult(exit_code=done.code)
+        except ExitShell as stop:
+            return stop.result()
 
     def _xargs(
         self, spec: Unwrapped, stdin: Input | None, state: State, ctx: ShellContext

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from agentbench.sim.base import CommandResult
 from agentbench.sim.shell_ast import NotSimulated, ShellSyntaxError
-from agentbench.sim.shell_io import Input
+from agentbench.sim.shell_io import ExitShell, Input
 from agentbench.sim.shell_parse import parse
 
 if TYPE_CHECKING:
@@ -38,12 +38,10 @@ def builtin(
             return CommandResult(stderr=f"{exc}\n", exit_code=2)
         return shell.nested(tree, stdin, state)
     if name == "exit":
-        from agentbench.sim.shell import _Exit
-
         code = words[1] if len(words) > 1 else str(state.status)
         if not re.fullmatch(r"-?\d+", code):
-            raise _Exit(2)
-        raise _Exit(int(code) % 256)
+            raise ExitShell(2)
+        raise ExitShell(int(code) % 256)
     if name == "command":
         return _command_v(shell, words)
     raise NotSimulated(f"{name} (running a script file)")
@@ -101,14 +99,19 @@ def _read(
 
 
 def _split_ifs(line: str, ifs: str, count: int) -> list[str]:
+    """bash's IFS splitting for `read`: IFS blanks collapse and trim, other IFS characters
+    each end one field; the last name takes the rest."""
     if ifs == "":
         return [line]
-    blanks = "".join(c for c in ifs if c in " \t\n")
-    others = "".join(c for c in ifs if c not in " \t\n")
-    line = line.strip(blanks) if blanks else line
-    if not others:
-        return line.split(None, count - 1) if count > 0 else [line]
-    separator = f"[{re.escape(blanks)}]*[{re.escape(others)}][{re.escape(blanks)}]*"
+    blanks = re.escape("".join(c for c in ifs if c in " \t\n"))
+    others = re.escape("".join(c for c in ifs if c not in " \t\n"))
     if blanks:
-        separator = f"(?:{separator}|[{re.escape(blanks)}]+)"
+        line = re.sub(f"^[{blanks}]+|[{blanks}]+$", "", line)
+    if others:
+        around = f"[{blanks}]*" if blanks else ""
+        separator = f"{around}[{others}]{around}"
+        if blanks:
+            separator = f"(?:{separator}|[{blanks}]+)"
+    else:
+        separator = f"[{blanks}]+"
     return re.split(separator, line, maxsplit=max(count - 1, 0))

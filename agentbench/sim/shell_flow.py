@@ -27,7 +27,7 @@ from agentbench.sim.shell_ast import (
     Unsupported,
     While,
 )
-from agentbench.sim.shell_io import Acc, Input, route
+from agentbench.sim.shell_io import Acc, ExitShell, Input, route
 from agentbench.sim.shell_words import case_pattern, expand_fields, expand_one
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def _sequence(shell: Shell, node: Sequence, stdin: Input | None, state: State) -
     for connector, item in node.items:
         if (connector == "&&" and code != 0) or (connector == "||" and code == 0):
             continue
-        part = acc.add(shell.execute(item, stdin, state))
+        part = acc.run(shell.execute, item, stdin, state)
         code = part.exit_code
         if part.timed_out:
             break
@@ -77,7 +77,12 @@ def _pipeline(shell: Shell, node: Pipeline, stdin: Input | None, state: State) -
     last = CommandResult()
     for index, stage in enumerate(node.stages):
         own = state if len(node.stages) == 1 else state.copy()
-        last = shell.execute(stage, feed, own)
+        try:
+            last = shell.execute(stage, feed, own)
+        except ExitShell as stop:
+            if len(node.stages) == 1:
+                raise
+            last = stop.result()  # a pipeline stage is a subshell: `exit` ends only it
         acc.keep(last)
         if last.timed_out:
             return acc.done(last.exit_code)
@@ -102,7 +107,7 @@ def _for(shell: Shell, node: For, stdin: Input | None, state: State) -> CommandR
     code = 0
     for word in words:
         state.vars[node.var] = word
-        part = acc.add(shell.execute(node.body, stdin, state))
+        part = acc.run(shell.execute, node.body, stdin, state)
         code = part.exit_code
         if part.timed_out:
             break
@@ -114,10 +119,10 @@ def _while(shell: Shell, node: While, stdin: Input | None, state: State) -> Comm
     code = 0
     while True:
         shell.tick()
-        cond = acc.add(shell.execute(node.cond, stdin, state))
+        cond = acc.run(shell.execute, node.cond, stdin, state)
         if cond.timed_out or (cond.exit_code == 0) == node.until:
             break
-        part = acc.add(shell.execute(node.body, stdin, state))
+        part = acc.run(shell.execute, node.body, stdin, state)
         code = part.exit_code
         if part.timed_out:
             break
@@ -127,10 +132,11 @@ def _while(shell: Shell, node: While, stdin: Input | None, state: State) -> Comm
 def _if(shell: Shell, node: If, stdin: Input | None, state: State) -> CommandResult:
     acc = Acc()
     for cond, body in node.arms:
-        if acc.add(shell.execute(cond, stdin, state)).exit_code == 0:
-            return acc.done(acc.add(shell.execute(body, stdin, state)).exit_code)
-    if node.otherwise is not None:
-        return acc.done(acc.add(shell.execute(node.otherwise, stdin, state)).exit_code)
+        if acc.run(shell.execute, cond, stdin, state).exit_code == 0:
+            return acc.done(acc.run(shell.execute, body, stdin, state).exit_code)
+    otherwise = node.otherwise
+    if otherwise is not None:
+        return acc.done(acc.run(shell.execute, otherwise, stdin, state).exit_code)
     return acc.done(0)  # no branch taken: `if` succeeds
 
 
@@ -140,19 +146,17 @@ def _case(shell: Shell, node: Case, stdin: Input | None, state: State) -> Comman
     subject = expand_one(node.subject, ex)
     for patterns, body in node.arms:
         if any(fnmatchcase(subject, case_pattern(p, ex)) for p in patterns):
-            return acc.done(acc.add(shell.execute(body, stdin, state)).exit_code)
+            return acc.done(acc.run(shell.execute, body, stdin, state).exit_code)
     return acc.done(0)
 
 
 def _group(shell: Shell, node: Group, stdin: Input | None, state: State) -> CommandResult:
     if not node.subshell:
         return shell.execute(node.body, stdin, state)
-    from agentbench.sim.shell import _Exit
-
     try:
         return shell.execute(node.body, stdin, state.copy())
-    except _Exit as done:  # `exit` leaves only the subshell
-        return CommandResult(exit_code=done.code)
+    except ExitShell as stop:  # `exit` leaves only the subshell
+        return stop.result()
 
 
 def _redirected(shell: Shell, node: Redirected, stdin: Input | None, state: State) -> CommandResult:
@@ -163,7 +167,12 @@ def _redirected(shell: Shell, node: Redirected, stdin: Input | None, state: Stat
     if isinstance(feed, CommandResult):
         acc.add(feed)
         return acc.done()
-    acc.add(route(shell.execute(node.body, feed, state), targets, state.ctx, shell.write))
+    try:
+        inner = shell.execute(node.body, feed, state)
+    except ExitShell as stop:  # what ran before `exit` still goes where the redirects say
+        routed = route(stop.result(), targets, state.ctx, shell.write)
+        raise ExitShell(stop.code, routed) from None
+    acc.add(route(inner, targets, state.ctx, shell.write))
     return acc.done()
 
 

@@ -145,6 +145,18 @@ def join_identities(identities: list[Identity]) -> Identity | None:
     return tuple(out)
 
 
+class ExitShell(Exception):
+    """`exit N`: the shell stops; `partial` is what the line printed and did until then."""
+
+    def __init__(self, code: int, partial: CommandResult | None = None) -> None:
+        self.code = code
+        self.partial = partial or CommandResult(exit_code=code)
+
+    def result(self) -> CommandResult:
+        self.partial.exit_code = self.code
+        return self.partial
+
+
 class Acc:
     """Results of the parts of a compound command, merged as the shell shows them."""
 
@@ -167,6 +179,15 @@ class Acc:
         self.result.exit_code = part.exit_code
         self.keep(part)
         return part
+
+    def run(self, execute: Callable[..., CommandResult], *args: object) -> CommandResult:
+        """One part, `execute(*args)`; an `exit` inside it carries everything gathered so far
+        upwards."""
+        try:
+            return self.add(execute(*args))
+        except ExitShell as stop:
+            self.add(stop.partial)
+            raise ExitShell(stop.code, self.done(stop.code)) from None
 
     def done(self, exit_code: int | None = None) -> CommandResult:
         if exit_code is not None:
