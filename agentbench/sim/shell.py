@@ -46,6 +46,7 @@ Globber = Callable[[str, ShellContext], list[str]]  # pattern -> matching paths,
 MAX_DEPTH = 12  # nested eval / sh -c / substitution
 MAX_COMMANDS = 5_000  # simple commands per line: past it the runtime times the call out
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh"})
+_SPECIAL = {"?": "", "#": "0", "0": "bash", "$": "4242", "-": "hB"}  # `$$`: a fixed pid
 _SHELL_BUILTINS = frozenset({"cd", "read", "eval", "exit", "source", ".", "command"})
 
 
@@ -161,7 +162,16 @@ class Shell:
         def assign(name: str, value: str) -> None:
             state.vars[name] = value
 
-        return Expander(state.vars.get, substitute, glob, assign)
+        status = state.status  # `$?`: the status before this command's own substitutions
+
+        def lookup(name: str) -> str | None:
+            if name in _SPECIAL:
+                return str(status) if name == "?" else _SPECIAL[name]
+            if name == "!":
+                raise NotSimulated("$! (background jobs)")
+            return state.vars.get(name)
+
+        return Expander(lookup, substitute, glob, assign)
 
     def _command(self, node: Command, stdin: Input | None, state: State) -> CommandResult:
         self.tick()
