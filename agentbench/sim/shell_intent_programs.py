@@ -346,12 +346,12 @@ def _wget(words: list[str], stdin: str | None) -> Found:
     if "--spider" in joined:
         return []
     for index, word in enumerate(words):
-        if word in ("-O", "--output-document") or re.fullmatch(r"-\w*O", word):
-            value = words[index + 1] if index + 1 < len(words) else ""
-            return [] if value == "-" else [(value, "wget -O (saves a file)")]
-        if word.startswith(("-O", "--output-document=")):
-            value = word.split("=", 1)[1] if "=" in word else word[2:]
-            return [] if value == "-" else [(value, "wget -O (saves a file)")]
+        glued = re.fullmatch(r"-[a-zA-Z]*O(.*)", word)
+        if glued or word.startswith("--output-document"):
+            value = word.split("=", 1)[1] if "=" in word else glued.group(1) if glued else ""
+            if not value:
+                value = words[index + 1] if index + 1 < len(words) else ""
+            return [] if value in ("-", "/dev/null") else [(value, "wget -O (saves a file)")]
     return [(_url(words), "wget saves the download")]
 
 
