@@ -88,8 +88,8 @@ def route(
     if not opened and fds[1].kind == "out" and fds[2].kind == "err":
         return result
     texts: dict[Target, str] = {}
-    for target, text in ((fds[1], result.stdout), (fds[2], result.stderr)):
-        texts[target] = texts.get(target, "") + text
+    for sink, text in ((fds[1], result.stdout), (fds[2], result.stderr)):
+        texts[sink] = texts.get(sink, "") + text
     routed = CommandResult(
         stdout=texts.get(Target("out"), ""),
         stderr=texts.get(Target("err"), ""),

@@ -143,9 +143,9 @@ def _node(node: Node, walk: _Walk, via: tuple[str, ...], depth: int) -> None:
                 StaticCommand((), (StaticRedirect(redirect.op, target, redirect.fd),), via=via)
             )
     elif isinstance(node, Declare):
-        for name, value in node.names:
-            if value is not None:
-                walk.known[name] = static_word(value, walk.known)
+        for name, declared in node.names:
+            if declared is not None:
+                walk.known[name] = static_word(declared, walk.known)
     elif isinstance(node, Unsupported):
         walk.out.append(StaticCommand((node.text,), via=(*via, node.kind)))
 
