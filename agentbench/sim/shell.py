@@ -103,6 +103,8 @@ class Shell:
     def run(self, line: str, ctx: ShellContext) -> CommandResult:
         try:
             tree = parse(line)
+        except NotSimulated as exc:
+            return CommandResult(stderr=f"not simulated: {exc}\n", exit_code=1, simulated=False)
         except ShellSyntaxError as exc:
             return CommandResult(stderr=f"{exc}\n", exit_code=2)
         home = "/root" if ctx.user == "root" else f"/home/{ctx.user}"
@@ -288,6 +290,8 @@ class Shell:
             )
         try:
             tree = parse(words[2])
+        except NotSimulated:
+            raise
         except ShellSyntaxError as exc:
             return CommandResult(stderr=f"{exc}\n", exit_code=2)
         child = State(ctx, dict(ctx.env), set(dict(ctx.env)))
@@ -314,6 +318,7 @@ class Shell:
         acc = Acc()
         worst = 0
         for batch in batches:
+            self.tick()
             if spec.xargs.replace is not None:
                 words = [w.replace(spec.xargs.replace, batch[0]) for w in template]
             else:

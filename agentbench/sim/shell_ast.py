@@ -21,6 +21,11 @@ class ShellSyntaxError(ValueError):
     """The line does not parse; the message is bash's."""
 
 
+class LineTooComplex(NotSimulated, ShellSyntaxError):
+    """A line past the front end's bounds (size, nesting): the executor reports it not
+    simulated; readers that only look at a line treat it as one they cannot read."""
+
+
 @dataclass(frozen=True)
 class Lit:
     """Literal text; `quoted` text is neither split nor globbed."""

@@ -34,6 +34,8 @@ def builtin(
     if name == "eval":
         try:
             tree = parse(" ".join(words[1:]))
+        except NotSimulated:
+            raise
         except ShellSyntaxError as exc:
             return CommandResult(stderr=f"{exc}\n", exit_code=2)
         return shell.nested(tree, stdin, state)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agentbench.sim.shell_ast import ShellSyntaxError
+from agentbench.sim.shell_ast import LineTooComplex, ShellSyntaxError
 from agentbench.sim.shell_static import StaticCommand, shell_script, static_commands
 from agentbench.sim.shell_wrappers import basename, unwrap
 
@@ -47,6 +47,8 @@ def classify(line: str) -> list[AttemptedWrite]:
     parse (bash runs nothing then)."""
     try:
         commands = static_commands(line)
+    except LineTooComplex as exc:  # cannot be read, so it cannot be cleared as a read
+        return [AttemptedWrite("bash", " ".join(line.split())[:120], f"unclassified: {exc}")]
     except ShellSyntaxError:
         return []
     out: list[AttemptedWrite] = []

@@ -10,6 +10,7 @@ redirect node swallows the rest of its pipeline or list (`cat <<EOF | grep x`).
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -23,6 +24,7 @@ from agentbench.sim.shell_ast import (
     For,
     Group,
     If,
+    LineTooComplex,
     Node,
     Pipeline,
     Redirect,
@@ -36,7 +38,9 @@ from agentbench.sim.shell_ast import (
 from agentbench.sim.shell_words_parse import word_of
 
 _PARSER = Parser(Language(tree_sitter_bash.language()))
-MAX_LINE_BYTES = 64_000  # a longer tool argument is refused as a syntax error, not parsed
+_PARSER_LOCK = threading.Lock()  # tool calls may run on worker threads; one parser, one at a time
+MAX_LINE_BYTES = 64_000  # longer: not simulated (no real agent line is this long)
+MAX_TREE_DEPTH = 150  # deeper nesting: not simulated (converting and walking recurse)
 _SKIP = frozenset({"comment", ";", "&", "\n", "do", "done", "then", "fi", "{", "}", "(", ")"})
 _TEST_EXPRESSIONS = frozenset({"unary_expression", "binary_expression", "parenthesized_expression"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
@@ -47,18 +51,33 @@ def parse(line: str) -> Node:
     """The syntax tree of `line`; ShellSyntaxError (bash's message) when it does not parse."""
     source = line.encode()
     if len(source) > MAX_LINE_BYTES:
-        raise ShellSyntaxError("bash: argument list too long")
-    root = _PARSER.parse(source).root_node
+        raise LineTooComplex(f"a command line of {len(source)} bytes")
+    with _PARSER_LOCK:
+        root = _PARSER.parse(source).root_node
     if root.has_error:
         raise ShellSyntaxError(_syntax_message(root))
+    if _depth(root) > MAX_TREE_DEPTH:
+        raise LineTooComplex(f"nesting deeper than {MAX_TREE_DEPTH}")
     return _Converter(source).statements(root.children)
+
+
+def _depth(root: Any) -> int:
+    deepest = 0
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_TREE_DEPTH:
+            break
+        stack += [(child, depth + 1) for child in node.children]
+    return deepest
 
 
 def _syntax_message(root: Any) -> str:
     """bash's wording for the first error in the tree."""
     stack = [root]
     while stack:
-        node = stack.pop(0)
+        node = stack.pop()
         if node.is_missing:
             return "bash: syntax error: unexpected end of file"
         if node.type == "ERROR":
@@ -72,7 +91,7 @@ def _syntax_message(root: Any) -> str:
                     token = op
                     break
             return f"bash: syntax error near unexpected token `{token}'"
-        stack = list(node.children) + stack
+        stack += reversed(node.children)
     return "bash: syntax error"
 
 

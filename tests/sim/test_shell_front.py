@@ -231,3 +231,15 @@ def test_static_reading_sees_every_command_the_line_would_run() -> None:
         "grep",
         "x",
     ]
+
+
+def test_hostile_lines_are_bounded_and_never_cleared_as_reads(box: World) -> None:
+    from agentbench.sim.shell_intent import classify
+
+    deep = "$(" * 2000 + "rm -rf /" + ")" * 2000
+    result = sh(box, deep)
+    assert result.simulated is False and "nesting" in result.stderr
+    assert [w.program for w in classify(deep)] == ["bash"]
+    long_line = "echo " + "a " * 40_000
+    assert sh(box, long_line).simulated is False
+    assert sh(box, "for i in " + "x " * 6000 + "; do :; done").timed_out
