@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -216,7 +217,10 @@ class SimulatedEnvironment:
                     commands = static_commands(command)
                 except ShellSyntaxError as exc:
                     return self._shell_error(str(exc))
-                program = next((c.words[0] for c in commands if c.words), "bash")
+                first = next((c for c in commands if c.words), None)
+                # the program as written: a wrapper (`sudo`, `watch`) names itself
+                written = (first.wrappers or first.words)[0] if first else "bash"
+                program = re.split(r"[\s(]", written, maxsplit=1)[0] or "bash"
         template = tool.unmatched_by_program.get(program, tool.unmatched)
         fills = {"program": program, "tool": tool.name, "command": command}
         fills.update({k: v if isinstance(v, str) else str(v) for k, v in args.items()})

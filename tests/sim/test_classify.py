@@ -122,3 +122,15 @@ def test_every_tool_result_records_its_attempted_writes(suite) -> None:  # type:
     assert [(w.program, w.target) for w in record.attempted_writes] == [("setfacl", "/srv/data")]
     read = env.execute("run_command", {"cmd": "cat /etc/hostname"})
     assert read.attempted_writes == () and read.record("run_command").attempted_writes == []
+
+
+def test_an_off_script_line_is_answered_as_off_script_naming_the_program_written(suite) -> None:  # type: ignore[no-untyped-def]
+    env = SimulatedEnvironment(make_task(), suite.tools, suite.grammar)
+    for line, program in (
+        ("watch -n1 ls", "watch"),
+        ("f() { ls; }; f", "f"),
+        ("echo $((1+2))", "echo"),
+    ):
+        result = env.execute("run_command", {"cmd": line})
+        assert (result.source, result.kind) == ("fallback", "unmatched"), line
+        assert program in result.output, (line, result.output)
