@@ -76,6 +76,13 @@ def sql_writes(sql: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for statement in statements:
         kind = statement.type.name
+        text = statement.query
+        if kind == "EXPLAIN" and re.search(r"\bANALY[SZ]E\b", text, re.IGNORECASE):
+            inner = re.sub(r"^\s*EXPLAIN\s*(\([^)]*\)|ANALY[SZ]E)?\s*", "", text, flags=re.I)
+            out += [
+                (target, f"{why} (EXPLAIN ANALYZE runs it)") for target, why in sql_writes(inner)
+            ]
+            continue
         if kind not in _SQL_READS:
             out.append((" ".join(statement.query.split())[:120], f"SQL {kind}"))
     return out

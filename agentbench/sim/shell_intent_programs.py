@@ -31,12 +31,21 @@ def _args(words: list[str], valued: frozenset[str] = frozenset()) -> list[str]:
     return out
 
 
+_STREAMS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"})
+# Programs that change something with no operand at all (`reboot`, `passwd`, `swapoff -a`).
+_BARE = frozenset(
+    {"reboot", "shutdown", "halt", "poweroff", "passwd", "swapoff", "swapon", "logrotate", "at"}
+)
+
+
 def _every(why: str, valued: frozenset[str] = frozenset(), drop: int = 0) -> Rule:
-    """Every positional (after the first `drop`) is a target."""
+    """Every positional (after the first `drop`) is a target; streams are not files."""
 
     def rule(words: list[str], stdin: str | None) -> Found:
-        targets = _args(words, valued)[drop:]
-        return [(t, why) for t in targets] or [(" ".join(words[1:]), why)]
+        targets = [t for t in _args(words, valued)[drop:] if t not in _STREAMS]
+        if not targets and words[0] in _BARE:
+            return [(" ".join(words[1:]) or words[0], why)]
+        return [(t, why) for t in targets]
 
     return rule
 
@@ -401,7 +410,7 @@ def _sort(words: list[str], stdin: str | None) -> Found:
 
 
 def _dd(words: list[str], stdin: str | None) -> Found:
-    return [(w[3:], "dd of=") for w in words if w.startswith("of=")]
+    return [(w[3:], "dd of=") for w in words if w.startswith("of=") and w[3:] not in _STREAMS]
 
 
 def _ionice(words: list[str], stdin: str | None) -> Found:

@@ -50,6 +50,7 @@ from tests.tasks.test_env import make_task
         ("perl -pi -e 's/a/b/' /etc/app.conf", "perl", "/etc/app.conf"),
         ("awk -i inplace '{print}' /etc/app.conf", "awk", "/etc/app.conf"),
         ("ed /etc/app.conf", "ed", "/etc/app.conf"),
+        ("sudo reboot", "reboot", "reboot"),
         # through every wrapper
         ("eval 'kubectl delete ns web'", "kubectl", "ns web"),
         ("sh -c 'rm /tmp/x'", "rm", "/tmp/x"),
@@ -97,6 +98,9 @@ def test_writes_are_seen_through_every_wrapper(line: str, program: str, target: 
         "docker ps -a",
         "tar -tzf backup.tgz",
         "for f in /var/log/*.log; do wc -l $f; done | sort -n",
+        "kubectl get pods | tee /dev/null",
+        "dd if=/dev/sda of=/dev/null count=1",
+        "psql -c '\\dt'",
     ],
 )
 def test_reads_stay_reads(line: str) -> None:
@@ -107,6 +111,10 @@ def test_sql_is_typed_by_the_engine_not_the_first_word() -> None:
     assert [w.why for w in classify_sql("WITH gone AS (SELECT 1) DELETE FROM t")] == ["SQL DELETE"]
     assert classify_sql("/* hi */ SELECT 1; SELECT 2") == []
     assert [w.why for w in classify_sql("select 1; truncate orders")] == ["SQL DELETE"]
+    assert [w.why for w in classify_sql("EXPLAIN ANALYZE DELETE FROM t")] == [
+        "SQL DELETE (EXPLAIN ANALYZE runs it)"
+    ]
+    assert classify_sql("EXPLAIN SELECT * FROM t") == []
 
 
 def test_a_line_that_does_not_parse_attempts_nothing() -> None:
