@@ -264,6 +264,10 @@ class Shell:
             from agentbench.sim.shell_builtins import builtin
 
             return builtin(self, spec.words, stdin, state, assigns)
+        if name in ("[", "test"):
+            from agentbench.sim.shell_builtins import test_builtin
+
+            return test_builtin(self, [name, *spec.words[1:]], ctx)
         if name in _SHELLS and len(spec.words) > 1:
             return self._shell_c(spec.words, stdin, state, ctx)
         return self.program(spec.words, stdin.rest() if stdin else None, ctx)

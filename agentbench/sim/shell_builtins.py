@@ -1,4 +1,5 @@
-"""bash builtins that act on the shell itself: `cd`, `read`, `eval`, `exit`, `command -v`.
+"""bash builtins that act on the shell itself: `cd`, `read`, `eval`, `exit`, `command -v`, and
+`test`/`[` (whose file tests ask the filesystem's `test` program).
 
 The ones with nothing to show (`export` with no effect here, `set`, `:`, `true`) are programs
 in the registry; these need the shell's state (the directory, variables, stdin's position).
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agentbench.sim.base import CommandResult
+from agentbench.sim.base import CommandResult, ShellContext
 from agentbench.sim.shell_ast import NotSimulated, ShellSyntaxError
 from agentbench.sim.shell_io import ExitShell, Input
 from agentbench.sim.shell_parse import parse
@@ -117,3 +118,67 @@ def _split_ifs(line: str, ifs: str, count: int) -> list[str]:
     else:
         separator = f"[{blanks}]+"
     return re.split(separator, line, maxsplit=max(count - 1, 0))
+
+
+_FILE_TESTS = frozenset({"-e", "-f", "-d", "-r", "-w", "-x", "-s"})
+_INTEGER_OPS = {"-eq": "==", "-ne": "!=", "-lt": "<", "-le": "<=", "-gt": ">", "-ge": ">="}
+
+
+def test_builtin(shell: Shell, words: list[str], ctx: ShellContext) -> CommandResult:
+    """`test EXPR` / `[ EXPR ]` (POSIX's rules by argument count): strings, integers, and the
+    file tests the filesystem answers (through the `test` program, so the read is an identity)."""
+    args = words[1:]
+    if words[0] == "[":
+        if args[-1:] != ["]"]:
+            return CommandResult(stderr="bash: [: missing `]'\n", exit_code=2)
+        args = args[:-1]
+    negate = (
+        len(args) in (2, 3, 4) and args[0] == "!" and not (len(args) == 3 and args[1] in _BINARY)
+    )
+    if negate:
+        args = args[1:]
+    result = _test(shell, words[0], args, ctx)
+    if negate and result.exit_code in (0, 1):
+        result.exit_code = 1 - result.exit_code
+    return result
+
+
+_BINARY = frozenset({"=", "==", "!=", "<", ">", *_INTEGER_OPS})
+
+
+def _test(shell: Shell, name: str, args: list[str], ctx: ShellContext) -> CommandResult:
+    if not args:
+        return CommandResult(exit_code=1)
+    if len(args) == 1:
+        return CommandResult(exit_code=0 if args[0] else 1)
+    if len(args) == 2 and args[0] in ("-n", "-z"):
+        empty = args[1] == ""
+        return CommandResult(exit_code=0 if empty == (args[0] == "-z") else 1)
+    if len(args) == 2 and args[0] in _FILE_TESTS and name in shell.programs:
+        return shell.program([name, *args, *(["]"] if name == "[" else [])], None, ctx)
+    if len(args) == 3 and args[1] in _BINARY:
+        left, op, right = args
+        if op in _INTEGER_OPS:
+            for value in (left, right):
+                if not re.fullmatch(r"\s*[-+]?\d+\s*", value):
+                    text = f"bash: {name}: {value}: integer expression expected\n"
+                    return CommandResult(stderr=text, exit_code=2)
+            a, b = int(left), int(right)
+            holds = {
+                "-eq": a == b,
+                "-ne": a != b,
+                "-lt": a < b,
+                "-le": a <= b,
+                "-gt": a > b,
+                "-ge": a >= b,
+            }[op]
+        else:
+            holds = {
+                "=": left == right,
+                "==": left == right,
+                "!=": left != right,
+                "<": left < right,
+                ">": left > right,
+            }[op]
+        return CommandResult(exit_code=0 if holds else 1)
+    raise NotSimulated(f"{name} {' '.join(args)}")

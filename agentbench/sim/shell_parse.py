@@ -11,6 +11,7 @@ redirect node swallows the rest of its pipeline or list (`cat <<EOF | grep x`).
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -25,12 +26,16 @@ from agentbench.sim.shell_ast import (
     Group,
     If,
     LineTooComplex,
+    Lit,
     Node,
+    Param,
+    Part,
     Pipeline,
     Redirect,
     Redirected,
     Sequence,
     ShellSyntaxError,
+    Subst,
     Unsupported,
     While,
     Word,
@@ -71,6 +76,12 @@ def _depth(root: Any) -> int:
             break
         stack += [(child, depth + 1) for child in node.children]
     return deepest
+
+
+def _quoted(part: Part) -> Part:
+    if isinstance(part, Lit | Param | Subst):
+        return replace(part, quoted=True)
+    return part
 
 
 def _syntax_message(root: Any) -> str:
@@ -153,18 +164,42 @@ class _Converter:
         return Unsupported(kind, self.text(node))
 
     def test(self, node: Any) -> Node:
-        """`[ … ]` is the program `[`; `[[ … ]]` too when it only uses what `[` means the same
-        way (no patterns, regexes, `&&`/`||` inside)."""
-        double = node.children[0].type == "[["
+        """`[ … ]` is the program `[`. `[[ … ]]` becomes `[` commands joined by its `&&`/`||`
+        when it only uses what `[` means the same way: no glob patterns on the right of `==`,
+        no `=~`, no `<`/`>` (those are not simulated)."""
+        inner = node.children[1:-1]
+        if node.children[0].type != "[[":
+            return self._test_words(inner, node, double=False)
+        if len(inner) == 1 and inner[0].type == "binary_expression":
+            op = next((c for c in inner[0].children if c.type in ("&&", "||")), None)
+            if op is not None:
+                parts = [c for c in inner[0].children if c is not op]
+                items = tuple(
+                    (connector, self._test_words([part], node, double=True))
+                    for connector, part in zip(("", op.type), parts, strict=True)
+                )
+                return Sequence(items)
+        return self._test_words(inner, node, double=True)
+
+    def _test_words(self, children: list[Any], node: Any, *, double: bool) -> Node:
         words: list[Word] = [Word.literal("[")]
-        stack = list(reversed(node.children[1:-1]))
+        stack = list(reversed(children))
         while stack:
             child = stack.pop()
             if child.type in _TEST_EXPRESSIONS:
+                if double and any(c.type in ("&&", "||") for c in child.children):
+                    return Unsupported("[[ … ]]", self.text(node))
                 stack += list(reversed(child.children))
-            elif child.is_named and child.type not in ("test_operator", "extglob_pattern", "regex"):
-                words.append(self.word(child))
-            elif double and child.type in ("&&", "||", "=~", "extglob_pattern", "regex", "<", ">"):
+            elif child.type == "extglob_pattern":
+                if any(c in self.text(child) for c in "*?[+@!("):
+                    return Unsupported("[[ … ]] pattern", self.text(node))
+                words.append(Word.literal(self.text(child)))
+            elif child.is_named and child.type not in ("test_operator", "regex"):
+                word = self.word(child)
+                if double:  # `[[` neither splits nor globs its words
+                    word = Word(tuple(_quoted(p) for p in word.parts), word.text)
+                words.append(word)
+            elif double and child.type in ("=~", "regex", "<", ">"):
                 return Unsupported("[[ … ]]", self.text(node))
             else:
                 text = self.text(child)
