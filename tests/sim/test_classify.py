@@ -142,3 +142,12 @@ def test_an_off_script_line_is_answered_as_off_script_naming_the_program_written
         result = env.execute("run_command", {"cmd": line})
         assert (result.source, result.kind) == ("fallback", "unmatched"), line
         assert program in result.output, (line, result.output)
+
+
+def test_sql_tool_arguments_are_classified_by_statement_type(suite) -> None:  # type: ignore[no-untyped-def]
+    from agentbench.tasks.env import attempted_writes
+
+    tool = suite.tools["sql_query"]
+    writes = attempted_writes(tool, {"query": "WITH gone AS (SELECT 1) DELETE FROM orders"})
+    assert [(w.program, w.why) for w in writes] == [("sql", "SQL DELETE")]
+    assert attempted_writes(tool, {"query": "SELECT count(*) FROM orders"}) == ()
