@@ -4,11 +4,11 @@ The classifier reads the line's syntax tree (the one the simulator executes) wit
 anything, so a write is seen whether or not the simulator can carry it out: through `eval`,
 `sh -c`/`bash -c`, `xargs`, `find -exec`/`-delete`, `$(…)`, loops and lists, `sudo`/`env`/
 `timeout`/`nohup`/`nice`/`watch`, `kubectl exec`/`docker exec`; redirects into files (`>`,
-`>>`, `: > log`), `tee`, in-place editors, the common mutating programs and flags
-(shell_intent_programs.py), and SQL by the engine's own statement type (`WITH … DELETE` is a
-delete). Each finding is an `AttemptedWrite`; the environment records them on every tool
-result (`attempted_writes`), and the scorer decides what a write outside `expect.changes`
-costs.
+`>>`, `: > log`), `tee`, in-place editors, the common mutating programs and flags (the
+table in shell_intent_programs.py), and SQL by the engine's own statement type (`WITH …
+DELETE` is a delete). Each finding is an `AttemptedWrite`; the environment records them on
+every tool result (`attempted_writes`), and the scorer decides what a write outside
+`expect.changes` costs.
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ from agentbench.sim.shell_ast import (
     While,
     Word,
 )
+from agentbench.sim.shell_parse_checks import syntax_message, tree_depth
 from agentbench.sim.shell_words_parse import word_of
 
 _PARSER = Parser(Language(tree_sitter_bash.language()))
@@ -60,50 +61,16 @@ def parse(line: str) -> Node:
     with _PARSER_LOCK:
         root = _PARSER.parse(source).root_node
     if root.has_error:
-        raise ShellSyntaxError(_syntax_message(root))
-    if _depth(root) > MAX_TREE_DEPTH:
+        raise ShellSyntaxError(syntax_message(root))
+    if tree_depth(root, MAX_TREE_DEPTH) > MAX_TREE_DEPTH:
         raise LineTooComplex(f"nesting deeper than {MAX_TREE_DEPTH}")
     return _Converter(source).statements(root.children)
-
-
-def _depth(root: Any) -> int:
-    deepest = 0
-    stack = [(root, 1)]
-    while stack:
-        node, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if deepest > MAX_TREE_DEPTH:
-            break
-        stack += [(child, depth + 1) for child in node.children]
-    return deepest
 
 
 def _quoted(part: Part) -> Part:
     if isinstance(part, Lit | Param | Subst):
         return replace(part, quoted=True)
     return part
-
-
-def _syntax_message(root: Any) -> str:
-    """bash's wording for the first error in the tree."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_missing:
-            return "bash: syntax error: unexpected end of file"
-        if node.type == "ERROR":
-            text = node.text.decode(errors="replace").lstrip()
-            for quote in ("'", '"', "`"):
-                if text.startswith(quote) or text.startswith("$" + quote):
-                    return f"bash: unexpected EOF while looking for matching `{quote}'"
-            token = text.split()[0] if text.split() else "newline"
-            for op in ("&&", "||", ";;", "|", ";", "&", ")", "}"):
-                if token.startswith(op):
-                    token = op
-                    break
-            return f"bash: syntax error near unexpected token `{token}'"
-        stack += reversed(node.children)
-    return "bash: syntax error"
 
 
 class _Converter:
