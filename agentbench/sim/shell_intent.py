@@ -23,6 +23,29 @@ from agentbench.sim.shell_wrappers import basename, unwrap
 _STREAMS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"})
 _OUTPUT_OPS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _MAX_DEPTH = 6
+_SSH_VALUED = frozenset(
+    {
+        "-p",
+        "-i",
+        "-l",
+        "-o",
+        "-F",
+        "-J",
+        "-L",
+        "-R",
+        "-D",
+        "-W",
+        "-b",
+        "-c",
+        "-E",
+        "-e",
+        "-m",
+        "-O",
+        "-Q",
+        "-S",
+        "-w",
+    }
+)
 # Statement types that change nothing (DuckDB's names); anything else is a write.
 _SQL_READS = frozenset({"SELECT", "EXPLAIN", "PRAGMA", "SET", "VARIABLE_SET", "TRANSACTION"})
 _SQL_WRITE_WORDS = re.compile(
@@ -45,6 +68,10 @@ class AttemptedWrite:
 def classify(line: str) -> list[AttemptedWrite]:
     """Every write `line` attempts, in order; [] for a read-only line or one that does not
     parse (bash runs nothing then)."""
+    return _unique(_classify(line, 0))
+
+
+def _classify(line: str, depth: int) -> list[AttemptedWrite]:
     try:
         commands = static_commands(line)
     except LineTooComplex as exc:  # cannot be read, so it cannot be cleared as a read
@@ -53,8 +80,8 @@ def classify(line: str) -> list[AttemptedWrite]:
         return []
     out: list[AttemptedWrite] = []
     for command in commands:
-        out += _command(command, 0)
-    return _unique(out)
+        out += _command(command, depth)
+    return out
 
 
 def classify_sql(sql: str) -> list[AttemptedWrite]:
@@ -109,8 +136,8 @@ def _command(command: StaticCommand, depth: int) -> list[AttemptedWrite]:
             continue
         words = [basename(spec.words[0]), *spec.words[1:]]
         script = shell_script(words)
-        if script is not None:  # find -exec sh -c '…' \;
-            out += [w for line in [script[1]] for w in classify(line)] if depth < _MAX_DEPTH else []
+        if script is not None:  # find -exec sh -c '…' \;, ssh HOST '…'
+            out += _classify(script[1], depth + 1) if depth < _MAX_DEPTH else []
         else:
             out += _command(StaticCommand(tuple(words), via=(via,)), depth + 1)
     return out
@@ -138,6 +165,14 @@ def _inner_commands(words: list[str]) -> list[tuple[list[str], str]]:
             if flag in ("-u", "--user", "-w", "--workdir", "-e", "--env") and rest:
                 rest.pop(0)
         return [(rest[1:], f"{program} exec")] if len(rest) > 1 else []
+    if program == "ssh":
+        rest = words[1:]
+        while rest and rest[0].startswith("-"):
+            flag = rest.pop(0)
+            if flag in _SSH_VALUED and rest:
+                rest.pop(0)
+        if len(rest) > 1:  # the remote shell parses what follows the host
+            return [(["sh", "-c", " ".join(rest[1:])], "ssh")]
     return []
 
 
