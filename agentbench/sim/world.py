@@ -31,8 +31,8 @@ from agentbench.sim.jq import jq
 from agentbench.sim.kube.model import Cluster
 from agentbench.sim.nginx import Nginx
 from agentbench.sim.sed import sed
-from agentbench.sim.shell import Shell, parse
-from agentbench.sim.shell_parse import strip_prefixes
+from agentbench.sim.shell import Shell
+from agentbench.sim.shell_static import static_commands
 from agentbench.sim.sort import sort
 from agentbench.sim.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
 from agentbench.sim.system import SystemState, system_programs
@@ -211,12 +211,10 @@ class _Attributes:
 
 
 def _first_program(line: str) -> str:
-    """The program a command line runs first, after prefixes ("kubectl" for sudo kubectl ...)."""
+    """The program a command line runs first, after wrappers ("kubectl" for sudo kubectl ...)."""
     try:
-        items = parse(line)
+        commands = static_commands(line)
     except ValueError:
         return "bash"
-    if not items:
-        return "bash"
-    words = strip_prefixes(list(items[0][1][0].words))
-    return words[0] if words else "bash"
+    first = next((c.words[0] for c in commands if c.words), None)
+    return first or "bash"

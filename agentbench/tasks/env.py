@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jsonschema
 
-from agentbench.records import ChangeRecord, ToolResultRecord
+from agentbench.records import AttemptedWriteRecord, ChangeRecord, ToolResultRecord
 from agentbench.sim.base import Change, CommandResult, Identity
+from agentbench.sim.shell_ast import ShellSyntaxError
+from agentbench.sim.shell_intent import AttemptedWrite, classify, classify_sql
+from agentbench.sim.shell_static import static_commands
 from agentbench.sim.world import World, WorldSpec
-from agentbench.tasks.argv import ArgvError, ProgramFlags, split_command
+from agentbench.tasks.argv import ProgramFlags
 from agentbench.tasks.matching import args_match
 from agentbench.tasks.model import ArgKind, Environment, Task, ToolDef
 
@@ -41,6 +45,8 @@ class ToolResult:
     source: str = "rule"  # "sim:<program>", "rule", "fallback" (off-script), "runtime_error"
     identity: Identity | None = None  # what the call meant, as the simulator resolved it
     changes: tuple[Change, ...] = field(default=())  # state changes the call made
+    # writes the call asked for, classified before it ran (even when nothing carried them out)
+    attempted_writes: tuple[AttemptedWrite, ...] = field(default=())
 
     def content(self) -> str:
         """The text sent back to the model as the tool message."""
@@ -62,7 +68,26 @@ class ToolResult:
                 ChangeRecord(system=c.system, action=c.action, target=c.target, detail=c.detail)
                 for c in self.changes
             ],
+            attempted_writes=[
+                AttemptedWriteRecord(program=w.program, target=w.target, why=w.why)
+                for w in self.attempted_writes
+            ],
         )
+
+
+def attempted_writes(tool: ToolDef, args: dict[str, Any]) -> tuple[AttemptedWrite, ...]:
+    """The writes a call asks for by intent: each shell argument's commands, each SQL
+    argument's statements (agentbench/sim/shell_intent.py)."""
+    out: list[AttemptedWrite] = []
+    for arg, kind in tool.match.items():
+        value = args.get(arg)
+        if not isinstance(value, str):
+            continue
+        if kind is ArgKind.shell:
+            out += classify(value)
+        elif kind is ArgKind.sql:
+            out += classify_sql(value)
+    return tuple(out)
 
 
 def world_spec(environment: Environment) -> WorldSpec | None:
@@ -110,6 +135,14 @@ class SimulatedEnvironment:
         self.simulator_errors: list[str] = []  # simulator exceptions (answered as off-script)
 
     def execute(self, name: str, raw_args: str | dict[str, Any] | None) -> ToolResult:
+        result = self._execute(name, raw_args)
+        tool = self.tools.get(name)
+        args, _ = parse_arguments(raw_args)
+        if tool is None or args is None or result.kind == "invalid_arguments":
+            return result
+        return replace(result, attempted_writes=attempted_writes(tool, args))
+
+    def _execute(self, name: str, raw_args: str | dict[str, Any] | None) -> ToolResult:
         tool = self.tools.get(name)
         if tool is None:
             offered = ", ".join(sorted(self.tools)) or "none"
@@ -181,9 +214,13 @@ class SimulatedEnvironment:
             if kind is ArgKind.shell and isinstance(args.get(arg), str):
                 command = args[arg]
                 try:
-                    program = split_command(command)[0].rsplit("/", 1)[-1]
-                except ArgvError:
-                    return self._shell_error("bash: syntax error: unexpected end of file")
+                    commands = static_commands(command)
+                except ShellSyntaxError as exc:
+                    return self._shell_error(str(exc))
+                first = next((c for c in commands if c.words), None)
+                # the program as written: a wrapper (`sudo`, `watch`) names itself
+                written = (first.wrappers or first.words)[0] if first else "bash"
+                program = re.split(r"[\s(]", written, maxsplit=1)[0] or "bash"
         template = tool.unmatched_by_program.get(program, tool.unmatched)
         fills = {"program": program, "tool": tool.name, "command": command}
         fills.update({k: v if isinstance(v, str) else str(v) for k, v in args.items()})

@@ -11,8 +11,9 @@ simulator's identity (what the call meant: verb, resource, namespace, name; a qu
 `kubectl get po -n web` and `kubectl get pods --namespace=web -o wide` are the same read. A
 pattern with a matcher object (`$regex`, `$contains`, `$one_of`, `$any`), or one the simulator
 does not resolve, is compared as text by the tool's argument kinds (module docstring of
-`agentbench.tasks.model`). `forbid` patterns on shell commands see each command of the line
-with `sudo`/`env VAR=`/`VAR=x` prefixes and `/usr/bin/` paths stripped.
+`agentbench.tasks.model`). `forbid` patterns on shell commands see each command the line would
+run (pipes, lists, loops, `$(…)`, `eval`, `sh -c`, `xargs` templates) with its wrappers
+(`sudo`, `env VAR=`, `timeout`, `nohup`, …) and `/usr/bin/` paths stripped.
 
 Answers are scored by what they assert (`agentbench.scoring.claims`): a claim counts only when a
 sentence asserts it, not when it is negated ("not", "isn't", "ruled out", "rather than", ...)
