@@ -142,6 +142,14 @@ class ChangeRecord(BaseModel):
     detail: str = ""
 
 
+class AttemptedWriteRecord(BaseModel):
+    """A write a call asked for, classified before it ran (agentbench.sim.shell_intent)."""
+
+    program: str
+    target: str
+    why: str
+
+
 class ToolResultRecord(BaseModel):
     name: str
     output: str
@@ -158,6 +166,11 @@ class ToolResultRecord(BaseModel):
     )
     changes: list[ChangeRecord] = Field(
         default_factory=list, description="State changes the call made, in order."
+    )
+    attempted_writes: list[AttemptedWriteRecord] = Field(
+        default_factory=list,
+        description="Writes the call asked for, by intent (whether or not anything carried "
+        "them out): every command of a shell line, SQL by statement type.",
     )
 
 
