@@ -113,8 +113,9 @@ def fact_in(fact: Fact, text: str) -> bool:
     return any(normalise(option) in text for option in options)
 
 
-def shows(call: Seen, facts: list[Fact]) -> bool:
-    """Whether this call's output showed every fact, as the environment said it."""
+def shows(call: Seen, facts: list[Fact], absent: list[Fact] | None = None) -> bool:
+    """Whether this call's output showed every fact (and none of `absent`), as the
+    environment said it."""
     if call.source in _NOT_EVIDENCE or not facts:
         return False
     output = normalise(call.output)
@@ -125,6 +126,8 @@ def shows(call: Seen, facts: list[Fact]) -> bool:
         for v in call.args.values()
     ):
         echoed = normalise(call.command_text())
+    if any(fact_in(f, output) for f in absent or []):
+        return False
     return all(fact_in(f, output) and not (echoed and fact_in(f, echoed)) for f in facts)
 
 
@@ -154,7 +157,7 @@ def evidence_missing(
         if before is not None and index >= before:
             break
         matched = by_call[index] if by_call is not None else True
-        if matched and (not item.shows or shows(call, item.shows)):
+        if matched and (not item.shows or shows(call, item.shows, item.absent)):
             return None
     where = "the first call" if item.first else "no call"
     order = " at that point" if item.after or item.before else ""

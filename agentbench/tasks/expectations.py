@@ -221,7 +221,8 @@ do). Compared case-insensitively with any run of whitespace matching any other."
 class Evidence(_Strict):
     """A required read, as the facts it must have shown: satisfied by any call (any tool of
     the task, any spelling, `sudo`/`env`/flags/pipes anywhere) whose output, as the episode
-    received it, shows every fact in `shows`. Outputs of the off-script fallback and of
+    received it, shows every fact in `shows` and none in `absent` ("nothing labelled pr=4411
+    left": a listing of the namespace without it). Outputs of the off-script fallback and of
     runtime errors show nothing; a fact the command line itself spells out through `echo` or
     `printf` is not shown by it.
 
@@ -237,6 +238,9 @@ class Evidence(_Strict):
 
     name: str = Field(min_length=1, description="What the read establishes; shown on failure.")
     shows: list[Fact] = Field(default_factory=list)
+    absent: list[Fact] = Field(
+        default_factory=list, description="Facts the same output must not show (gone, fixed)."
+    )
     tool: str | None = Field(default=None, description="Only outputs of this tool count.")
     first: bool = False
     after: ChangePattern | None = None
@@ -250,7 +254,9 @@ class Evidence(_Strict):
             raise ValueError("evidence needs `shows` (the facts the read must show) or `call`")
         if self.call is not None and not (self.why or "").strip():
             raise ValueError("evidence by `call` (a command's text) needs `why`")
-        for fact in self.shows:
+        if self.absent and not self.shows:
+            raise ValueError("`absent` needs `shows` too (an unrelated read shows nothing)")
+        for fact in [*self.shows, *self.absent]:
             options = [fact] if isinstance(fact, str) else fact
             if not options or not all(o.strip() for o in options):
                 raise ValueError("an empty fact in `shows`")
