@@ -85,7 +85,8 @@ class Scorer:
         end state, in order."""
         exp = self.task.expect
         calls = facts.calls
-        seen = seen or []
+        if seen is None:  # no outputs known: each call as it is, showing nothing
+            seen = [Seen(c.tool, c.args, "", "rule", c.changes) for c in calls]
         out = [self._offered(calls), self._side_effects(facts, seen)]
         if exp.evidence:
             out.append(self._evidence(exp.evidence, calls, seen))

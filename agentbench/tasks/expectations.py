@@ -2,17 +2,19 @@
 
 Each part present in `expect` is one check; the score is the share of checks passed. Two checks
 are always made: `tools_offered` (every call names a tool the task offers) and `side_effects`
-(every state change the environment recorded is one `expect.changes` allows: without
-`changes:` a task is read-only, so a diagnosis that deletes a deployment fails).
+(every state change the environment recorded, and every write a call attempted, is one
+`expect.changes` allows: without `changes:` a task is read-only, so a diagnosis that deletes a
+deployment fails, also through a wrapper no simulator carries out).
 
-Calls are compared by meaning. A call pattern whose `args` are all literals, for a tool the
-environment simulates, is resolved on a fresh copy of the task's start state and compared by the
-simulator's identity (what the call meant: verb, resource, namespace, name; a query's result), so
-`kubectl get po -n web` and `kubectl get pods --namespace=web -o wide` are the same read. A
-pattern with a matcher object (`$regex`, `$contains`, `$one_of`, `$any`), or one the simulator
-does not resolve, is compared as text by the tool's argument kinds (module docstring of
-`agentbench.tasks.model`). `forbid` patterns on shell commands see each command of the line
-with `sudo`/`env VAR=`/`VAR=x` prefixes and `/usr/bin/` paths stripped.
+Process parts are judged by evidence and effect, never by a call list (read-only extra calls
+are always allowed): `evidence` names the facts a required read's output must have shown,
+`final` reads the end state, `changes` the change log and its order, and every write a call
+attempted (classified before it ran) must be one `changes` allows. The exceptions over command
+text, `forbid` and evidence by `call`, compare a literal pattern by the simulator's identity on
+a fresh copy of the start state (`kubectl get po -n web` = `kubectl get pods --namespace=web -o
+wide`), a matcher object (`$regex`, `$contains`, `$one_of`, `$any`) as text by the tool's
+argument kinds (`agentbench.tasks.model`); on shell commands they see each command of the line
+with `sudo`/`env VAR=`/`VAR=x` prefixes and `/usr/bin/` paths stripped, and each needs a `why`.
 
 Answers are scored by what they assert (`agentbench.scoring.claims`): a claim counts only when a
 sentence asserts it, not when it is negated ("not", "isn't", "ruled out", "rather than", ...)
