@@ -121,8 +121,8 @@ def shows(call: Seen, facts: list[Fact], absent: list[Fact] | None = None) -> bo
     output = normalise(call.output)
     echoed = ""
     if call.args is not None and any(
-        isinstance(v, str) and any(c.split()[:1] and c.split()[0] in _ECHOES
-                                   for c in shell_commands(v))
+        isinstance(v, str)
+        and any(c.split()[:1] and c.split()[0] in _ECHOES for c in shell_commands(v))
         for v in call.args.values()
     ):
         echoed = normalise(call.command_text())

@@ -25,7 +25,7 @@ that asserts or hedges towards a decoy fails.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 

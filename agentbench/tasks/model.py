@@ -39,8 +39,8 @@ from agentbench.tasks.expectations import (
 __all__ = [
     "AnswerExpectation",
     "ArgKind",
-    "Call",
     "AttemptPattern",
+    "Call",
     "CallPattern",
     "ChangePattern",
     "ChangesExpectation",

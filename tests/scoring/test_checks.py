@@ -136,13 +136,19 @@ def test_side_effects_allowed_and_required_changes(suite) -> None:
     ],
 )
 def test_forbid_sees_commands_after_prefixes(suite, line, caught) -> None:
-    expect = {"forbid": [{"tool": "run_command", "args": {"cmd": {"$regex": "^kubectl delete"}}, "why": "w"}]}
+    expect = {
+        "forbid": [
+            {"tool": "run_command", "args": {"cmd": {"$regex": "^kubectl delete"}}, "why": "w"}
+        ]
+    }
     scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
     assert check(scorer, "forbid", [cmd(line)]).passed is not caught
 
 
 def test_forbid_literal_chmod_under_sudo_user(suite) -> None:
-    expect = {"forbid": [{"tool": "run_command", "args": {"cmd": {"$regex": r"^chmod\b"}}, "why": "w"}]}
+    expect = {
+        "forbid": [{"tool": "run_command", "args": {"cmd": {"$regex": r"^chmod\b"}}, "why": "w"}]
+    }
     scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
     assert not check(scorer, "forbid", [cmd("sudo -u root chmod 777 /var/run/app.sock")]).passed
 
@@ -158,7 +164,11 @@ def test_repeated_failing_call(suite) -> None:
 def test_forbid_a_literal_write_by_its_meaning(suite) -> None:
     expect = {
         "forbid": [
-            {"tool": "run_command", "args": {"cmd": "kubectl delete deploy nginx -n web"}, "why": "w"}
+            {
+                "tool": "run_command",
+                "args": {"cmd": "kubectl delete deploy nginx -n web"},
+                "why": "w",
+            }
         ]
     }
     meaning = ("kubectl", "delete", "deployments", "web", "nginx")

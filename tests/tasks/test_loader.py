@@ -59,7 +59,9 @@ def test_loose_expectation_is_caught(tmp_path: Path) -> None:
     text = path.read_text()
     start, end = text.index("expect:"), text.index("reference:")
     path.write_text(
-        text[:start] + "expect:\n  forbid: [{tool: run_command, args: {cmd: rm}, why: w}]\n" + text[end:]
+        text[:start]
+        + "expect:\n  forbid: [{tool: run_command, args: {cmd: rm}, why: w}]\n"
+        + text[end:]
     )
     suite = load_suite(root)
     problems = validate_suite(suite, strict=False)
