@@ -75,9 +75,6 @@ class Seen:
     def command_text(self) -> str:
         return json.dumps(self.args) if self.args is not None else ""
 
-    def show(self) -> str:
-        return f"{self.tool}({self.command_text() or '<invalid JSON>'})"
-
 
 def seen_calls(trace: EpisodeTrace) -> list[Seen]:
     """Every kept call of a trace with its result (discarded steps are not the episode's)."""
@@ -119,16 +116,21 @@ def shows(call: Seen, facts: list[Fact], absent: list[Fact] | None = None) -> bo
     if call.source in _NOT_EVIDENCE or not facts:
         return False
     output = normalise(call.output)
-    echoed = ""
-    if call.args is not None and any(
-        isinstance(v, str)
-        and any(c.split()[:1] and c.split()[0] in _ECHOES for c in shell_commands(v))
-        for v in call.args.values()
-    ):
-        echoed = normalise(call.command_text())
+    echoed = normalise(call.command_text()) if _echoes(call) else ""
     if any(fact_in(f, output) for f in absent or []):
         return False
     return all(fact_in(f, output) and not (echoed and fact_in(f, echoed)) for f in facts)
+
+
+def _echoes(call: Seen) -> bool:
+    """Whether a command of the call's line prints its own arguments (`echo`, `printf`)."""
+    for value in (call.args or {}).values():
+        if isinstance(value, str):
+            for command in shell_commands(value):
+                words = command.split()
+                if words and words[0] in _ECHOES:
+                    return True
+    return False
 
 
 def _first_change(pattern: ChangePattern, calls: list[Seen]) -> int | None:
