@@ -182,3 +182,13 @@ def test_forbid_a_literal_write_by_its_meaning(suite) -> None:
     assert not check(scorer, "forbid", [same]).passed
     other = cmd("kubectl get deploy -n web", identity=("kubectl", "get", "deployments", "web"))
     assert check(scorer, "forbid", [other]).passed
+
+
+def test_evidence_by_call_sees_each_command_of_the_line(suite) -> None:
+    scorer = Scorer(
+        task_with(call_evidence({"$regex": r"^patronictl\b.*\slist$"})), suite.tools, suite.grammar
+    )
+    assert check(
+        scorer, "evidence", [cmd("cd /etc/patroni && sudo -u postgres patronictl list")]
+    ).passed
+    assert not check(scorer, "evidence", [cmd("echo patronictl list")]).passed
