@@ -23,7 +23,7 @@ from agentbench.tasks.expectations import (
     ChangePattern,
     ChangesExpectation,
     Evidence,
-    Fact,
+    Shown,
 )
 from agentbench.tasks.matching import shell_commands
 
@@ -104,13 +104,13 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
-def fact_in(fact: Fact, text: str) -> bool:
+def fact_in(fact: Shown, text: str) -> bool:
     """Whether normalised `text` shows the fact (any of its alternative spellings)."""
     options = [fact] if isinstance(fact, str) else fact
     return any(normalise(option) in text for option in options)
 
 
-def shows(call: Seen, facts: list[Fact], absent: list[Fact] | None = None) -> bool:
+def shows(call: Seen, facts: list[Shown], absent: list[Shown] | None = None) -> bool:
     """Whether this call's output showed every fact (and none of `absent`), as the
     environment said it."""
     if call.source in _NOT_EVIDENCE or not facts:
@@ -171,7 +171,7 @@ def evidence_missing(
     return f"{item.name}: {where} {wanted}{order}"
 
 
-def _show_fact(fact: Fact) -> str:
+def _show_fact(fact: Shown) -> str:
     return repr(fact) if isinstance(fact, str) else " or ".join(repr(f) for f in fact)
 
 

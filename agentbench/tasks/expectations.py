@@ -215,7 +215,7 @@ class ChangesExpectation(_Strict):
     attempts: list[AttemptPattern] = Field(default_factory=list)
 
 
-Fact = str | list[str]
+Shown = str | list[str]
 """Text a tool output must show: a string, or a list of alternative spellings (any one will
 do). Compared case-insensitively with any run of whitespace matching any other."""
 
@@ -239,8 +239,8 @@ class Evidence(_Strict):
     """
 
     name: str = Field(min_length=1, description="What the read establishes; shown on failure.")
-    shows: list[Fact] = Field(default_factory=list)
-    absent: list[Fact] = Field(
+    shows: list[Shown] = Field(default_factory=list)
+    absent: list[Shown] = Field(
         default_factory=list, description="Facts the same output must not show (gone, fixed)."
     )
     tool: str | None = Field(default=None, description="Only outputs of this tool count.")
@@ -274,8 +274,8 @@ class FinalRead(_Strict):
     name: str = Field(min_length=1)
     tool: str
     args: dict[str, Any] = Field(default_factory=dict)
-    shows: list[Fact] = Field(default_factory=list)
-    absent: list[Fact] = Field(default_factory=list)
+    shows: list[Shown] = Field(default_factory=list)
+    absent: list[Shown] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _something(self) -> FinalRead:
