@@ -1,11 +1,17 @@
 """Required reads are the facts their outputs showed, on the real suite's CrashLoop task: any
 spelling that shows the pod's last state passes, a read that does not show it fails."""
 
+import shutil
+import subprocess
+import sys
+
 import pytest
 
 from agentbench.scoring.process import Seen, evidence_missing, shows
 from agentbench.tasks.model import Evidence, Step
 from agentbench.tasks.validate import play
+
+from ..conftest import TASKS_DIR
 
 TASK = "ops-crashloop-oomkilled"
 POD = "nginx-7c5ddbdf54-x8k2p"
@@ -89,3 +95,22 @@ def test_the_tool_filter_and_the_reason_a_read_is_missing() -> None:
     )
     http = Seen("http_get", {"url": "http://billing"}, '{"service": "billing"}', "sim:http")
     assert evidence_missing(item, [shell, http]) is None
+
+
+def test_a_final_read_with_a_tool_the_task_does_not_offer_is_refused(tmp_path) -> None:
+    root = tmp_path / "tasks"
+    shutil.copytree(TASKS_DIR, root)
+    path = root / "ops-diagnosis" / "imagepull-bad-tag.yaml"
+    text = path.read_text().replace(
+        "  final:\n    - name: the deployment runs the released image\n      tool: run_command",
+        "  final:\n    - name: the deployment runs the released image\n      tool: http_get",
+    )
+    path.write_text(text)
+    done = subprocess.run(
+        [sys.executable, "-m", "agentbench.cli.main", "tasks", "validate", str(root)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "expect.final[the deployment runs the released image]: tool 'http_get'" in done.stderr
