@@ -158,7 +158,7 @@ def evidence_missing(
             continue
         if before is not None and index >= before:
             break
-        matched = by_call[index] if by_call is not None else True
+        matched = by_call is None or (index < len(by_call) and by_call[index])
         if matched and (not item.shows or shows(call, item.shows, item.absent)):
             return None
     where = "the first call" if item.first else "no call"
