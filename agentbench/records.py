@@ -238,6 +238,12 @@ class StepRecord(Completion):
         description="How the step's calls were read: the server's tool_calls (native), the "
         "model's text in native mode (text_parsed), or prompt mode's JSON (prompt).",
     )
+    raw_content: str | None = Field(
+        default=None,
+        description="The answer text exactly as the model wrote it, when reading calls out of "
+        "it changed `content` (text_parsed, prompt mode); `content` is what the episode kept "
+        "and sent back. None: `content` is the model's text.",
+    )
     error: str | None = None
     cost_usd: float | None = None
     request: RequestRecord | None = Field(
