@@ -186,9 +186,11 @@ class Database:
         earlier = [Change("sql", s.verb, _table(s)) for s in writes if s is not last]
         if last.kind == "write":
             explained = last.type == "EXPLAIN"  # EXPLAIN ANALYZE of a write: the plan; it ran
-            touched = rows if last.verb in _COUNTED and not explained else None
+            # a write inside a SELECT's CTE returns the SELECT's rows, not the written ones
+            inside = last.type == "SELECT"
+            touched = rows if last.verb in _COUNTED and not explained and not inside else None
             written = self._written(last, touched)
-            if explained:
+            if explained or inside:
                 written[2].stdout = aligned(columns, rows) if columns else ""
             elif not returning and columns and last.verb in _COUNTED:  # its own RETURNING rows
                 written[2].stdout = aligned(columns, rows) + written[2].stdout
