@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.budget import current
 from agentbench.sim.fs import FileSystem, UserFiles
 from agentbench.sim.regex import compile_pattern
 
@@ -142,11 +143,16 @@ def grep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     show_name = (len(rest) > 1 and "-h" not in flags) or "-H" in flags
     out: list[str] = []
     total = 0
-    context = {o: int(v) for o, v in opts if o in ("-A", "-B", "-C")}
+    bad = next((v for o, v in opts if o in ("-A", "-B", "-C") and not v.isdigit()), None)
+    if bad is not None:
+        return CommandResult(stderr=f"grep: {bad}: invalid context length argument\n", exit_code=2)
+    context = {o: int(v) if len(v) < 10 else 10**9 for o, v in opts if o in ("-A", "-B", "-C")}
     after = context.get("-A", context.get("-C", 0))
     before = context.get("-B", context.get("-C", 0))
+    budget = current()
     for name, text in inputs.texts:
         lines = lines_of(text)
+        budget.step(len(lines))
         hits = [i for i, line in enumerate(lines) if bool(regex.search(line)) != ("-v" in flags)]
         limit = next((v for o, v in opts if o in ("-m", "--max-count")), None)
         if limit is not None and limit.isdigit():  # -m N: stop after N selected lines
@@ -162,14 +168,16 @@ def grep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
                 number = f"{i + 1}:" if "-n" in flags else ""
                 out += [f"{prefix}{number}{m.group(0)}" for m in regex.finditer(lines[i])]
         else:
-            shown = sorted(
-                {j for i in hits for j in range(i - before, i + after + 1)} & set(range(len(lines)))
-            )
+            shown: list[int] = []  # hits with their context, in order, each line once
+            for i in hits:
+                start = max(i - before, shown[-1] + 1 if shown else 0)
+                shown += range(start, min(i + after, len(lines) - 1) + 1)
+            selected = set(hits)
             last = None
             for j in shown:
                 if last is not None and j != last + 1 and (before or after):
                     out.append("--")
-                sep = ":" if j in hits else "-"
+                sep = ":" if j in selected else "-"
                 number = f"{j + 1}{sep}" if "-n" in flags else ""
                 out.append(f"{prefix}{number}{lines[j]}")
                 last = j

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from agentbench.sim.base import CommandResult, Identity, Program, ShellContext
+from agentbench.sim.budget import WorkExceeded, current
 from agentbench.sim.shell_flow import compound, join_identities
 from agentbench.sim.shell_parse import (
     GlobWord,
@@ -78,6 +79,7 @@ class Shell:
                 continue
             result, stage_ids = self._pipeline(pipeline, ctx)
             if result.timed_out:  # the runtime kills the whole command line
+                result.changes = total.changes + result.changes  # what ran before still counts
                 return result
             total.stdout += result.stdout
             total.stderr += result.stderr
@@ -118,6 +120,7 @@ class Shell:
         for index, command in enumerate(pipeline):
             result = self._simple(command, stdin, ctx)
             if result.timed_out:
+                result.changes = out.changes + result.changes
                 return result, ids
             if result.identity is not None:
                 ids.append(result.identity)
@@ -246,7 +249,14 @@ class Shell:
                 identity=("not-installed", name) if known else None,
                 simulated=known,
             )
-        return program.run([name, *words[1:]], stdin, ctx)
+        budget = current()  # one step a command; a command past a limit is killed
+        try:
+            budget.step()
+            result = program.run([name, *words[1:]], stdin, ctx)
+            budget.built(len(result.stdout) + len(result.stderr))
+        except WorkExceeded as exc:
+            return exc.result(name)
+        return result
 
     def _redirect_output(
         self, result: CommandResult, redirects: list[Redirect], ctx: ShellContext
