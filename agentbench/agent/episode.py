@@ -15,8 +15,8 @@ results back through `add_assistant` and `add_tool_result`, the agent kind's mes
 A fault (`BackendError`) ends the episode with its kind; the episode time limit ends it as
 `timeout`. Tool calls run off the event loop under a deadline (agent/toolrun.py): the time
 limit and a stopped run act while one runs, and a call abandoned at its deadline also ends the
-episode `timeout`; the error names the call in flight. `resume` goes on with an episode whose first steps are already in its trace and
-state (agent.replay forks recorded episodes this way).
+episode `timeout`; the error names the call in flight. `resume` goes on with an episode whose
+first steps are already in its trace and state (agent.replay forks recorded episodes this way).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from agentbench.agent.toolrun import ToolCallStuck, describe_call, run_tool
@@ -52,7 +52,7 @@ class AgentConfig:
     logprobs: bool = False
     simulate_latency: bool = True  # sleep for rules' latency_s (off when validating tasks)
     text_tool_calls: bool = True  # native mode: read calls left as text (agent.toolcall_text)
-    tool_limits: Limits = Limits()  # what one tool call may use (sim/budget.py)
+    tool_limits: Limits = field(default_factory=Limits)  # what one tool call may use (sim/budget)
 
 
 @dataclass

@@ -6,9 +6,10 @@ call runs in a thread of its own, and the episode awaits it:
 
 - inside the thread the call runs under a work budget (sim/budget.py): past `Limits.seconds`,
   or past its steps or bytes, it ends itself and the model is answered with the error;
-- the episode waits at most `Limits.seconds + GRACE_S`; a call still running then (stuck
-  where no budget reaches) is abandoned: `ToolCallStuck`, and the episode ends `timeout`
-  naming the call;
+- the episode waits at most `deadline_s(limits)` (half as long again, plus half a second); a
+  call still running then (stuck where no budget reaches) is abandoned: `ToolCallStuck`, and
+  the episode ends `timeout` naming the call; its budget is cancelled, which also interrupts
+  the episode's SQL engine;
 - when the episode is cancelled while it waits (its own time limit, or the run stopping), the
   call's budget is cancelled, so the thread ends at its next check.
 
@@ -18,6 +19,7 @@ The threads are daemons: an abandoned one never holds up the end of the process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 from typing import Any
@@ -25,7 +27,11 @@ from typing import Any
 from agentbench.sim.budget import Budget, Limits, bounded
 from agentbench.tasks.env import SimulatedEnvironment, ToolResult
 
-GRACE_S = 5.0  # beyond the budget's own deadline, before the loop gives up on a call
+
+def deadline_s(limits: Limits) -> float:
+    """How long the episode waits for a call: past the budget's own deadline, with room for a
+    call that ends itself at that deadline."""
+    return limits.seconds * 1.5 + 0.5
 
 
 class ToolCallStuck(Exception):
@@ -68,14 +74,13 @@ async def run_tool(
                 result = env.execute(name, arguments)
         except BaseException as exc:  # handed to the awaiting episode
             error = exc
-        try:
+        # the loop may be gone: the run ended while this call was abandoned
+        with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(settle, result, error)
-        except RuntimeError:  # the loop is gone: the run ended while this call was abandoned
-            pass
 
     thread = threading.Thread(target=work, name=f"tool-call {name}", daemon=True)
     thread.start()
-    deadline = limits.seconds + GRACE_S
+    deadline = deadline_s(limits)
     try:
         return await asyncio.wait_for(asyncio.shield(done), deadline)
     except TimeoutError:

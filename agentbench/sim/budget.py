@@ -16,6 +16,7 @@ outside any (a unit test calling `awk()`) gets a fresh budget per `current()` ca
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import time
@@ -160,10 +161,8 @@ class Budget:
         """Called from another thread: the call is abandoned; stop at the next check."""
         self.cancelled = True
         for hook in list(self._on_cancel):
-            try:
+            with contextlib.suppress(Exception):  # best effort (an engine already closed)
                 hook()
-            except Exception:  # a hook is best effort (an engine already closed)
-                pass
 
     def on_cancel(self, hook: Callable[[], object]) -> None:
         """Run `hook` when the call is abandoned (an engine's own interrupt)."""
@@ -202,8 +201,8 @@ class Budget:
             for k, child in items:
                 if isinstance(node, dict):
                     total += _scalar_size(k) + 1
-                total += sizes[id(child)][1] if isinstance(child, list | dict) else (
-                    _scalar_size(child)
+                total += (
+                    sizes[id(child)][1] if isinstance(child, list | dict) else (_scalar_size(child))
                 )
                 total += 1
             self.value(total)

@@ -42,6 +42,7 @@ class Inputs:
                 self.result.exit_code = 2 if prog == "grep" else 1
                 ids.append({"Permission denied": "!denied"}.get(error, "!missing"))
             else:
+                current().built(len(text))  # `cat f f f ...` costs every copy
                 self.texts.append((operand, text))
         self.result.identity = tuple(ids) if ids else None
 
@@ -88,6 +89,8 @@ def parse_options(
 
 
 def lines_of(text: str) -> list[str]:
+    """The lines of `text`, one budget step each (charged before the list is built)."""
+    current().step(1 + text.count("\n"))
     return text.splitlines()
 
 
@@ -149,10 +152,8 @@ def grep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     context = {o: int(v) if len(v) < 10 else 10**9 for o, v in opts if o in ("-A", "-B", "-C")}
     after = context.get("-A", context.get("-C", 0))
     before = context.get("-B", context.get("-C", 0))
-    budget = current()
     for name, text in inputs.texts:
         lines = lines_of(text)
-        budget.step(len(lines))
         hits = [i for i, line in enumerate(lines) if bool(regex.search(line)) != ("-v" in flags)]
         limit = next((v for o, v in opts if o in ("-m", "--max-count")), None)
         if limit is not None and limit.isdigit():  # -m N: stop after N selected lines

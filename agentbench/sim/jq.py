@@ -45,7 +45,7 @@ def _built(value: Any) -> Any:
     budget = current()
     size = budget.size_of(value)
     if isinstance(value, str):
-        budget.built(size)
+        budget.built(size + 48)  # with the string object's own overhead
     return value
 
 

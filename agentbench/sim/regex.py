@@ -23,8 +23,12 @@ import regex as _engine
 from agentbench.sim.budget import WorkExceeded, current
 
 MAX_WEIGHT = 20_000  # pattern items after counted repeats are expanded
-_FLAGS = ((re.IGNORECASE, _engine.IGNORECASE), (re.MULTILINE, _engine.MULTILINE),
-          (re.DOTALL, _engine.DOTALL), (re.VERBOSE, _engine.VERBOSE))
+_FLAGS = (
+    (re.IGNORECASE, _engine.IGNORECASE),
+    (re.MULTILINE, _engine.MULTILINE),
+    (re.DOTALL, _engine.DOTALL),
+    (re.VERBOSE, _engine.VERBOSE),
+)
 
 _CLASSES = {
     "[:alpha:]": "a-zA-Z",
@@ -131,9 +135,7 @@ class Pattern:
         return new, made
 
     def split(self, text: str) -> list[str]:
-        return list(
-            self._bounded(lambda t: self._compiled.split(text, timeout=t, concurrent=True))
-        )
+        return list(self._bounded(lambda t: self._compiled.split(text, timeout=t, concurrent=True)))
 
 
 def compile_regex(pattern: str, flags: int = 0) -> Pattern:
