@@ -115,9 +115,9 @@ class Machine:
             return float(hit == (op == "~"))
         a, b = self.eval(left), self.eval(right)
         if op == "concat":
-            x, y = _text(a), _text(b)
-            self.budget.value(len(x) + len(y), "a string")
-            return self.budget.text(x + y)
+            left_text, right_text = _text(a), _text(b)
+            self.budget.value(len(left_text) + len(right_text), "a string")
+            return self.budget.text(left_text + right_text)
         if op in ("+", "-", "*", "/", "%"):
             x, y = _num(a), _num(b)
             if op in ("/", "%") and y == 0:

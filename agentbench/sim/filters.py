@@ -346,6 +346,8 @@ def _expand_set(spec: str) -> str:
     for name, chars in _CLASSES.items():
         spec = spec.replace(name, chars)
     spec = spec.replace("\\n", "\n").replace("\\t", "\t")
+    ranges = re.finditer(r"(.)-(.)", spec)
+    current().value(len(spec) + sum(max(0, ord(m[2]) - ord(m[1])) for m in ranges), "a tr set")
     return re.sub(r"(.)-(.)", lambda m: "".join(map(chr, range(ord(m[1]), ord(m[2]) + 1))), spec)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
@@ -120,18 +120,40 @@ class Pattern:
     def fullmatch(self, text: str) -> Any:
         return self._bounded(lambda t: self._compiled.fullmatch(text, timeout=t, concurrent=True))
 
-    def finditer(self, text: str) -> list[Any]:
-        def run(t: float) -> list[Any]:
-            return list(self._compiled.finditer(text, timeout=t, concurrent=True))
-
-        return list(self._bounded(run))
+    def finditer(self, text: str) -> Iterator[Any]:
+        """The matches one by one, each a step and its share of the call's bytes (`x*` on a
+        long line matches at every position)."""
+        budget = current()
+        found = self._bounded(lambda t: self._compiled.finditer(text, timeout=t, concurrent=True))
+        while True:
+            match = self._bounded(lambda _t: next(found, None))
+            if match is None:
+                return
+            budget.built(48)
+            yield match
 
     def subn(self, repl: str, text: str, count: int = 0) -> tuple[str, int]:
+        """`re.subn`, the result's size checked as it is built (a replacement of many `&`s
+        on a long line would otherwise be built whole before it could be refused)."""
+        budget = current()
+        size, last = 0, 0
+
+        def replace(match: Any) -> str:
+            nonlocal size, last
+            budget.step()
+            piece = str(match.expand(repl))
+            size += match.start() - last + len(piece)
+            last = match.end()
+            budget.value(size, "the result of a substitution")
+            return piece
+
         def run(t: float) -> tuple[str, int]:
-            return tuple(self._compiled.subn(repl, text, count=count, timeout=t, concurrent=True))
+            return tuple(
+                self._compiled.subn(replace, text, count=count, timeout=t, concurrent=True)
+            )
 
         new, made = self._bounded(run)
-        current().text(new, "the result of a substitution")
+        budget.text(new, "the result of a substitution")
         return new, made
 
     def split(self, text: str) -> list[str]:

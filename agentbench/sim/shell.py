@@ -62,6 +62,7 @@ class Shell:
         self.glob = glob
 
     def run(self, line: str, ctx: ShellContext) -> CommandResult:
+        current().check()  # a line run again after its call was killed stops here
         total = CommandResult()
         identities: list[Identity] = []
         flow = compound(self, line, ctx)
