@@ -62,7 +62,10 @@ class Shell:
         self.glob = glob
 
     def run(self, line: str, ctx: ShellContext) -> CommandResult:
-        current().check()  # a line run again after its call was killed stops here
+        try:
+            current().check()  # a line run again after its call was killed ends at once
+        except WorkExceeded as exc:
+            return exc.result("bash")
         total = CommandResult()
         identities: list[Identity] = []
         flow = compound(self, line, ctx)

@@ -213,3 +213,25 @@ def test_what_a_line_changed_before_a_killed_command_is_still_recorded(host) -> 
     result = host.execute("run_command", {"cmd": cmd})
     killed(result, "regex", "too expensive")
     assert [(c.action, c.target) for c in result.changes] == [("delete", "/tmp/a")]
+
+
+def test_scaling_to_a_hundred_million_replicas_stops_at_the_calls_budget(env) -> None:
+    budget = Budget(Limits(seconds=1.0))
+    started = time.monotonic()
+    with bounded(budget):
+        cmd = "kubectl -n ledger scale deploy/ledger-api --replicas=100000000"
+        result = env.execute("run_command", {"cmd": cmd})
+    assert result.record("run_command").limit in ("time", "steps")
+    assert "kubectl: terminated: the tool call ran past its" in result.output
+    assert time.monotonic() - started < 3
+
+
+def test_a_loop_whose_body_was_killed_records_what_ran_before(host) -> None:
+    cmd = (
+        "for f in /tmp/a /var/log/app.log; do rm $f; echo "
+        + "a" * 5000
+        + " | grep -E '(a+)+b'; done"
+    )
+    result = host.execute("run_command", {"cmd": cmd})
+    assert result.record("run_command").limit == "regex"
+    assert [(c.action, c.target) for c in result.changes] == [("delete", "/tmp/a")]
