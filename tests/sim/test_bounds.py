@@ -235,3 +235,13 @@ def test_a_loop_whose_body_was_killed_records_what_ran_before(host) -> None:
     result = host.execute("run_command", {"cmd": cmd})
     assert result.record("run_command").limit == "regex"
     assert [(c.action, c.target) for c in result.changes] == [("delete", "/tmp/a")]
+
+
+def test_a_task_regex_on_a_models_long_argument_is_bounded_too() -> None:
+    from agentbench.tasks.matching import value_matches
+    from agentbench.tasks.model import ArgKind
+
+    started = time.monotonic()
+    assert not value_matches({"$regex": "(a+)+b"}, "a" * 5000, ArgKind.text, {})
+    assert value_matches({"$regex": "^a+$"}, "a" * 5000, ArgKind.text, {})
+    assert time.monotonic() - started < 5
