@@ -164,8 +164,12 @@ class World:
         if not isinstance(value, str):
             return None
         with bounded() as budget:
-            interrupt = getattr(getattr(self.sql, "conn", None), "interrupt", None)
-            if callable(interrupt):  # an abandoned query stops in the engine too
+            # an abandoned query stops in the engine too: the database's interrupt(), else
+            # its DuckDB connection's
+            interrupt = getattr(self.sql, "interrupt", None) or getattr(
+                getattr(self.sql, "conn", None), "interrupt", None
+            )
+            if callable(interrupt):
                 budget.on_cancel(interrupt)
             try:
                 answer = self._answer(tool, value)
