@@ -245,3 +245,14 @@ def test_a_task_regex_on_a_models_long_argument_is_bounded_too() -> None:
     assert not value_matches({"$regex": "(a+)+b"}, "a" * 5000, ArgKind.text, {})
     assert value_matches({"$regex": "^a+$"}, "a" * 5000, ArgKind.text, {})
     assert time.monotonic() - started < 5
+
+
+def test_files_written_call_by_call_stop_at_the_disks_space(host) -> None:
+    ok = host.execute("run_command", {"cmd": "printf '%4000000s' x > /tmp/big"})
+    assert ok.ok, ok.output
+    outputs = [  # 8 MB a call: the disk fills on the eighth
+        host.execute("run_command", {"cmd": f"cat /tmp/big /tmp/big > /tmp/c{i}"}).output
+        for i in range(10)
+    ]
+    assert outputs[-1] == "bash: /tmp/c9: No space left on device\n", outputs
+    assert sum(len(n.content) for n in host.world.fs.nodes.values()) <= 64 << 20
