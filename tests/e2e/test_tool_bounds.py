@@ -7,6 +7,7 @@ The "model" is the reference server playing a task whose reference solution is t
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import time
@@ -26,19 +27,22 @@ from ..conftest import TASKS_DIR
 from .cli import agentbench, start
 
 SOURCE = TASKS_DIR / "data-lookup" / "inventory-low-stock.yaml"
+CLUSTER = TASKS_DIR / "log-triage" / "go-panic-previous.yaml"
 STUCK = "SELECT sum(i) FROM range(1000000000000) t(i)"  # hours in DuckDB, in C
 BOMB = "echo " + "a" * 5000 + " | grep -E '(a+)+b'"
 
 
-def hostile_suite(dest: Path, calls: list[dict]) -> Path:
-    """The suite's tools and one SQL task whose reference makes `calls`, then answers."""
+def hostile_suite(dest: Path, calls: list[dict], source: Path = SOURCE) -> Path:
+    """The suite's tools and one task (`source`'s environment: SQL, else a cluster) whose
+    reference makes `calls`, then answers."""
     dest.mkdir(parents=True)
     shutil.copy(TASKS_DIR / "suite.yaml", dest / "suite.yaml")
     shutil.copytree(TASKS_DIR / "tools", dest / "tools")
-    task = yaml.safe_load(SOURCE.read_text())
+    task = yaml.safe_load(source.read_text())
     task.update(
         id="data-hostile-call",
         prompt="Which SKUs are below their reorder point? (hostile-call test)",
+        category="data-lookup",
         tools=["sql_query", "run_command"],
         reference=[{"calls": calls}, {"answer": "done"}],
     )
@@ -102,6 +106,40 @@ def test_a_catastrophic_regex_is_answered_with_greps_error_and_the_run_goes_on(
     (tool_result,) = episode.steps[0].tool_results
     assert tool_result.limit == "regex"
     assert "grep: regular expression too expensive" in tool_result.output
+
+
+ATTACKS = {  # command -> the limit its tool result records
+    BOMB: "regex",
+    "echo x | awk '{$100000000=1}'": "fields",
+    "echo x | awk '{printf \"%900000000d\", 1}'": "value_bytes",
+    "echo '[0,1,2,3,4,5,6,7,8,9]' | jq '\"" + "\\(.[])" * 9 + "\"'": "total_bytes",
+    "echo 1 | jq '" + "|".join(["[.,.]"] * 40) + "'": "value_bytes",
+    "echo '{apiVersion: v1, kind: ConfigMap, metadata: {name: b, namespace: default}, data: {"
+    + "a: &a [x,x,x,x,x,x,x,x,x], "
+    + ", ".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]" for p, n in zip("abcdefg", "bcdefgh", strict=True)
+    )
+    + "}}' | kubectl apply -f -": "yaml",
+    "printf '%900000s' x": None,  # no limit: sent truncated
+}
+
+
+def test_every_attack_in_one_run_ends_capped_in_bounded_memory(serve, tmp_path: Path) -> None:
+    calls = [{"tool": "run_command", "args": {"cmd": cmd}} for cmd in ATTACKS]
+    tasks = hostile_suite(tmp_path / "tasks", calls, CLUSTER)
+    db = tmp_path / "r.db"
+    started = time.monotonic()
+    proc = start(*run_args(tasks, serve(tasks), db))
+    _, status, usage = os.wait4(proc.pid, 0)  # this child's own peak RSS (KiB on Linux)
+    err = proc.stderr.read() if proc.stderr else ""
+    assert os.waitstatus_to_exitcode(status) == 0, err
+    assert "Traceback" not in err
+    assert time.monotonic() - started < 90
+    assert usage.ru_maxrss < 400 * 1024, usage.ru_maxrss
+    _, episode = stored_episode(db)
+    results = episode.steps[0].tool_results
+    assert [r.limit for r in results] == list(ATTACKS.values())
+    assert results[-1].truncated_from == 900_000 and len(results[-1].output) < 70_000
 
 
 def test_a_stuck_call_ends_the_episode_timeout_at_its_deadline_naming_the_call(
