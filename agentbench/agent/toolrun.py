@@ -41,8 +41,9 @@ class ToolCallStuck(Exception):
 def describe_call(name: str, arguments: str | dict[str, Any] | None) -> str:
     """`name {arguments}` for an error line, the arguments cut to 200 characters."""
     text = arguments if isinstance(arguments, str) else json.dumps(arguments)
-    text = " ".join((text or "").split())
-    return f"{name} {text[:200]}{'…' if len(text) > 200 else ''}"
+    head = " ".join((text or "")[:400].split())
+    cut = len(head) > 200 or len(text or "") > 400
+    return f"{name} {head[:200]}{'…' if cut else ''}"
 
 
 async def run_tool(
@@ -85,10 +86,12 @@ async def run_tool(
         return await asyncio.wait_for(asyncio.shield(done), deadline)
     except TimeoutError:
         budget.cancel()
+        done.cancel()  # what the thread returns later is dropped, never reported
         raise ToolCallStuck(
             f"tool call {describe_call(name, arguments)} did not return within "
             f"{deadline:g} s and was abandoned"
         ) from None
     except asyncio.CancelledError:
         budget.cancel()
+        done.cancel()
         raise
