@@ -213,6 +213,20 @@ class Budget:
         return sizes[id(value)][1]
 
 
+def fetch_rows(cursor: Any, width: int, chunk: int = 1024) -> list[Any]:
+    """Every row of a database cursor, fetched a chunk at a time with each cell charged (a step,
+    and the bytes a Python value takes), so a query that returns millions of rows ends at the
+    call's limits instead of being materialised whole in Python."""
+    budget = current()
+    rows: list[Any] = []
+    while batch := cursor.fetchmany(chunk):
+        cells = len(batch) * max(1, width)
+        budget.step(cells)
+        budget.built(64 * cells)
+        rows += batch
+    return rows
+
+
 def _scalar_size(value: Any) -> int:
     if isinstance(value, str):
         return len(value) + 2

@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from agentbench.sim.base import Change, CommandResult
+from agentbench.sim.budget import fetch_rows
 from agentbench.sim.spec import SqlSpec
 from agentbench.sim.sql_engine import drop_database, episode_database
 from agentbench.sim.sql_errors import postgres_error
@@ -200,7 +201,7 @@ class Database:
         try:
             cursor = self.conn.execute(statement + (" RETURNING *" if returning else ""))
             columns = [_column_name(d[0]) for d in cursor.description or []]
-            rows = cursor.fetchall() if columns else []
+            rows = fetch_rows(cursor, len(columns)) if columns else []
         except self.error_types as exc:
             text = postgres_error(str(exc), statement)
             return [], [], CommandResult(stderr=text, exit_code=1, identity=None)

@@ -256,3 +256,19 @@ def test_files_written_call_by_call_stop_at_the_disks_space(host) -> None:
     ]
     assert outputs[-1] == "bash: /tmp/c9: No space left on device\n", outputs
     assert sum(len(n.content) for n in host.world.fs.nodes.values()) <= 64 << 20
+
+
+def test_a_query_returning_millions_of_rows_stops_at_the_calls_byte_budget(suite) -> None:
+    task = next(t for t in suite.tasks if t.id == "data-inventory-low-stock")
+    sql = SimulatedEnvironment(task, suite.tools, suite.grammar)
+    tracemalloc.start()
+    started = time.monotonic()
+    try:
+        result = sql.execute("sql_query", {"query": "SELECT * FROM range(3000000)"})
+        peak = tracemalloc.get_traced_memory()[1] / MiB
+    finally:
+        tracemalloc.stop()
+    record = result.record("sql_query")
+    assert record.limit == "total_bytes" and "sql_query: out of memory" in record.output
+    assert time.monotonic() - started < 10 and peak < 80, peak
+    assert sql.execute("sql_query", {"query": "SELECT count(*) FROM inventory"}).ok
