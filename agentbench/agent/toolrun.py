@@ -5,7 +5,8 @@ stop every episode, the episode timeout and the handling of SIGTERM/Ctrl-C with 
 call runs in a thread of its own, and the episode awaits it:
 
 - inside the thread the call runs under a work budget (sim/budget.py): past `Limits.seconds`,
-  or past its steps or bytes, it ends itself and the model is answered with the error;
+  or past its steps or bytes, it ends itself and the model is answered with the error; at
+  that deadline the loop also interrupts what no step reaches (the episode's DuckDB query);
 - the episode waits at most `deadline_s(limits)` (half as long again, plus half a second); a
   call still running then (stuck where no budget reaches) is abandoned: `ToolCallStuck`, and
   the episode ends `timeout` naming the call; its budget is cancelled, which also interrupts
@@ -81,6 +82,8 @@ async def run_tool(
 
     thread = threading.Thread(target=work, name=f"tool-call {name}", daemon=True)
     thread.start()
+    # at the budget's deadline, interrupt what no step reaches (a query in DuckDB)
+    expiry = loop.call_later(limits.seconds, budget.expire)
     deadline = deadline_s(limits)
     try:
         return await asyncio.wait_for(asyncio.shield(done), deadline)
@@ -95,3 +98,5 @@ async def run_tool(
         budget.cancel()
         done.cancel()
         raise
+    finally:
+        expiry.cancel()

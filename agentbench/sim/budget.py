@@ -97,12 +97,13 @@ class Budget:
                 WorkExceeded("cancelled", "terminated: the episode ended during the call", 143)
             )
         if time.monotonic() > self.deadline:
-            seconds = f"{self.limits.seconds:g}"
-            raise self.fail(
-                WorkExceeded(
-                    "time", f"terminated: the tool call ran past its time limit of {seconds} s", 124
-                )
-            )
+            raise self.fail(self._late())
+
+    def _late(self) -> WorkExceeded:
+        seconds = f"{self.limits.seconds:g}"
+        return WorkExceeded(
+            "time", f"terminated: the tool call ran past its time limit of {seconds} s", 124
+        )
 
     def step(self, n: int = 1) -> None:
         """Charge `n` units of work."""
@@ -162,12 +163,21 @@ class Budget:
     def cancel(self) -> None:
         """Called from another thread: the call is abandoned; stop at the next check."""
         self.cancelled = True
+        self._interrupt()
+
+    def expire(self) -> None:
+        """Called from another thread at the deadline: the call may be blocked where no step
+        reaches (a database engine), so record the time limit and interrupt it."""
+        self.fail(self._late())
+        self._interrupt()
+
+    def _interrupt(self) -> None:
         for hook in list(self._on_cancel):
             with contextlib.suppress(Exception):  # best effort (an engine already closed)
                 hook()
 
     def on_cancel(self, hook: Callable[[], object]) -> None:
-        """Run `hook` when the call is abandoned (an engine's own interrupt)."""
+        """Run `hook` when the call is abandoned or expires (an engine's own interrupt)."""
         self._on_cancel.append(hook)
 
     def size_of(self, value: Any) -> int:

@@ -177,7 +177,10 @@ class World:
                 program = _first_program(value) if tool == "run_command" else tool
                 answer = Answer(exc.result(program), program)
             if budget.exceeded is not None and answer.result.limit is None:
-                answer.result.limit = budget.exceeded.limit
+                if tool == "run_command":  # what the line printed and changed stays
+                    answer.result.limit = budget.exceeded.limit
+                else:  # an engine interrupted at the deadline: the kill, not its error text
+                    answer = Answer(budget.exceeded.result(tool), answer.program)
             return answer
 
     def _answer(self, tool: str, value: str) -> Answer:

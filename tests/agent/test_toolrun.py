@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from typing import Any
 
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.scripted import ScriptedBackend
 from agentbench.records import EpisodeTrace
 from agentbench.sim.budget import Limits
+from agentbench.tasks.env import SimulatedEnvironment
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Step
 from router import LOCAL, build_policy
@@ -52,14 +54,47 @@ def test_the_episode_time_limit_acts_during_a_stuck_call_and_names_it(suite) -> 
     assert tool_threads() == []  # cancelling the budget interrupted the engine
 
 
-def test_a_call_past_its_deadline_is_abandoned_and_ends_the_episode(suite) -> None:
+def test_a_query_at_the_calls_deadline_is_interrupted_and_fed_back(suite) -> None:
     steps = [{"calls": [{"tool": "sql_query", "args": {"query": STUCK}}]}, {"answer": "x"}]
-    config = AgentConfig(simulate_latency=False, tool_limits=Limits(seconds=0.3))
+    config = AgentConfig(simulate_latency=False, tool_limits=Limits(seconds=0.5))
+    started = time.monotonic()
     trace = episode(suite, steps, config)
-    assert trace.status == "timeout"
-    assert trace.error is not None and trace.error.startswith("tool call sql_query {")
-    assert trace.error.endswith("did not return within 0.95 s and was abandoned")
+    assert time.monotonic() - started < 3
+    assert trace.status == "answered"
+    result = trace.steps[0].tool_results[0]
+    assert result.limit == "time"
+    assert result.output == "sql_query: terminated: the tool call ran past its time limit of 0.5 s\n"
     assert tool_threads() == []
+
+
+class _Hung(SimulatedEnvironment):
+    """A simulator bug that never returns and heeds no budget (all the real ones do): only the
+    loop's deadline can end the call."""
+
+    release = threading.Event()
+
+    def execute(self, name: str, raw_args: Any) -> Any:
+        self.release.wait(30)
+        return super().execute(name, raw_args)
+
+
+def test_a_call_past_its_deadline_is_abandoned_and_ends_the_episode(suite) -> None:
+    task = next(t for t in suite.tasks if t.id == SQL_TASK)
+    steps = [{"calls": [{"tool": "sql_query", "args": {"query": "SELECT 1"}}]}, {"answer": "x"}]
+    config = AgentConfig(simulate_latency=False, tool_limits=Limits(seconds=0.3))
+    agent = Agent(suite, {LOCAL: ScriptedBackend([Step.model_validate(s) for s in steps])}, config)
+    agent.environment = lambda task: _Hung(task, suite.tools, suite.grammar)  # type: ignore[method-assign]
+    started = time.monotonic()
+    try:
+        trace = asyncio.run(agent.run(task, build_policy("always-local")()))
+    finally:
+        _Hung.release.set()
+    assert time.monotonic() - started < 3
+    assert trace.status == "timeout"
+    assert trace.error == (
+        'tool call sql_query {"query": "SELECT 1"} did not return within 0.95 s and was abandoned'
+    )
+    assert trace.steps[0].tool_results[0].limit == "abandoned"
 
 
 def test_a_killed_call_is_fed_back_and_the_episode_goes_on(suite) -> None:
