@@ -63,7 +63,8 @@ def test_a_query_at_the_calls_deadline_is_interrupted_and_fed_back(suite) -> Non
     assert trace.status == "answered"
     result = trace.steps[0].tool_results[0]
     assert result.limit == "time"
-    assert result.output == "sql_query: terminated: the tool call ran past its time limit of 0.5 s\n"
+    expected = "sql_query: terminated: the tool call ran past its time limit of 0.5 s\n"
+    assert result.output == expected
     assert tool_threads() == []
 
 
