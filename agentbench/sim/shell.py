@@ -303,6 +303,7 @@ class Shell:
 
 def _single_quoted(line: str, index: int) -> bool:
     """Whether `index` lies inside '...' (where bash expands nothing)."""
+    current().step(1 + index)  # a scan from the start, run once per match: a step a character
     inside = double = False
     for i, c in enumerate(line[:index]):
         if c == "'" and not double and (i == 0 or line[i - 1] != "\\" or inside):

@@ -272,3 +272,10 @@ def test_a_query_returning_millions_of_rows_stops_at_the_calls_byte_budget(suite
     assert record.limit == "total_bytes" and "sql_query: out of memory" in record.output
     assert time.monotonic() - started < 10 and peak < 80, peak
     assert sql.execute("sql_query", {"query": "SELECT count(*) FROM inventory"}).ok
+
+
+def test_quoted_substitutions_cost_their_scan(env) -> None:
+    # each `$(` is checked for quoting by a scan from the start of the line: n**2 on 16 KB
+    result, seconds, _peak = measured(env, "echo '" + "$(a)" * 4000 + "'")
+    killed(result, "steps", "terminated: the tool call ran past its work limit")
+    assert seconds < 8, seconds
