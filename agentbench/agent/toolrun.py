@@ -40,9 +40,11 @@ class ToolCallStuck(Exception):
 
 
 def describe_call(name: str, arguments: str | dict[str, Any] | None) -> str:
-    """`name {arguments}` for an error line, the arguments cut to 200 characters."""
+    """`name {arguments}` for an error line, the arguments cut to 200 characters (the model's
+    text: control characters shown as `?`, so none reaches a terminal)."""
     text = arguments if isinstance(arguments, str) else json.dumps(arguments)
     head = " ".join((text or "")[:400].split())
+    head = "".join(c if c.isprintable() else "?" for c in head)
     cut = len(head) > 200 or len(text or "") > 400
     return f"{name} {head[:200]}{'…' if cut else ''}"
 
