@@ -211,6 +211,17 @@ class ToolResultRecord(BaseModel):
         description="Writes the call asked for, by intent (whether or not anything carried "
         "them out): every command of a shell line, SQL by statement type.",
     )
+    limit: str | None = Field(
+        default=None,
+        description="The resource limit that ended the call (time, steps, value_bytes, "
+        "total_bytes, fields, regex, yaml, cancelled; deadline: the agent loop abandoned it); "
+        "None: it ran to its end.",
+    )
+    truncated_from: int | None = Field(
+        default=None,
+        description="The full output's length in characters when the model was sent a "
+        "truncated one (its start and end around a marker); None: sent whole.",
+    )
 
 
 class RouterDecisionRecord(BaseModel):
