@@ -4,6 +4,13 @@ and one mapping from HTTP and transport failures to agentbench's fault kinds.
 A protocol adapter (OpenAI SSE, Ollama NDJSON) supplies only a `StreamReader` that turns one
 line of its stream into `StreamAccumulator` calls; `HttpBackend.stream` does the rest.
 
+The clock of one call (docs/design.md#timing-and-tokens): `t_send` is the moment the request's
+first byte is written — httpcore's `send_request_headers.started` trace event, after any pool
+wait, TCP connect and TLS handshake. The set-up before it (pool wait + connect + TLS) is
+`connect_s`, recorded apart; `connection_reused` says whether a kept-alive connection carried
+the call. The client keeps connections alive (as the OpenAI SDK does) unless
+`RetryPolicy.new_connection_per_request` asks for a fresh one per call (the cold path).
+
 Deadlines of one call (see RetryPolicy):
     call deadline   `request_timeout_s` from sending the request to the stream's last byte;
                     nothing resets it.
@@ -146,6 +153,25 @@ def unknown_model(model: str, served: Iterable[str], where: str, hint: str = "")
     return ConfigError(f"model '{model}' is not served at {where} (served: {listed}){mean}{hint}")
 
 
+class SendClock:
+    """When the request's first byte went out, from httpcore's trace hook (one per call).
+
+    `t_send_ns` stays None when the transport sent no trace (a custom transport): the caller
+    then falls back to the time it handed the request over, and `connect_s` is unknown."""
+
+    __slots__ = ("t_send_ns", "connected")
+
+    def __init__(self) -> None:
+        self.t_send_ns: int | None = None
+        self.connected = False  # a TCP connect happened for this call (a new connection)
+
+    async def __call__(self, name: str, info: Mapping[str, Any]) -> None:
+        if name.endswith("send_request_headers.started") and self.t_send_ns is None:
+            self.t_send_ns = time.perf_counter_ns()
+        elif name == "connection.connect_tcp.started":
+            self.connected = True
+
+
 class StreamReader(Protocol):
     """One protocol's stream payloads, fed line by line."""
 
@@ -153,6 +179,15 @@ class StreamReader(Protocol):
 
     def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
         """Read one non-blank line. Raise BackendError for a payload that cannot be read."""
+
+
+def _start_clock(acc: StreamAccumulator, clock: SendClock, handed_ns: int) -> None:
+    """Move the call's clock to the first byte written; the set-up before it is connect_s."""
+    if clock.t_send_ns is None:
+        return  # no trace from this transport: t_send stays when the request was handed over
+    acc.t_send_ns = clock.t_send_ns
+    acc.connect_ns = clock.t_send_ns - handed_ns
+    acc.connection_reused = not clock.connected
 
 
 @dataclass
@@ -184,10 +219,18 @@ class HttpBackend(Backend):
         self.extra_body = dict(extra_body or {})  # merged into every request body
         self._owns_client = client is None
         timeout = httpx.Timeout(self.retry.request_timeout_s, connect=self.retry.connect_timeout_s)
+        # Kept alive by default, as the OpenAI SDK's client is; none kept = a new connection
+        # for every call (--new-connection-per-request).
+        keep = 0 if self.retry.new_connection_per_request else 256
         self.client = client or httpx.AsyncClient(
             timeout=timeout,
-            limits=httpx.Limits(max_connections=None, max_keepalive_connections=256),
+            limits=httpx.Limits(max_connections=None, max_keepalive_connections=keep),
         )
+
+    @property
+    def connection_policy(self) -> str:
+        """`reused` (a kept-alive pool) or `new` (one connection per call), as stored."""
+        return "new" if self.retry.new_connection_per_request else "reused"
 
     def auth_headers(self) -> dict[str, str]:
         """Headers every request carries: the user's `--header`s and the bearer token."""
@@ -220,7 +263,10 @@ class HttpBackend(Backend):
         request = self.client.build_request(
             "POST", url, json=body, headers={"accept": accept, **self.auth_headers()}
         )
-        acc = StreamAccumulator(t_send_ns=time.perf_counter_ns())
+        clock = SendClock()
+        request.extensions["trace"] = clock
+        handed_ns = time.perf_counter_ns()
+        acc = StreamAccumulator(t_send_ns=handed_ns)
         result = StreamResult(acc, httpx.Headers())
         limit = RUNAWAY_FACTOR * max_tokens if max_tokens else None
         try:
@@ -233,6 +279,7 @@ class HttpBackend(Backend):
                     raise RetryableBackendError(
                         "connection_closed", f"{shown}: connection closed before any answer: {exc}"
                     ) from exc
+                _start_clock(acc, clock, handed_ns)
                 result.headers = response.headers
                 try:
                     await self._check_response(response, shown)

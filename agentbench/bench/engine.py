@@ -17,9 +17,11 @@ from agentbench.bench.arrivals import RateMode
 from agentbench.bench.gate import FATAL, SKIPPED, run_gate
 from agentbench.bench.measure import ContextTooSmall, ForceOutput, measure_run
 from agentbench.bench.prompts import PromptBuilder
-from agentbench.bench.records import BenchRow, GateRecord, SloRecord
+from agentbench.backends.vllm import SpecSnapshot
+from agentbench.bench.records import BenchRow, GateRecord, SloRecord, SpecDecodeRecord
 from agentbench.bench.results import apply_slo, summarize_row
 from agentbench.bench.scenarios import Scenario
+from agentbench.bench.specdecode import read_counters, row_figures
 from agentbench.errors import BackendError
 from agentbench.records import ServerInfo
 
@@ -39,6 +41,9 @@ class BenchConfig:
     force_output: bool = True
     rates: list[RateMode] = field(default_factory=list)  # request-rate mode when not empty
     slo: SloRecord | None = None
+    # Read the server's /metrics around every repetition instead of once per sweep point.
+    metrics_per_repetition: bool = False
+    new_connection_per_request: bool = False  # stored as `connection`; the backend applies it
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -56,6 +61,8 @@ class BenchConfig:
             "skip_gate": self.skip_gate,
             "measure_prefix_cache": self.measure_prefix_cache,
             "force_output": self.force_output,
+            "metrics_per_repetition": self.metrics_per_repetition,
+            "connection": "new" if self.new_connection_per_request else "reused",
         }
 
 
@@ -118,12 +125,17 @@ async def run_row(
     rate: RateMode | None,
 ) -> None:
     counted: list[int] = []
+    each = config.metrics_per_repetition
+    around_row = not each and rate is None and row.requests_per_run == 1
+    before = None
     for index in range(config.warmup + config.runs):
         prompts = [await builder.build(scenario, row.depth) for _ in range(row.requests_per_run)]
         counted += [p.prompt_tokens for p in prompts]
         row.prompt_tokens_method = prompts[0].method
         offsets = rate.offsets_s(index) if rate else None
-        run = await measure_run(backend, prompts, scenario, force, offsets)
+        if around_row and index == config.warmup:
+            before = await read_counters(backend)
+        run = await measure_run(backend, prompts, scenario, force, offsets, counters=each)
         if index < config.warmup:
             continue
         run.run = index - config.warmup + 1
@@ -131,6 +143,23 @@ async def run_row(
         row.runs.append(run)
         progress("run", row)
     row.prompt_tokens_counted = sorted(set(counted))
+    if before is not None:
+        spread_row_counters(row, before, await read_counters(backend))
+
+
+def spread_row_counters(row: BenchRow, before: SpecSnapshot, after: SpecSnapshot | None) -> None:
+    """The sweep point's /metrics figures (one read before, one after its repetitions) on each
+    repetition, marked as the row's: acceptance and the server's decode rate."""
+    spec, rate = row_figures(before, after, len(row.runs))
+    for run in row.runs:
+        if spec and run.spec_decode is None:
+            run.spec_decode = SpecDecodeRecord.model_validate(spec)
+        if rate is not None and run.server_decode_tok_s is None:
+            run.server_decode_tok_s = rate
+            run.server_decode_method = (
+                "vLLM /metrics: (Δgeneration_tokens_total − requests) / "
+                "Δrequest_decode_time_seconds_sum over the sweep point's measured repetitions"
+            )
 
 
 def flag_client_lag(row: BenchRow, share: float = 0.05) -> None:

@@ -144,6 +144,8 @@ def stream_record(
 ) -> StreamRecord:
     prefill, prefill_method = _prefill(c, prompt)
     return StreamRecord(
+        connect_s=c.connect_s,
+        connection_reused=c.connection_reused,
         ttft_s=c.ttft_s,
         ttft_byte_s=c.ttft_byte_s,
         e2e_latency_s=c.duration_s,
@@ -187,11 +189,14 @@ async def measure_run(
     scenario: Scenario,
     force: ForceOutput,
     offsets_s: list[float] | None = None,
+    counters: bool = True,
 ) -> RepetitionRecord:
     """Send every prompt at once (fixed concurrency = len(prompts)) or, with `offsets_s`, each
-    at its scheduled time after the start (request-rate mode), and summarise the repetition."""
+    at its scheduled time after the start (request-rate mode), and summarise the repetition.
+    `counters`: read the server's /metrics around this repetition (concurrency 1 only); the
+    engine reads them once around a whole sweep point instead unless asked (bench.engine)."""
     concurrency = None if offsets_s is not None else len(prompts)
-    before = await read_counters(backend) if concurrency == 1 else None
+    before = await read_counters(backend) if counters and concurrency == 1 else None
     async with LoopLag() as lag:
         start = time.perf_counter()
         dues = [start + o for o in offsets_s] if offsets_s is not None else [None] * len(prompts)
@@ -230,6 +235,8 @@ async def measure_run(
     )
     for key in MEDIAN_OVER_STREAMS:
         setattr(run, key, _median([getattr(s, key) for s in streams]))
+    known = [s.connection_reused for s in streams if s.connection_reused is not None]
+    run.new_connections = known.count(False) if known else None
     run.tokens_method = sorted({s.tokens_method for s in streams})
     run.finish_reason = sorted({str(s.finish_reason) for s in streams})
     run.decode_unmeasured_reasons = sorted(
@@ -274,4 +281,5 @@ MEDIAN_OVER_STREAMS = (
     "prompt_tokens",
     "cached_prompt_tokens",
     "ttft_byte_s",
+    "connect_s",
 )
