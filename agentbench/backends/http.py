@@ -26,7 +26,7 @@ import asyncio
 import difflib
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -34,6 +34,7 @@ import httpx
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
 from agentbench.backends.stream import StreamAccumulator
+from agentbench.backends.wire import WirePool, WireResponse, dump_json, wire_usable
 from agentbench.errors import (
     BackendError,
     ConfigError,
@@ -172,6 +173,28 @@ class SendClock:
             self.connected = True
 
 
+class IdleTimer:
+    """Re-arms the call's timeout scope after each stream event: `wait` later, never past the
+    call deadline. A re-arm costs a timer handle, so it is set `slack` later than needed and
+    skipped while it already falls in [wait, wait + slack] after the event: the idle timeout
+    fires that long after the last event (slack: 1/20 of the wait, at most 1 s), never early."""
+
+    __slots__ = ("armed", "deadline", "loop", "scope")
+
+    def __init__(
+        self, scope: asyncio.Timeout, loop: asyncio.AbstractEventLoop, deadline: float
+    ) -> None:
+        self.scope, self.loop, self.deadline = scope, loop, deadline
+        self.armed = deadline
+
+    def event(self, wait: float) -> None:
+        due = self.loop.time() + wait
+        low, high = min(self.deadline, due), min(self.deadline, due + min(1.0, wait / 20))
+        if not low <= self.armed <= high:
+            self.armed = high
+            self.scope.reschedule(high)
+
+
 class StreamReader(Protocol):
     """One protocol's stream payloads, fed line by line."""
 
@@ -226,6 +249,12 @@ class HttpBackend(Backend):
             timeout=timeout,
             limits=httpx.Limits(max_connections=None, max_keepalive_connections=keep),
         )
+        # The streamed POST on plain http:// without a proxy: the lean client (backends.wire).
+        self._wire = (
+            WirePool(keepalive=keep > 0, connect_timeout_s=self.retry.connect_timeout_s)
+            if client is None and wire_usable(self.base_url)
+            else None
+        )
 
     @property
     def connection_policy(self) -> str:
@@ -260,19 +289,17 @@ class HttpBackend(Backend):
         loop = asyncio.get_running_loop()
         call_s, idle_s = self.retry.request_timeout_s, self.retry.idle_timeout_s
         deadline = loop.time() + call_s
-        request = self.client.build_request(
-            "POST", url, json=body, headers={"accept": accept, **self.auth_headers()}
-        )
         clock = SendClock()
-        request.extensions["trace"] = clock
+        send = self._sender(url, body, {"accept": accept, **self.auth_headers()}, clock)
         handed_ns = time.perf_counter_ns()
         acc = StreamAccumulator(t_send_ns=handed_ns)
         result = StreamResult(acc, httpx.Headers())
         limit = RUNAWAY_FACTOR * max_tokens if max_tokens else None
         try:
             async with asyncio.timeout_at(deadline) as scope:
+                timer = IdleTimer(scope, loop, deadline)
                 try:
-                    response = await self.client.send(request, stream=True)
+                    response = await send()
                 except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
                     # e.g. a kept-alive connection the server closed (llama-server after a
                     # cancelled request): nothing was answered, so it is safe to send again
@@ -295,8 +322,7 @@ class HttpBackend(Backend):
                         except (AttributeError, TypeError, ValueError, KeyError) as exc:
                             raise bad_stream(shown, line, "a payload of the wrong shape") from exc
                         # after the end marker, only a short drain is worth waiting for
-                        wait = 2.0 if reader.complete else idle_s
-                        scope.reschedule(min(deadline, loop.time() + wait))
+                        timer.event(2.0 if reader.complete else idle_s)
                         if limit and acc.token_events > limit:
                             result.cut_reason = (
                                 f"the server streamed over {limit} token events for "
@@ -321,7 +347,18 @@ class HttpBackend(Backend):
                 raise transport_error(exc, shown) from exc
         return result
 
-    async def _check_response(self, response: httpx.Response, shown: str) -> None:
+    def _sender(
+        self, url: str, body: dict[str, Any], headers: dict[str, str], clock: SendClock
+    ) -> Callable[[], Awaitable[httpx.Response | WireResponse]]:
+        """The call's send, built before its clock starts (body encoded, request made)."""
+        if self._wire is not None:
+            wire, target, payload = self._wire, httpx.URL(url), dump_json(body)
+            return lambda: wire.post(target, headers, payload, clock)
+        request = self.client.build_request("POST", url, json=body, headers=headers)
+        request.extensions["trace"] = clock
+        return lambda: self.client.send(request, stream=True)
+
+    async def _check_response(self, response: httpx.Response | WireResponse, shown: str) -> None:
         if response.status_code != 200:
             text = (await response.aread()).decode("utf-8", "replace")
             raise http_error(
@@ -369,5 +406,7 @@ class HttpBackend(Backend):
             ) from exc
 
     async def aclose(self) -> None:
+        if self._wire is not None:
+            await self._wire.aclose()
         if self._owns_client:
             await self.client.aclose()

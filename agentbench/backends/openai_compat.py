@@ -20,6 +20,7 @@ import httpx
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, bad_stream, unknown_model
 from agentbench.backends.stream import StreamAccumulator
+from agentbench.backends.wire import load_json
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
 from agentbench.records import Completion, ServerInfo, TokensMethod
 from agentbench.tokens import estimate_tokens
@@ -57,7 +58,7 @@ class SseReader:
             self.complete = True
             return
         try:
-            chunk = json.loads(data)
+            chunk = load_json(data)
         except json.JSONDecodeError as exc:
             raise bad_stream(self.url, line, "an SSE line that is not JSON") from exc
         if not isinstance(chunk, dict):

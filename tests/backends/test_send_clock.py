@@ -72,7 +72,7 @@ async def _serve(truth: Truth, reader: asyncio.StreamReader, writer: asyncio.Str
             await writer.drain()
             if truth.close:
                 return
-    except (ConnectionError, asyncio.IncompleteReadError):
+    except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
         pass
     finally:
         writer.close()
@@ -85,14 +85,29 @@ def truth_server(delay_s: float = 0.05, close: bool = False) -> Iterator[tuple[s
     ready, port = threading.Event(), []
     stop = asyncio.Event()
 
+    handlers: set[asyncio.Task[None]] = set()
+
+    async def handle(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        handlers.add(task)
+        await _serve(truth, r, w)
+
     async def main() -> None:
-        server = await asyncio.start_server(lambda r, w: _serve(truth, r, w), "127.0.0.1", 0)
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
         port.append(server.sockets[0].getsockname()[1])
         ready.set()
         await stop.wait()
         server.close()
+        for task in handlers:
+            task.cancel()
+        await asyncio.gather(*handlers, return_exceptions=True)
 
-    thread = threading.Thread(target=lambda: loop.run_until_complete(main()), daemon=True)
+    def serve() -> None:
+        loop.run_until_complete(main())
+        loop.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     ready.wait(10)
     try:
