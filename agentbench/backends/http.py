@@ -34,7 +34,7 @@ import httpx
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
 from agentbench.backends.stream import StreamAccumulator
-from agentbench.backends.wire import WirePool, WireResponse, dump_json, wire_usable
+from agentbench.backends.wire import WirePool, WireResponse, dump_json, load_json, wire_usable
 from agentbench.errors import (
     BackendError,
     ConfigError,
@@ -371,6 +371,26 @@ class HttpBackend(Backend):
             )
         if "text/html" in response.headers.get("content-type", ""):
             raise NotAnLLMServer(f"{shown} answered an HTML page, not a stream of an LLM API.")
+
+    async def post_json(self, url: str, payload: Any, timeout_s: float = 10.0) -> Any:
+        """POST a JSON body, the answer's JSON on HTTP 200 else None (a helper route such as
+        /tokenize: bench counts every prompt with it, so it takes the lean client too).
+        Raises httpx.HTTPError, TimeoutError or ValueError when there is no such answer."""
+        async with asyncio.timeout(timeout_s):
+            if self._wire is None:
+                response = await self.client.post(
+                    url, json=payload, headers=self.auth_headers(), timeout=timeout_s
+                )
+                return response.json() if response.status_code == 200 else None
+            answer = await self._wire.post(
+                httpx.URL(url), {"accept": "application/json", **self.auth_headers()},
+                dump_json(payload),
+            )  # fmt: skip
+            try:
+                body = await answer.aread()
+            finally:
+                await answer.aclose()
+            return load_json(body) if answer.status_code == 200 else None
 
     async def get_json(self, url: str, timeout_s: float = 10.0) -> Any:
         """GET a JSON document for a pre-flight check; one line when it cannot be had."""

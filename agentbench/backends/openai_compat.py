@@ -8,7 +8,6 @@ choices, llama.cpp's `timings`) must be read raw. The SDK, which now runs on htt
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import re
@@ -279,11 +278,7 @@ class OpenAICompatBackend(HttpBackend):
         for name in order:
             url, payload = routes[name]
             try:
-                async with asyncio.timeout(10.0):
-                    response = await self.client.post(
-                        url, json=payload, headers=self.auth_headers(), timeout=10.0
-                    )
-                data = response.json() if response.status_code == 200 else None
+                data = await self.post_json(url, payload, timeout_s=10.0)
             except (httpx.HTTPError, ValueError, TimeoutError):
                 data = None
             count = _token_count(data)

@@ -220,7 +220,7 @@ class WirePool:
         return _Conn(reader, writer)
 
     async def post(
-        self, url: httpx.URL, headers: dict[str, str], body: bytes, trace: Any
+        self, url: httpx.URL, headers: dict[str, str], body: bytes, trace: Any = None
     ) -> WireResponse:
         """Send the request; return once the response head arrived. `trace` is told
         `connection.connect_tcp.started` for a new connection, then
@@ -237,7 +237,8 @@ class WirePool:
             conn = candidate
             break
         if conn is None:
-            await trace("connection.connect_tcp.started", {})
+            if trace is not None:
+                await trace("connection.connect_tcp.started", {})
             conn = await self._connect(host, port)
         hostname = f"[{host}]" if ":" in host else host
         lines = [
@@ -252,7 +253,8 @@ class WirePool:
             lines.append("connection: close")
         data = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
         try:
-            await trace("http11.send_request_headers.started", {})
+            if trace is not None:
+                await trace("http11.send_request_headers.started", {})
             conn.writer.write(data)
             await conn.writer.drain()
             head = await _read_head(conn.reader)
