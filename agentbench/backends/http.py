@@ -216,7 +216,7 @@ def _start_clock(acc: StreamAccumulator, clock: SendClock, handed_ns: int) -> No
 @dataclass
 class StreamResult:
     acc: StreamAccumulator
-    headers: httpx.Headers
+    headers: Mapping[str, str]  # look names up in lower case
     cut_reason: str | None = None  # set when agentbench cut a runaway stream
 
 
@@ -249,6 +249,7 @@ class HttpBackend(Backend):
             timeout=timeout,
             limits=httpx.Limits(max_connections=None, max_keepalive_connections=keep),
         )
+        self._urls: dict[str, httpx.URL] = {}
         # The streamed POST on plain http:// without a proxy: the lean client (backends.wire).
         self._wire = (
             WirePool(keepalive=keep > 0, connect_timeout_s=self.retry.connect_timeout_s)
@@ -293,7 +294,7 @@ class HttpBackend(Backend):
         send = self._sender(url, body, {"accept": accept, **self.auth_headers()}, clock)
         handed_ns = time.perf_counter_ns()
         acc = StreamAccumulator(t_send_ns=handed_ns)
-        result = StreamResult(acc, httpx.Headers())
+        result = StreamResult(acc, {})
         limit = RUNAWAY_FACTOR * max_tokens if max_tokens else None
         try:
             async with asyncio.timeout_at(deadline) as scope:
@@ -347,12 +348,19 @@ class HttpBackend(Backend):
                 raise transport_error(exc, shown) from exc
         return result
 
+    def _url(self, url: str) -> httpx.URL:
+        """Parsed once per route (parsing costs more than the rest of a request's head)."""
+        parsed = self._urls.get(url)
+        if parsed is None:
+            parsed = self._urls[url] = httpx.URL(url)
+        return parsed
+
     def _sender(
         self, url: str, body: dict[str, Any], headers: dict[str, str], clock: SendClock
     ) -> Callable[[], Awaitable[httpx.Response | WireResponse]]:
         """The call's send, built before its clock starts (body encoded, request made)."""
         if self._wire is not None:
-            wire, target, payload = self._wire, httpx.URL(url), dump_json(body)
+            wire, target, payload = self._wire, self._url(url), dump_json(body)
             return lambda: wire.post(target, headers, payload, clock)
         request = self.client.build_request("POST", url, json=body, headers=headers)
         request.extensions["trace"] = clock
@@ -383,7 +391,7 @@ class HttpBackend(Backend):
                 )
                 return response.json() if response.status_code == 200 else None
             answer = await self._wire.post(
-                httpx.URL(url), {"accept": "application/json", **self.auth_headers()},
+                self._url(url), {"accept": "application/json", **self.auth_headers()},
                 dump_json(payload),
             )  # fmt: skip
             try:

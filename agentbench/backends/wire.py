@@ -85,22 +85,23 @@ class WireResponse:
         if len(parts) < 2 or not parts[0].startswith("HTTP/1.") or not parts[1].isdigit():
             raise httpx.RemoteProtocolError(f"not an HTTP/1.x response: {lines[0][:80]!r}")
         self.status_code = int(parts[1])
-        pairs = []
+        headers: dict[str, str] = {}  # lower-case names; repeated ones joined as httpx does
         for line in lines[1:]:
             if line:
                 name, _, value = line.partition(":")
-                pairs.append((name.strip(), value.strip()))
-        self.headers = httpx.Headers(pairs)
-        framing = self.headers.get("transfer-encoding", "").lower()
+                name, value = name.strip().lower(), value.strip()
+                headers[name] = f"{headers[name]}, {value}" if name in headers else value
+        self.headers = headers
+        framing = headers.get("transfer-encoding", "").lower()
         self._chunked = "chunked" in framing
-        length = self.headers.get("content-length")
+        length = headers.get("content-length")
         self._left = int(length) if length and length.isdigit() and not self._chunked else None
         self._keep = (
             parts[0] == "HTTP/1.1"
-            and "close" not in self.headers.get("connection", "").lower()
+            and "close" not in headers.get("connection", "").lower()
             and (self._chunked or self._left is not None)
         )
-        encoding = self.headers.get("content-encoding", "").lower()
+        encoding = headers.get("content-encoding", "").lower()
         self._inflate = zlib.decompressobj(wbits=47) if encoding in ("gzip", "deflate") else None
         self._done = False
 
