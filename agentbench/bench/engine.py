@@ -22,6 +22,7 @@ from agentbench.bench.records import BenchRow, GateRecord, SloRecord, SpecDecode
 from agentbench.bench.results import apply_slo, summarize_row
 from agentbench.bench.scenarios import Scenario
 from agentbench.bench.specdecode import read_counters, row_figures
+from agentbench.bench.workers import WorkerPool
 from agentbench.errors import BackendError
 from agentbench.records import ServerInfo
 
@@ -44,6 +45,7 @@ class BenchConfig:
     # Read the server's /metrics around every repetition instead of once per sweep point.
     metrics_per_repetition: bool = False
     new_connection_per_request: bool = False  # stored as `connection`; the backend applies it
+    workers: int = 1  # client processes for fixed-concurrency rows above 1 (bench.workers)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +65,7 @@ class BenchConfig:
             "force_output": self.force_output,
             "metrics_per_repetition": self.metrics_per_repetition,
             "connection": "new" if self.new_connection_per_request else "reused",
+            "workers": self.workers,
         }
 
 
@@ -123,6 +126,7 @@ async def run_row(
     force: ForceOutput,
     progress: Progress,
     rate: RateMode | None,
+    pool: WorkerPool | None = None,
 ) -> None:
     counted: list[int] = []
     each = config.metrics_per_repetition
@@ -135,7 +139,7 @@ async def run_row(
         offsets = rate.offsets_s(index) if rate else None
         if around_row and index == config.warmup:
             before = await read_counters(backend)
-        run = await measure_run(backend, prompts, scenario, force, offsets, counters=each)
+        run = await measure_run(backend, prompts, scenario, force, offsets, each, pool)
         if index < config.warmup:
             continue
         run.run = index - config.warmup + 1
@@ -196,22 +200,29 @@ async def run_bench(
     builder = PromptBuilder(backend.count_tokens, measure_prefix_cache=config.measure_prefix_cache)
     force = ForceOutput(enabled=config.force_output and "api.openai.com" not in backend.base_url)
     loads: list[int | RateMode] = [*config.rates] if config.rates else [*config.concurrencies]
-    for scenario in config.scenarios:
-        for depth in config.depths:
-            for load in loads:
-                row = new_row(scenario, depth, load)
-                outcome.results.append(row)
-                progress("start", row)
-                await _measure_row(
-                    backend, builder, row, scenario, config, force, progress, server.max_context
-                )
-                summarize_row(row)
-                if config.slo:
-                    apply_slo(row, config.slo)
-                flag_client_lag(row)
-                if row.status == "ok" and not row.runs:
-                    row.status = "no_runs"
-                progress("done", row)
+    several = config.workers > 1 and not config.rates and max(config.concurrencies) > 1
+    pool = WorkerPool(backend, config.workers) if several else None
+    try:
+        for scenario in config.scenarios:
+            for depth in config.depths:
+                for load in loads:
+                    row = new_row(scenario, depth, load)
+                    outcome.results.append(row)
+                    progress("start", row)
+                    await _measure_row(
+                        backend, builder, row, scenario, config, force, progress,
+                        server.max_context, pool,
+                    )  # fmt: skip
+                    summarize_row(row)
+                    if config.slo:
+                        apply_slo(row, config.slo)
+                    flag_client_lag(row)
+                    if row.status == "ok" and not row.runs:
+                        row.status = "no_runs"
+                    progress("done", row)
+    finally:
+        if pool is not None:
+            pool.close()
     outcome.force_rejected = force.rejected
     outcome.prompt_counting = builder.cutter.method
     return outcome
@@ -226,6 +237,7 @@ async def _measure_row(
     force: ForceOutput,
     progress: Progress,
     max_context: int | None,
+    pool: WorkerPool | None = None,
 ) -> None:
     need = scenario.context_needed(row.depth, TEMPLATE_ALLOWANCE)
     if max_context and need > max_context:
@@ -234,7 +246,7 @@ async def _measure_row(
         return
     rate = next((r for r in config.rates if r.rate_req_s == row.request_rate_req_s), None)
     try:
-        await run_row(backend, builder, row, scenario, config, force, progress, rate)
+        await run_row(backend, builder, row, scenario, config, force, progress, rate, pool)
     except ContextTooSmall as exc:
         row.status = "context_too_small"
         row.message = too_small_message(scenario, row.depth, need, None, str(exc))

@@ -106,7 +106,10 @@ class RepetitionRecord(BaseModel):
     output_forced: bool = True
     spec_decode: SpecDecodeRecord | None = None
     nonces: list[str] = Field(default_factory=list)
-    client_loop_lag_max_s: float | None = None
+    client_loop_lag_max_s: float | None = Field(
+        default=None, description="Largest event-loop lag of the client (of any worker)."
+    )
+    workers: int = Field(default=1, description="Client processes that sent the requests.")
     arrival_error_median_s: float | None = Field(
         default=None, description="Rate mode: median |actual − scheduled send| of its requests."
     )

@@ -166,6 +166,15 @@ def bench(
             "includes TCP/TLS set-up). Default: a kept-alive pool, as the OpenAI SDK keeps.",
         ),
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Client processes sharing each repetition's requests (fixed concurrency > 1): "
+            "one event loop falls behind past a few dozen streams; the lag is recorded per run.",
+        ),
+    ] = 1,
     metrics_per_repetition: Annotated[
         bool,
         typer.Option(
@@ -197,6 +206,7 @@ def bench(
         slo=parse_slo(slo) if slo else None,
         metrics_per_repetition=metrics_per_repetition,
         new_connection_per_request=new_connection,
+        workers=workers,
     )
     console = Console()
     retry = RetryPolicy(
