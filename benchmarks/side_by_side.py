@@ -129,3 +129,7 @@ def main(argv: list[str]) -> None:
         print(f"| {tool} | not run: {why[:150]} |")
     print(json.dumps({"schedules": schedules, "connection": connection, "load_average_1m": loads,
                       "table": table, "not_run": missing}))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

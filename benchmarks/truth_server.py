@@ -1,14 +1,15 @@
 """A scripted OpenAI-compatible stream that writes down its own true timings.
 
-Raw asyncio HTTP/1.1 (no framework, nothing from agentbench): POST /v1/chat/completions answers
-max_completion_tokens (or max_tokens) tokens, the first `--ttft-ms` after the request was read,
-the rest at `--rate` tokens/s in events of `--chunks` tokens (cycled); GET /v1/models lists
-`echo`; GET /health and /version answer 200; anything else is 404. Per streamed request one JSON line goes to `--log`: when the
-request had been read (`arrived`) and when each event was written (`events`), on
-time.perf_counter — CLOCK_MONOTONIC, shared by every process of the machine — so a client's
-TTFT can be compared with the server's own (first event − arrived). `--close` closes every
-connection after its answer (each request then opens a new one), as many servers behind a
-proxy do; by default connections are kept alive.
+Raw asyncio HTTP/1.1 (no framework, nothing from agentbench): POST /v1/chat/completions
+answers max_completion_tokens (or max_tokens) tokens, the first `--ttft-ms` after the request
+was read, the rest at `--rate` tokens/s in events of `--chunks` tokens (cycled); GET /v1/models
+lists `echo`; GET /health and /version answer 200; anything else is 404. Per streamed request
+one JSON line goes to `--log`: when the request had been read (`arrived`), when each event was
+written (`events`) and the `nonce` of agentbench's prompts (it pairs requests at any
+concurrency), on time.perf_counter — CLOCK_MONOTONIC, shared by every process of the machine —
+so a client's TTFT can be compared with the server's own (first event − arrived). `--close`
+closes every connection after its answer (each request then opens a new one), as many servers
+behind a proxy do; by default connections are kept alive.
 
     python benchmarks/truth_server.py --log FILE [--ttft-ms 50] [--rate 100] [--chunks 1]
         [--close]              (prints the port it listens on, then serves until killed)
@@ -25,6 +26,7 @@ from typing import Any
 
 WORD = " the"  # one token for every tokenizer the peers load here
 PIECES = re.compile(r"\s*\w+|\s*[^\w\s]|\s+")
+NONCE = re.compile(r"\[request [0-9a-f]+\]")  # agentbench bench's per-request nonce
 
 
 def sse(obj: dict[str, Any]) -> bytes:
@@ -118,7 +120,10 @@ class Truth:
         end = {**meta, "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}
         tail = sse(end) + sse({**meta, "choices": [], "usage": usage})
         writer.write(tail + b"%x\r\ndata: [DONE]\n\n\r\n" % 14 + b"0\r\n\r\n")
-        self.log.write(json.dumps({"arrived": arrived, "events": events, "tokens": n}) + "\n")
+        nonce = NONCE.search(prompt)
+        record = {"arrived": arrived, "events": events, "tokens": n, "schedule_s": self.ttft_s}
+        record["nonce"] = nonce.group(0) if nonce else None
+        self.log.write(json.dumps(record) + "\n")
 
 
 async def main() -> None:
