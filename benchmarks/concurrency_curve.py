@@ -42,9 +42,15 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
-async def level(url: str, log: Path, c: int, workers: int, args: argparse.Namespace) -> dict[str, Any]:
+async def level(
+    url: str, log: Path, c: int, workers: int, args: argparse.Namespace
+) -> dict[str, Any]:
     backend = OpenAICompatBackend(url + "/v1", "echo")
-    builder, scenario, force = PromptBuilder(backend.count_tokens), custom(16, args.tokens), ForceOutput()
+    builder, scenario, force = (
+        PromptBuilder(backend.count_tokens),
+        custom(16, args.tokens),
+        ForceOutput(),
+    )
     pool = WorkerPool(backend, workers) if workers > 1 else None
     ttft, decode, lags = [], [], []
     try:
@@ -71,7 +77,8 @@ async def level(url: str, log: Path, c: int, workers: int, args: argparse.Namesp
         "concurrency": c, "workers": workers, "streams": len(ttft),
         "ttft_err_ms_median": statistics.median(ttft), "ttft_err_ms_p95": pct(ttft, 95),
         "decode_err_median": statistics.median(decode) if decode else None,
-        "client_loop_lag_max_ms": max(lags) * 1000, "server_slip_ms_median": statistics.median(slip),
+        "client_loop_lag_max_ms": max(lags) * 1000,
+        "server_slip_ms_median": statistics.median(slip),
         "load_average_1m": round(os.getloadavg()[0], 2),
     }  # fmt: skip
 
@@ -88,7 +95,16 @@ def main() -> None:
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "truth.jsonl"
-        cmd = [sys.executable, str(SERVER), "--log", str(log), "--ttft-ms", args.ttft_ms, "--rate", args.rate]
+        cmd = [
+            sys.executable,
+            str(SERVER),
+            "--log",
+            str(log),
+            "--ttft-ms",
+            args.ttft_ms,
+            "--rate",
+            args.rate,
+        ]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
         assert proc.stdout is not None
         url = f"http://127.0.0.1:{int(proc.stdout.readline())}"
@@ -99,15 +115,19 @@ def main() -> None:
                         continue
                     r = asyncio.run(level(url, log, c, w, args))
                     out.append(r)
-                    print(f"c={c:<4d} workers={w}: |TTFT err| median {r['ttft_err_ms_median']:7.2f} ms "
+                    print(f"c={c:<4d} workers={w}: |TTFT err| median "
+                          f"{r['ttft_err_ms_median']:7.2f} ms "
                           f"p95 {r['ttft_err_ms_p95']:7.2f} ms, |decode err| median "
                           f"{(r['decode_err_median'] or 0):.2%}, client loop lag max "
                           f"{r['client_loop_lag_max_ms']:6.1f} ms, server first-token slip "
-                          f"{r['server_slip_ms_median']:6.2f} ms, load {r['load_average_1m']}", flush=True)  # fmt: skip
+                          f"{r['server_slip_ms_median']:6.2f} ms, load {r['load_average_1m']}",
+                          flush=True)  # fmt: skip
         finally:
             proc.terminate()
             proc.wait(10)
-    print(json.dumps({"ttft_ms": args.ttft_ms, "rate": args.rate, "tokens": args.tokens, "rows": out}))
+    print(
+        json.dumps({"ttft_ms": args.ttft_ms, "rate": args.rate, "tokens": args.tokens, "rows": out})
+    )
 
 
 if __name__ == "__main__":

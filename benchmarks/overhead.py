@@ -262,9 +262,7 @@ def main() -> None:
         if args.benchy_home:  # the two CLIs side by side, same server, same shape
             env = {**os.environ, "HOME": args.benchy_home, "HF_HUB_OFFLINE": "1"}
             benchy = child_cpu_per_request(benchy_command(args.benchy_home), env)
-            bench = child_cpu_per_request(
-                bench_command, {**os.environ, "PYTHONPATH": str(ROOT)}
-            )
+            bench = child_cpu_per_request(bench_command, {**os.environ, "PYTHONPATH": str(ROOT)})
         for name, cpu in (("llama-benchy", benchy), ("agentbench bench", bench)):
             if cpu is not None:
                 print(

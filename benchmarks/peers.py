@@ -26,7 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "agentbench/data/bench_corpus.txt"
 BOOK = "http://offline.invalid/agentbench-corpus"  # llama-benchy's book, from its seeded cache
-PINS = {"llama-benchy": "llama-benchy==0.4.0", "aiperf": "aiperf==0.13.0", "guidellm": "guidellm==0.8.1"}
+PINS = {
+    "llama-benchy": "llama-benchy==0.4.0",
+    "aiperf": "aiperf==0.13.0",
+    "guidellm": "guidellm==0.8.1",
+}
 TOKENIZER = r"""
 import json, re, sys
 from tokenizers import Regex, Tokenizer, decoders, pre_tokenizers
@@ -66,7 +70,10 @@ def ensure(tool: str, cache: Path) -> Path:
     if exe.exists():
         return venv / "bin"
     cache.mkdir(parents=True, exist_ok=True)
-    steps = [[sys.executable, "-m", "venv", str(venv)], [str(venv / "bin/pip"), "install", "-q", PINS[tool]]]
+    steps = [
+        [sys.executable, "-m", "venv", str(venv)],
+        [str(venv / "bin/pip"), "install", "-q", PINS[tool]],
+    ]
     for step in steps:
         proc = subprocess.run(step, capture_output=True, text=True, timeout=3600)
         if proc.returncode != 0:
@@ -103,15 +110,20 @@ def _offline_env(cache: Path) -> dict[str, str]:
 def _run(cmd: list[str], env: dict[str, str], tool: str, cwd: str) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env, cwd=cwd)
     if proc.returncode != 0:
-        raise PeerUnavailable(f"{tool} failed (rc {proc.returncode}): {(proc.stdout + proc.stderr)[-400:]}")
+        raise PeerUnavailable(
+            f"{tool} failed (rc {proc.returncode}): {(proc.stdout + proc.stderr)[-400:]}"
+        )
 
 
-def run_agentbench(base_url: str, shape: Shape, cache: Path, extra: tuple[str, ...] = ()) -> Measured:
+def run_agentbench(
+    base_url: str, shape: Shape, cache: Path, extra: tuple[str, ...] = ()
+) -> Measured:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "bench.json"
         cmd = [sys.executable, "-m", "agentbench.cli.main", "bench", "--base-url", base_url + "/v1",
                "--model", "echo", "--skip-gate", "--pp", str(shape.prompt_tokens), "--tg",
-               str(shape.output_tokens), "--runs", str(shape.requests), "--warmup", str(shape.warmup),
+               str(shape.output_tokens), "--runs", str(shape.requests), "--warmup",
+               str(shape.warmup),
                "--json", str(out), "--db", str(Path(tmp) / "b.db"), "--quiet", *extra]  # fmt: skip
         _run(cmd, {**os.environ, "PYTHONPATH": str(ROOT)}, "agentbench bench", tmp)
         row = json.loads(out.read_text())["results"][0]
@@ -145,7 +157,8 @@ def run_aiperf(base_url: str, shape: Shape, cache: Path) -> Measured:
                "--prompt-input-tokens-mean", str(shape.prompt_tokens),
                "--prompt-input-tokens-stddev", "0", "--prompt-output-tokens-mean",
                str(shape.output_tokens), "--prompt-output-tokens-stddev", "0", "--tokenizer",
-               str(tok), "--output-artifact-dir", str(Path(tmp) / "art"), "--ui-type", "none"]  # fmt: skip
+               str(tok), "--output-artifact-dir", str(Path(tmp) / "art"), "--ui-type",
+               "none"]  # fmt: skip
         # Not HF_HUB_OFFLINE: AIPerf 0.13 then resolves even a local path as a hub snapshot.
         _run(cmd, _offline_env(cache), "aiperf", tmp)
         records = [json.loads(line) for line in (Path(tmp) / "art/profile_export.jsonl").open()]

@@ -85,7 +85,9 @@ def main(argv: list[str]) -> None:
     schedules = dict(s.split("=", 1) for s in args.schedule) if args.schedule else SCHEDULES
     tools = args.tools.split(",")
     shape, cache = Shape(requests=args.requests), Path(args.cache)
-    results: dict[str, dict[str, list[dict[str, Any]]]] = {t: {s: [] for s in schedules} for t in tools}
+    results: dict[str, dict[str, list[dict[str, Any]]]] = {
+        t: {s: [] for s in schedules} for t in tools
+    }
     missing: dict[str, str] = {}
     loads = []
     for p in range(args.passes):
@@ -115,12 +117,16 @@ def main(argv: list[str]) -> None:
                 "decode_err": statistics.median(decode) if decode else None,
             }
     connection = "kept alive" if args.keep_alive else "closed after every request"
-    print(f"\nmedian |TTFT error| (ms), {shape.warmup} warm-up + {shape.requests} measured requests, "
+    print(f"\nmedian |TTFT error| (ms), {shape.warmup} warm-up + {shape.requests} measured "
+          "requests, "
           f"{shape.prompt_tokens} prompt / {shape.output_tokens} output tokens, concurrency 1, "
-          f"server connections {connection}, median of {args.passes} passes (load {loads}):")  # fmt: skip
+          f"server connections {connection}, median of {args.passes} passes "
+          f"(load {loads}):")  # fmt: skip
     print("| tool | " + " | ".join(f"{n} ({s})" for n, s in schedules.items()) + " | decode err |")
     print("|---|" + "---:|" * (len(schedules) + 1))
-    ranked = sorted(table, key=lambda t: statistics.median(v["ttft_err_ms"] for v in table[t].values()))
+    ranked = sorted(
+        table, key=lambda t: statistics.median(v["ttft_err_ms"] for v in table[t].values())
+    )
     for tool in ranked:
         cells = [f"{table[tool][n]['ttft_err_ms']:.2f}" for n in schedules]
         worst = max((v["decode_err"] or 0.0) for v in table[tool].values())

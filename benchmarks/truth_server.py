@@ -70,7 +70,7 @@ class Truth:
         )
         raw = await reader.readexactly(length) if length else b""
         arrived = time.perf_counter()
-        method, path = (lines[0].split(" ") + ["", ""])[:2]
+        method, path = [*lines[0].split(" "), "", ""][:2]
         if method == "GET" and path.rstrip("/").endswith("/models"):
             models = {"object": "list", "data": [{"id": "echo", "object": "model"}]}
             writer.write(plain("200 OK", models, self.close))
@@ -83,7 +83,9 @@ class Truth:
         await writer.drain()
         return True
 
-    async def chat(self, body: dict[str, Any], arrived: float, writer: asyncio.StreamWriter) -> None:
+    async def chat(
+        self, body: dict[str, Any], arrived: float, writer: asyncio.StreamWriter
+    ) -> None:
         n = int(body.get("max_completion_tokens") or body.get("max_tokens") or 16)
         prompt = " ".join(str(m.get("content", "")) for m in body.get("messages", []))
         usage = {"prompt_tokens": len(PIECES.findall(prompt)), "completion_tokens": n}

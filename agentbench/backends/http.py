@@ -160,7 +160,7 @@ class SendClock:
     `t_send_ns` stays None when the transport sent no trace (a custom transport): the caller
     then falls back to the time it handed the request over, and `connect_s` is unknown."""
 
-    __slots__ = ("t_send_ns", "connected")
+    __slots__ = ("connected", "t_send_ns")
 
     def __init__(self) -> None:
         self.t_send_ns: int | None = None

@@ -124,7 +124,7 @@ class WireResponse:
             return
         buf, pos = b"", 0
         while True:
-            out = []
+            out: list[bytes] = []
             while True:  # every complete chunk in the buffer
                 end = buf.find(b"\r\n", pos)
                 if end < 0:

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentbench.backends.base import Backend
+from agentbench.backends.vllm import SpecSnapshot
 from agentbench.bench.arrivals import RateMode
 from agentbench.bench.gate import FATAL, SKIPPED, run_gate
 from agentbench.bench.measure import ContextTooSmall, ForceOutput, measure_run
 from agentbench.bench.prompts import PromptBuilder
-from agentbench.backends.vllm import SpecSnapshot
 from agentbench.bench.records import BenchRow, GateRecord, SloRecord, SpecDecodeRecord
 from agentbench.bench.results import apply_slo, summarize_row
 from agentbench.bench.scenarios import Scenario

@@ -209,7 +209,10 @@ async def measure_run(
             start = time.perf_counter()
             dues = [start + o for o in offsets_s] if offsets_s else [None] * len(prompts)
             outcomes = await asyncio.gather(
-                *(_send_at(backend, p, scenario, force, d) for p, d in zip(prompts, dues, strict=True)),
+                *(
+                    _send_at(backend, p, scenario, force, d)
+                    for p, d in zip(prompts, dues, strict=True)
+                ),
                 return_exceptions=True,
             )
         lag_max = lag.max_s

@@ -16,6 +16,7 @@ its event loop and connections across repetitions, and reports its own event-loo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import time
 from dataclasses import dataclass, field
@@ -73,7 +74,12 @@ def _failure(exc: BaseException) -> tuple[str, str, str, int | None]:
     """An exception as plain data (BackendError subclasses do not all unpickle)."""
     if isinstance(exc, ContextTooSmall):
         return ("context", "context_length", str(exc), 400)
-    return ("error", getattr(exc, "kind", type(exc).__name__), str(exc), getattr(exc, "status_code", None))
+    return (
+        "error",
+        getattr(exc, "kind", type(exc).__name__),
+        str(exc),
+        getattr(exc, "status_code", None),
+    )
 
 
 def _restore(data: tuple[str, str, str, int | None]) -> BaseException:
@@ -158,10 +164,8 @@ class WorkerPool:
 
     def close(self) -> None:
         for conn in self._conns:
-            try:
+            with contextlib.suppress(OSError):
                 conn.send(None)
-            except OSError:
-                pass
         for proc in self._procs:
             proc.join(5)
             if proc.is_alive():

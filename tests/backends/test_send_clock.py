@@ -37,7 +37,7 @@ def _event(delta: dict[str, object], finish: str | None = None) -> bytes:
 @dataclass
 class Truth:
     """What the server saw: per request its connection, when its head arrived and when the
-    first token was written (just before; perf_counter ns: the same clock as the client's, one process)."""
+    first token was written (just before; perf_counter ns: the client's clock, one process)."""
 
     delay_s: float
     close: bool
@@ -151,8 +151,10 @@ async def test_ttft_starts_at_the_first_byte_not_before_the_connect() -> None:
         assert c.connection_reused is False  # the server closed every connection
 
 
-@pytest.mark.parametrize(("new", "reused", "connections"), [(False, [False, True, True], 1),
-                                                            (True, [False, False, False], 3)])
+@pytest.mark.parametrize(
+    ("new", "reused", "connections"),
+    [(False, [False, True, True], 1), (True, [False, False, False], 3)],
+)
 async def test_connection_policy(new: bool, reused: list[bool], connections: int) -> None:
     """Kept-alive by default: one connection carries three calls; --new-connection-per-request
     opens one per call, and each call says which it had."""

@@ -28,7 +28,9 @@ def _bench(url: str, tmp_path: Path, *extra: str) -> dict:
     return json.loads(out.read_text())
 
 
-@pytest.mark.parametrize(("flag", "policy"), [((), "reused"), (("--new-connection-per-request",), "new")])
+@pytest.mark.parametrize(
+    ("flag", "policy"), [((), "reused"), (("--new-connection-per-request",), "new")]
+)
 def test_bench_records_the_connection_policy(refserver_factory, tmp_path, flag, policy) -> None:
     server = refserver_factory(Schedule(ttft_s=0.02, rate_tok_s=400.0))
     data = _bench(server.base_url, tmp_path, "--concurrency", "2", *flag)
