@@ -4,12 +4,9 @@ and one mapping from HTTP and transport failures to agentbench's fault kinds.
 A protocol adapter (OpenAI SSE, Ollama NDJSON) supplies only a `StreamReader` that turns one
 line of its stream into `StreamAccumulator` calls; `HttpBackend.stream` does the rest.
 
-The clock of one call (docs/design.md#timing-and-tokens): `t_send` is the moment the request's
-first byte is written — httpcore's `send_request_headers.started` trace event, after any pool
-wait, TCP connect and TLS handshake. The set-up before it (pool wait + connect + TLS) is
-`connect_s`, recorded apart; `connection_reused` says whether a kept-alive connection carried
-the call. The client keeps connections alive (as the OpenAI SDK does) unless
-`RetryPolicy.new_connection_per_request` asks for a fresh one per call (the cold path).
+The call's clock starts at the first request byte written, with connection set-up timed apart
+(backends.clock); connections are kept alive unless `RetryPolicy.new_connection_per_request`.
+Plain http:// streams go through the lean client of backends.wire, everything else httpx.
 
 Deadlines of one call (see RetryPolicy):
     call deadline   `request_timeout_s` from sending the request to the stream's last byte;
@@ -33,6 +30,7 @@ from typing import Any, Protocol
 import httpx
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
+from agentbench.backends.clock import IdleTimer, SendClock, start_clock
 from agentbench.backends.stream import StreamAccumulator
 from agentbench.backends.wire import WirePool, WireResponse, dump_json, load_json, wire_usable
 from agentbench.errors import (
@@ -154,47 +152,6 @@ def unknown_model(model: str, served: Iterable[str], where: str, hint: str = "")
     return ConfigError(f"model '{model}' is not served at {where} (served: {listed}){mean}{hint}")
 
 
-class SendClock:
-    """When the request's first byte went out, from httpcore's trace hook (one per call).
-
-    `t_send_ns` stays None when the transport sent no trace (a custom transport): the caller
-    then falls back to the time it handed the request over, and `connect_s` is unknown."""
-
-    __slots__ = ("connected", "t_send_ns")
-
-    def __init__(self) -> None:
-        self.t_send_ns: int | None = None
-        self.connected = False  # a TCP connect happened for this call (a new connection)
-
-    async def __call__(self, name: str, info: Mapping[str, Any]) -> None:
-        if name.endswith("send_request_headers.started") and self.t_send_ns is None:
-            self.t_send_ns = time.perf_counter_ns()
-        elif name == "connection.connect_tcp.started":
-            self.connected = True
-
-
-class IdleTimer:
-    """Re-arms the call's timeout scope after each stream event: `wait` later, never past the
-    call deadline. A re-arm costs a timer handle, so it is set `slack` later than needed and
-    skipped while it already falls in [wait, wait + slack] after the event: the idle timeout
-    fires that long after the last event (slack: 1/20 of the wait, at most 1 s), never early."""
-
-    __slots__ = ("armed", "deadline", "loop", "scope")
-
-    def __init__(
-        self, scope: asyncio.Timeout, loop: asyncio.AbstractEventLoop, deadline: float
-    ) -> None:
-        self.scope, self.loop, self.deadline = scope, loop, deadline
-        self.armed = deadline
-
-    def event(self, wait: float) -> None:
-        due = self.loop.time() + wait
-        low, high = min(self.deadline, due), min(self.deadline, due + min(1.0, wait / 20))
-        if not low <= self.armed <= high:
-            self.armed = high
-            self.scope.reschedule(high)
-
-
 class StreamReader(Protocol):
     """One protocol's stream payloads, fed line by line."""
 
@@ -202,15 +159,6 @@ class StreamReader(Protocol):
 
     def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
         """Read one non-blank line. Raise BackendError for a payload that cannot be read."""
-
-
-def _start_clock(acc: StreamAccumulator, clock: SendClock, handed_ns: int) -> None:
-    """Move the call's clock to the first byte written; the set-up before it is connect_s."""
-    if clock.t_send_ns is None:
-        return  # no trace from this transport: t_send stays when the request was handed over
-    acc.t_send_ns = clock.t_send_ns
-    acc.connect_ns = clock.t_send_ns - handed_ns
-    acc.connection_reused = not clock.connected
 
 
 @dataclass
@@ -307,7 +255,7 @@ class HttpBackend(Backend):
                     raise RetryableBackendError(
                         "connection_closed", f"{shown}: connection closed before any answer: {exc}"
                     ) from exc
-                _start_clock(acc, clock, handed_ns)
+                start_clock(acc, clock, handed_ns)
                 result.headers = response.headers
                 try:
                     await self._check_response(response, shown)
