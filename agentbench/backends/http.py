@@ -204,6 +204,9 @@ class HttpBackend(Backend):
             if client is None and wire_usable(self.base_url)
             else None
         )
+        for name, value in self.auth_headers().items():
+            if any(c in name + value for c in "\r\n\0"):
+                raise ConfigError(f"header '{name[:40]}' holds a line break; give it on one line")
 
     @property
     def connection_policy(self) -> str:

@@ -184,3 +184,10 @@ async def test_a_transport_without_trace_keeps_the_handover_clock() -> None:
     await client.aclose()
     assert completion.ttft_s is not None and completion.ttft_s >= 0
     assert completion.connect_s is None and completion.connection_reused is None
+
+
+def test_a_header_with_a_line_break_is_refused_in_one_line() -> None:
+    from agentbench.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="line break"):
+        OpenAICompatBackend("http://127.0.0.1:9/v1", "m", headers={"x-a": "1\r\nhost: evil"})
