@@ -136,7 +136,6 @@ async def test_a_kept_alive_connection_the_server_dropped_is_retried() -> None:
 
 async def test_a_body_cut_mid_chunk_is_a_cut_stream() -> None:
     cut = HEAD + b"transfer-encoding: chunked\r\n\r\n" + chunked(sse_body(), 40)[:90]
-    with server(lambda n: cut, close_after=1) as (url, _):
-        with pytest.raises(BackendError) as caught:
-            await calls(url, 1)
+    with server(lambda n: cut, close_after=1) as (url, _), pytest.raises(BackendError) as caught:
+        await calls(url, 1)
     assert caught.value.kind in ("stream_cut", "bad_stream")
