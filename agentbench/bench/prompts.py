@@ -149,10 +149,17 @@ class PromptBuilder:
         if instruction and self._instructed.get(key) is None:
             short = tokens < 100 and await self.cutter.count(f"{head}{instruction}\n\n") > tokens
             self._instructed[key] = not short  # too short for the instruction: text only
+        bare = head
         if instruction and self._instructed[key]:
             head += f"{instruction}\n\n"
         while True:
-            cut = await self.cutter.cut(head, body, tokens, self._hints.get(key))
+            try:
+                cut = await self.cutter.cut(head, body, tokens, self._hints.get(key))
+            except ConfigError:
+                if head == bare:
+                    raise
+                head = bare  # this nonce leaves no room for the instruction: text only
+                continue
             if cut.body_chars < len(body):
                 break
             body = prose(self.paragraphs, start, 2 * len(body))  # a frugal tokenizer

@@ -82,3 +82,27 @@ async def test_cutter_returns_largest_prefix_within_target() -> None:
     cut = await cutter.cut("head ", "one two three four five six seven", 4)
     assert cut.tokens == 4 and cut.text.startswith("head one two three")
     assert cutter.calls < 20
+
+
+async def test_a_nonce_that_leaves_no_room_for_the_instruction_gives_text_only() -> None:
+    """A tokenizer whose count depends on the nonce (each digit of it one more token): the
+    first nonce fits the instruction, later ones may not; every prompt is still exact, and
+    the ones without room carry text only (the decision is per prompt, not remembered)."""
+
+    async def count(text: str) -> tuple[int, str]:
+        nonce = NONCE.match(text)
+        digits = sum(ch.isdigit() for ch in nonce.group(0)) if nonce else 0
+        return len(ref_tokenize(text)) + digits, "server_tokenizer"
+
+    scenario = custom(24, 4)
+    instruction_words = len(ref_tokenize(scenario.instruction))
+    builder = PromptBuilder(count)
+    texts = []
+    for _ in range(40):
+        prompt = await builder.build(scenario)
+        text = prompt.messages[-1]["content"]
+        assert prompt.prompt_tokens == 24 and (await count(text))[0] == 24
+        texts.append(text)
+    with_instruction = [t for t in texts if scenario.instruction in t]
+    assert instruction_words + 5 < 24  # the instruction fits some nonces (5 tokens + digits)
+    assert with_instruction and len(with_instruction) < len(texts)
