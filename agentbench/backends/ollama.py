@@ -27,6 +27,7 @@ import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, api_root, unknown_model
+from agentbench.backends.limits import trim_cut
 from agentbench.backends.ollama_wire import (
     NdjsonReader,
     digest,
@@ -139,6 +140,7 @@ class OllamaBackend(HttpBackend):
         completion = await self._finish(result.acc, final, request.messages)
         if result.cut_reason:
             completion.truncated, completion.truncation_reason = True, result.cut_reason
+            trim_cut(completion)
         return completion
 
     async def _finish(

@@ -19,8 +19,10 @@ import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, bad_stream, unknown_model
-from agentbench.backends.stream import StreamAccumulator
+from agentbench.backends.limits import MAX_STREAMED_TOOL_CALLS, StreamLimits, trim_cut
+from agentbench.backends.stream import StreamAccumulator, typed
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
+from agentbench.jsontext import loads
 from agentbench.records import Completion, ServerInfo, TokensMethod
 from agentbench.tokens import estimate_tokens
 
@@ -34,16 +36,18 @@ def _count(usage: dict[str, Any], *path: str) -> int | None:
         value = value.get(key) if isinstance(value, dict) else None
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"usage.{'.'.join(path)} = {value!r} (not a whole number)")
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"usage.{'.'.join(path)} = {value!r:.80} (not a whole number)")
     return value
 
 
 class SseReader:
     """OpenAI chat-completion chunks (`data: {...}` lines, then `data: [DONE]`)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, limits: StreamLimits | None = None) -> None:
         self.url = url
+        self.limits = limits or StreamLimits.for_max_tokens(None)
+        self.fragments = 0
         self.complete = False
         self.usage: dict[str, Any] | None = None
         self.timings: dict[str, Any] | None = None
@@ -57,9 +61,9 @@ class SseReader:
             self.complete = True
             return
         try:
-            chunk = json.loads(data)
+            chunk = loads(data)
         except json.JSONDecodeError as exc:
-            raise bad_stream(self.url, line, "an SSE line that is not JSON") from exc
+            raise bad_stream(self.url, line, f"an SSE line that is not JSON ({exc.msg})") from exc
         if not isinstance(chunk, dict):
             raise bad_stream(self.url, line, "an SSE payload that is not a JSON object")
         if "error" in chunk and not chunk.get("choices"):
@@ -67,7 +71,10 @@ class SseReader:
                 "stream_error",
                 f"{self.url} reported an error mid-stream: {str(chunk['error'])[:200]}",
             )
-        _read_chunk(chunk, acc, now_ns, self.logprobs)
+        try:
+            self._read_chunk(chunk, acc, now_ns)
+        except (AttributeError, TypeError, ValueError, KeyError) as exc:
+            raise bad_stream(self.url, line, f"a chunk of the wrong shape ({exc})") from exc
         usage = chunk.get("usage")
         if usage:
             if not isinstance(usage, dict):
@@ -87,29 +94,40 @@ class SseReader:
         if isinstance(timings, dict):
             self.timings = timings
 
+    def _read_chunk(self, chunk: dict[str, Any], acc: StreamAccumulator, now: int) -> None:
+        """One chunk's deltas into `acc`; a field of the wrong type raises ValueError/TypeError
+        (a bad stream), and a stream past its tool-call bounds StreamOverLimit (a cut)."""
+        acc.model = typed(chunk.get("model"), str, "model") or acc.model
+        for choice in typed(chunk.get("choices"), list, "choices") or []:
+            delta = typed(choice.get("delta"), dict, "delta") or {}
+            reasoning = delta.get("reasoning") or delta.get("reasoning_content")
+            acc.add_reasoning(typed(reasoning, str, "delta.reasoning") or "", now)
+            acc.add_content(typed(delta.get("content"), str, "delta.content") or "", now)
+            for call in typed(delta.get("tool_calls"), list, "delta.tool_calls") or []:
+                self._read_tool_call(call, acc, now)
+            finish = typed(choice.get("finish_reason"), str, "finish_reason")
+            if finish:
+                acc.finish_reason = finish
+            for item in (choice.get("logprobs") or {}).get("content") or []:
+                value = item.get("logprob")
+                if isinstance(value, int | float) and math.isfinite(value):
+                    self.logprobs.append(float(value))
 
-def _read_chunk(
-    chunk: dict[str, Any], acc: StreamAccumulator, now: int, logprobs: list[float]
-) -> None:
-    acc.model = chunk.get("model") or acc.model
-    for choice in chunk.get("choices") or []:
-        delta = choice.get("delta") or {}
-        acc.add_reasoning(delta.get("reasoning") or delta.get("reasoning_content") or "", now)
-        acc.add_content(delta.get("content") or "", now)
-        for call in delta.get("tool_calls") or []:
-            function = call.get("function") or {}
-            acc.add_tool_fragment(
-                call.get("index", 0),
-                now,
-                id=call.get("id"),
-                name=function.get("name"),
-                arguments=function.get("arguments"),
-            )
-        if choice.get("finish_reason"):
-            acc.finish_reason = choice["finish_reason"]
-        for item in (choice.get("logprobs") or {}).get("content") or []:
-            if isinstance(item.get("logprob"), int | float):
-                logprobs.append(float(item["logprob"]))
+    def _read_tool_call(self, call: dict[str, Any], acc: StreamAccumulator, now: int) -> None:
+        index = typed(call.get("index", 0), int, "tool_calls[].index")
+        function = typed(call.get("function"), dict, "tool_calls[].function") or {}
+        self.fragments += 1
+        if self.fragments > self.limits.fragments:
+            raise self.limits.cut(f"over {self.limits.fragments:,} tool-call fragments")
+        if index not in acc.tool_indices() and len(acc.tool_indices()) >= MAX_STREAMED_TOOL_CALLS:
+            raise self.limits.cut(f"over {MAX_STREAMED_TOOL_CALLS} tool calls in one answer")
+        acc.add_tool_fragment(
+            index,
+            now,
+            id=typed(call.get("id"), str, "tool_calls[].id"),
+            name=typed(function.get("name"), str, "tool_calls[].function.name"),
+            arguments=typed(function.get("arguments"), str, "tool_calls[].function.arguments"),
+        )
 
 
 class OpenAICompatBackend(HttpBackend):
@@ -165,7 +183,7 @@ class OpenAICompatBackend(HttpBackend):
 
     async def _complete_once(self, request: ChatRequest) -> Completion:
         url = f"{self.base_url}/chat/completions"
-        reader = SseReader(strip_credentials(url))
+        reader = SseReader(strip_credentials(url), StreamLimits.for_max_tokens(request.max_tokens))
         result = await self.stream(
             url,
             self.build_body(request),
@@ -181,6 +199,7 @@ class OpenAICompatBackend(HttpBackend):
         if result.cut_reason:
             completion.finish_reason = completion.finish_reason or "length"
             completion.truncated, completion.truncation_reason = True, result.cut_reason
+            trim_cut(completion)
         selected = result.headers.get(ROUTER_HEADER)
         if selected:
             completion.server_counters["selected_model"] = selected
@@ -206,8 +225,8 @@ class OpenAICompatBackend(HttpBackend):
         else:
             output_tokens, method = 0, "none"
         reasoning_tokens, reasoning_method = await self._reasoning_tokens(acc, usage)
-        prompt_tokens = usage.get("prompt_tokens") if usage else None
-        cached = ((usage or {}).get("prompt_tokens_details") or {}).get("cached_tokens")
+        prompt_tokens = _count(usage, "prompt_tokens") if usage else None
+        cached = _count(usage, "prompt_tokens_details", "cached_tokens") if usage else None
         completion = Completion(
             model=acc.model or self.model,
             requested_model=self.model,
@@ -238,9 +257,9 @@ class OpenAICompatBackend(HttpBackend):
     async def _reasoning_tokens(
         self, acc: StreamAccumulator, usage: dict[str, Any] | None
     ) -> tuple[int | None, TokensMethod]:
-        details = (usage or {}).get("completion_tokens_details") or {}
-        if isinstance(details.get("reasoning_tokens"), int):
-            return details["reasoning_tokens"], "usage"
+        counted = _count(usage, "completion_tokens_details", "reasoning_tokens") if usage else None
+        if counted is not None:
+            return counted, "usage"
         if not acc.reasoning:
             return 0, "none"
         return await self.count_tokens(acc.reasoning)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentbench.jsontext import loads
 from agentbench.records import ToolCallRecord, ToolFragmentRecord
 
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
@@ -62,6 +64,14 @@ class ThinkSplitter:
     def flush(self) -> tuple[str, str]:
         rest, self.pending = self.pending, ""
         return (rest, "") if self.mode == "think" else ("", rest)
+
+
+def typed(value: Any, kind: type, what: str) -> Any:
+    """A payload field: `value` when it is None or a `kind` (never a bool for int); ValueError
+    naming the field otherwise, which the adapters report as a bad stream."""
+    if value is None or (isinstance(value, kind) and not isinstance(value, bool)):
+        return value
+    raise ValueError(f"{what} = {value!r:.80} is not a {kind.__name__}")
 
 
 @dataclass
@@ -155,6 +165,10 @@ class StreamAccumulator:
         if name or arguments:
             self._token(t_ns, answer=True, chars=len(new_name) + len(arguments or ""))
 
+    def tool_indices(self) -> Collection[int]:
+        """The indices of the tool calls streamed so far."""
+        return self._tools.keys()
+
     def finish(self, t_ns: int) -> None:
         self.t_end_ns = t_ns
         reasoning, answer = self._splitter.flush()
@@ -165,7 +179,7 @@ class StreamAccumulator:
         calls = []
         for _, frag in sorted(self._tools.items()):
             try:
-                parsed = json.loads(frag.arguments) if frag.arguments.strip() else {}
+                parsed = loads(frag.arguments) if frag.arguments.strip() else {}
             except json.JSONDecodeError:
                 parsed = None
             calls.append(
