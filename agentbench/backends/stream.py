@@ -71,7 +71,7 @@ def typed(value: Any, kind: type, what: str) -> Any:
     naming the field otherwise, which the adapters report as a bad stream."""
     if value is None or (isinstance(value, kind) and not isinstance(value, bool)):
         return value
-    raise ValueError(f"{what} = {value!r:.80} is not a {kind.__name__}")
+    raise ValueError(f"{what} = {value!r:.80}: expected {kind.__name__}")
 
 
 @dataclass
