@@ -18,7 +18,7 @@ from typing import Any
 
 MAX_DEPTH = 64  # no tool call or stream chunk of any server comes near; json's C decoder would
 # recurse to the interpreter's limit (~1,000) and raise RecursionError
-MAX_FAILED_STARTS = 2_000
+MAX_FAILED_STARTS = 500
 
 _FENCE = re.compile(r"```(?:json)?(.*?)```", re.DOTALL)  # no \s* before a lazy group: quadratic
 _DECODER = json.JSONDecoder()

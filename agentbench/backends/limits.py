@@ -11,6 +11,10 @@ with the reason, its stored text trimmed to STORED_CHARS per field.
                          (a token event is 100-400 bytes of JSON on vLLM, llama.cpp, Ollama)
     bytes per line       LINE_BYTES_PER_TOKEN x max_tokens, at least MIN_LINE_BYTES: one line
                          may carry a whole answer, never more than that
+    characters of text   TEXT_CHARS_PER_TOKEN x max_tokens, at least MIN_TEXT_CHARS, of answer,
+                         reasoning and tool arguments together (the longest tokens of real
+                         vocabularies are runs of spaces of a few dozen): what the text-call
+                         reader and the scorer read stays small
     tool-call fragments  FRAGMENTS_PER_TOKEN x max_tokens + MAX_STREAMED_TOOL_CALLS
     tool calls           MAX_STREAMED_TOOL_CALLS are read; later ones are dropped, and the
                          step says so (agent.episode runs at most 32 and answers the rest)
@@ -21,12 +25,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from agentbench.backends.stream import StreamAccumulator
 from agentbench.records import Completion, ToolFragmentRecord
 
 RESPONSE_BYTES_PER_TOKEN = 1024
 MIN_RESPONSE_BYTES = 4 << 20
 LINE_BYTES_PER_TOKEN = 256
 MIN_LINE_BYTES = 1 << 20
+TEXT_CHARS_PER_TOKEN = 64
+MIN_TEXT_CHARS = 64 << 10
 FRAGMENTS_PER_TOKEN = 2
 MAX_STREAMED_TOOL_CALLS = 256
 UNBOUNDED_MAX_TOKENS = 32_768  # what the bounds assume when a request sets no max_tokens
@@ -42,6 +49,7 @@ class StreamLimits:
     max_tokens: int
     response_bytes: int
     line_bytes: int
+    text_chars: int
     fragments: int
 
     @classmethod
@@ -51,6 +59,7 @@ class StreamLimits:
             max_tokens=tokens,
             response_bytes=max(MIN_RESPONSE_BYTES, RESPONSE_BYTES_PER_TOKEN * tokens),
             line_bytes=max(MIN_LINE_BYTES, LINE_BYTES_PER_TOKEN * tokens),
+            text_chars=max(MIN_TEXT_CHARS, TEXT_CHARS_PER_TOKEN * tokens),
             fragments=FRAGMENTS_PER_TOKEN * tokens + MAX_STREAMED_TOOL_CALLS,
         )
 
@@ -86,6 +95,13 @@ async def bounded_lines(chunks: AsyncIterator[bytes], limits: StreamLimits) -> A
             yield line.decode("utf-8", "replace")
     if pending:
         yield pending.decode("utf-8", "replace")
+
+
+def check_text(acc: StreamAccumulator, limits: StreamLimits) -> None:
+    """StreamOverLimit once the answer, reasoning and tool arguments pass `limits.text_chars`."""
+    chars = len(acc.content) + len(acc.reasoning) + acc.tool_argument_chars
+    if chars > limits.text_chars:
+        raise limits.cut(f"over {limits.text_chars:,} characters of text")
 
 
 def _trim(text: str) -> str:

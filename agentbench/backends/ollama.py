@@ -27,7 +27,7 @@ import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, api_root, unknown_model
-from agentbench.backends.limits import trim_cut
+from agentbench.backends.limits import StreamLimits, trim_cut
 from agentbench.backends.ollama_wire import (
     NdjsonReader,
     digest,
@@ -121,7 +121,8 @@ class OllamaBackend(HttpBackend):
 
     async def _complete_once(self, request: ChatRequest) -> Completion:
         url = f"{self.base_url}/api/chat"
-        reader = NdjsonReader(strip_credentials(url), self.model)
+        limits = StreamLimits.for_max_tokens(request.max_tokens)
+        reader = NdjsonReader(strip_credentials(url), self.model, limits)
         result = await self.stream(
             url,
             self.build_body(request),

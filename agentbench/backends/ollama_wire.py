@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from agentbench.backends.http import bad_stream, http_error
-from agentbench.backends.limits import MAX_STREAMED_TOOL_CALLS, StreamLimits
+from agentbench.backends.limits import MAX_STREAMED_TOOL_CALLS, StreamLimits, check_text
 from agentbench.backends.stream import StreamAccumulator, typed
 from agentbench.jsontext import loads
 from agentbench.tokens import estimate_tokens
@@ -89,9 +89,10 @@ def digest(messages: list[dict[str, Any]]) -> str:
 class NdjsonReader:
     """Ollama's `/api/chat` stream: one JSON object a line, the last with `done: true`."""
 
-    def __init__(self, url: str, model: str) -> None:
+    def __init__(self, url: str, model: str, limits: StreamLimits | None = None) -> None:
         self.url = url
         self.model = model
+        self.limits = limits or StreamLimits.for_max_tokens(None)
         self.complete = False
         self.final: dict[str, Any] | None = None
         self.n_calls = 0
@@ -109,6 +110,7 @@ class NdjsonReader:
             self._read(chunk, now_ns, acc)
         except (AttributeError, TypeError, ValueError, KeyError) as exc:
             raise bad_stream(self.url, line, f"a line of the wrong shape ({exc})") from exc
+        check_text(acc, self.limits)
         if chunk.get("done"):
             for key in ("eval_count", "prompt_eval_count"):
                 if chunk.get(key) is not None and int_or_none(chunk[key]) is None:
@@ -124,9 +126,7 @@ class NdjsonReader:
         acc.add_content(typed(message.get("content"), str, "message.content") or "", now_ns)
         for call in typed(message.get("tool_calls"), list, "message.tool_calls") or []:
             if self.n_calls >= MAX_STREAMED_TOOL_CALLS:
-                raise StreamLimits.for_max_tokens(None).cut(
-                    f"over {MAX_STREAMED_TOOL_CALLS} tool calls in one answer"
-                )
+                raise self.limits.cut(f"over {MAX_STREAMED_TOOL_CALLS} tool calls in one answer")
             fn = typed(call.get("function"), dict, "tool_calls[].function") or {}
             arguments = fn.get("arguments")
             text = (

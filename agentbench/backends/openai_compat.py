@@ -19,7 +19,12 @@ import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, bad_stream, unknown_model
-from agentbench.backends.limits import MAX_STREAMED_TOOL_CALLS, StreamLimits, trim_cut
+from agentbench.backends.limits import (
+    MAX_STREAMED_TOOL_CALLS,
+    StreamLimits,
+    check_text,
+    trim_cut,
+)
 from agentbench.backends.stream import StreamAccumulator, typed
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
 from agentbench.jsontext import loads
@@ -75,6 +80,7 @@ class SseReader:
             self._read_chunk(chunk, acc, now_ns)
         except (AttributeError, TypeError, ValueError, KeyError) as exc:
             raise bad_stream(self.url, line, f"a chunk of the wrong shape ({exc})") from exc
+        check_text(acc, self.limits)
         usage = chunk.get("usage")
         if usage:
             if not isinstance(usage, dict):

@@ -101,6 +101,7 @@ class StreamAccumulator:
     finish_reason: str | None = None
     model: str | None = None
     fragments: list[ToolFragmentRecord] = field(default_factory=list)  # as streamed, in order
+    tool_argument_chars: int = 0
     _tools: dict[int, _ToolFragment] = field(default_factory=dict)
     _splitter: ThinkSplitter = field(default_factory=ThinkSplitter)
 
@@ -162,6 +163,7 @@ class StreamAccumulator:
             frag.name += name
         if arguments:
             frag.arguments += arguments
+            self.tool_argument_chars += len(arguments)
         if name or arguments:
             self._token(t_ns, answer=True, chars=len(new_name) + len(arguments or ""))
 

@@ -120,6 +120,7 @@ def _bounded(played: Played) -> None:
     ("attack", "reason"),
     [
         ("flood", "bytes in one response"),  # 2,000 events of 30 KB
+        ("text-flood", "characters of text"),  # 2,000 events of 30 KB of answer
         ("long-line", "a line over 1,048,576 bytes"),  # one 80 MB SSE line
         ("endless-line", "a line over 1,048,576 bytes"),  # 80 MB and never a newline
         ("gzip-bomb", "bytes in one response"),  # 256 MB behind content-encoding: gzip
