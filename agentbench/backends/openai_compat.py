@@ -46,6 +46,19 @@ def _count(usage: dict[str, Any], *path: str) -> int | None:
     return value
 
 
+def _small(fields: dict[str, Any], limit: int = 4096) -> dict[str, Any]:
+    """A usage or timings object as stored: whole when small (every server's is under 1 KB),
+    else only its numbers and the usage details, so junk in it is not stored with every step."""
+    if len(json.dumps(fields)) <= limit:
+        return fields
+    keep = ("completion_tokens_details", "prompt_tokens_details")
+    return {
+        k: v
+        for k, v in fields.items()
+        if (isinstance(v, int | float) and len(k) < 64) or (k in keep and len(json.dumps(v)) < 512)
+    }
+
+
 class SseReader:
     """OpenAI chat-completion chunks (`data: {...}` lines, then `data: [DONE]`)."""
 
@@ -95,10 +108,10 @@ class SseReader:
                     _count(usage, *path)
             except ValueError as exc:
                 raise bad_stream(self.url, line, str(exc)) from exc
-            self.usage = usage
+            self.usage = _small(usage)
         timings = chunk.get("timings")
         if isinstance(timings, dict):
-            self.timings = timings
+            self.timings = _small(timings)
 
     def _read_chunk(self, chunk: dict[str, Any], acc: StreamAccumulator, now: int) -> None:
         """One chunk's deltas into `acc`; a field of the wrong type raises ValueError/TypeError

@@ -161,3 +161,15 @@ def test_ollama_lines_of_the_wrong_shape_are_bad_streams(line: str, shown: str) 
     with pytest.raises(BackendError) as caught:
         reader.feed(line, 1, StreamAccumulator(t_send_ns=0))
     assert caught.value.kind == "bad_stream" and shown in str(caught.value)
+
+
+async def test_a_huge_usage_object_is_stored_as_its_counts_only() -> None:
+    usage = {"completion_tokens": 2, "prompt_tokens": 3, "junk": "j" * 500_000}
+    completion = await _complete(
+        [
+            'data: {"choices": [{"index": 0, "delta": {"content": "hi"}}]}',
+            "data: " + json.dumps({"choices": [], "usage": usage}),
+        ]
+    )
+    assert completion.usage == {"completion_tokens": 2, "prompt_tokens": 3}
+    assert completion.output_tokens == 2
