@@ -4,12 +4,12 @@ We speak HTTP with httpx ourselves rather than through the openai SDK: timing ne
 time of every SSE line (the first byte, the first reasoning delta, the first answer delta), and
 the payload quirks of each server (reasoning vs reasoning_content, usage in a final chunk with no
 choices, llama.cpp's `timings`) must be read raw. The SDK, which now runs on httpx2, hides both.
+The chunks themselves are read by backends.sse.SseReader.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import re
 import time
@@ -18,135 +18,15 @@ from typing import Any
 import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
-from agentbench.backends.http import HttpBackend, bad_stream, unknown_model
-from agentbench.backends.limits import (
-    MAX_STREAMED_TOOL_CALLS,
-    StreamLimits,
-    check_text,
-    trim_cut,
-)
-from agentbench.backends.stream import StreamAccumulator, typed
+from agentbench.backends.http import HttpBackend, unknown_model
+from agentbench.backends.limits import StreamLimits, trim_cut
+from agentbench.backends.sse import SseReader, count
+from agentbench.backends.stream import StreamAccumulator
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
-from agentbench.jsontext import loads
 from agentbench.records import Completion, ServerInfo, TokensMethod
 from agentbench.tokens import estimate_tokens
 
 ROUTER_HEADER = "x-model-router-selected-model"
-
-
-def _count(usage: dict[str, Any], *path: str) -> int | None:
-    """An integer usage field, or None when absent; anything else is a bad stream."""
-    value: Any = usage
-    for key in path:
-        value = value.get(key) if isinstance(value, dict) else None
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"usage.{'.'.join(path)} = {value!r:.80} (not a whole number)")
-    return value
-
-
-def _small(fields: dict[str, Any], limit: int = 4096) -> dict[str, Any]:
-    """A usage or timings object as stored: whole when small (every server's is under 1 KB),
-    else only its numbers and the usage details, so junk in it is not stored with every step."""
-    if len(json.dumps(fields)) <= limit:
-        return fields
-    keep = ("completion_tokens_details", "prompt_tokens_details")
-    return {
-        k: v
-        for k, v in fields.items()
-        if (isinstance(v, int | float) and len(k) < 64) or (k in keep and len(json.dumps(v)) < 512)
-    }
-
-
-class SseReader:
-    """OpenAI chat-completion chunks (`data: {...}` lines, then `data: [DONE]`)."""
-
-    def __init__(self, url: str, limits: StreamLimits | None = None) -> None:
-        self.url = url
-        self.limits = limits or StreamLimits.for_max_tokens(None)
-        self.fragments = 0
-        self.complete = False
-        self.usage: dict[str, Any] | None = None
-        self.timings: dict[str, Any] | None = None
-        self.logprobs: list[float] = []
-
-    def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
-        if not line.startswith("data:"):
-            return  # `event:`, `id:`, `retry:` fields
-        data = line[5:].strip()
-        if data == "[DONE]":
-            self.complete = True
-            return
-        try:
-            chunk = loads(data)
-        except json.JSONDecodeError as exc:
-            raise bad_stream(self.url, line, f"an SSE line that is not JSON ({exc.msg})") from exc
-        if not isinstance(chunk, dict):
-            raise bad_stream(self.url, line, "an SSE payload that is not a JSON object")
-        if "error" in chunk and not chunk.get("choices"):
-            raise RetryableBackendError(
-                "stream_error",
-                f"{self.url} reported an error mid-stream: {str(chunk['error'])[:200]}",
-            )
-        try:
-            self._read_chunk(chunk, acc, now_ns)
-        except (AttributeError, TypeError, ValueError, KeyError) as exc:
-            raise bad_stream(self.url, line, f"a chunk of the wrong shape ({exc})") from exc
-        check_text(acc, self.limits)
-        usage = chunk.get("usage")
-        if usage:
-            if not isinstance(usage, dict):
-                raise bad_stream(self.url, line, "a usage that is not an object")
-            try:
-                for path in (
-                    ("completion_tokens",),
-                    ("prompt_tokens",),
-                    ("completion_tokens_details", "reasoning_tokens"),
-                    ("prompt_tokens_details", "cached_tokens"),
-                ):
-                    _count(usage, *path)
-            except ValueError as exc:
-                raise bad_stream(self.url, line, str(exc)) from exc
-            self.usage = _small(usage)
-        timings = chunk.get("timings")
-        if isinstance(timings, dict):
-            self.timings = _small(timings)
-
-    def _read_chunk(self, chunk: dict[str, Any], acc: StreamAccumulator, now: int) -> None:
-        """One chunk's deltas into `acc`; a field of the wrong type raises ValueError/TypeError
-        (a bad stream), and a stream past its tool-call bounds StreamOverLimit (a cut)."""
-        acc.model = typed(chunk.get("model"), str, "model") or acc.model
-        for choice in typed(chunk.get("choices"), list, "choices") or []:
-            delta = typed(choice.get("delta"), dict, "delta") or {}
-            reasoning = delta.get("reasoning") or delta.get("reasoning_content")
-            acc.add_reasoning(typed(reasoning, str, "delta.reasoning") or "", now)
-            acc.add_content(typed(delta.get("content"), str, "delta.content") or "", now)
-            for call in typed(delta.get("tool_calls"), list, "delta.tool_calls") or []:
-                self._read_tool_call(call, acc, now)
-            finish = typed(choice.get("finish_reason"), str, "finish_reason")
-            if finish:
-                acc.finish_reason = finish
-            for item in (choice.get("logprobs") or {}).get("content") or []:
-                value = item.get("logprob")
-                if isinstance(value, int | float) and math.isfinite(value):
-                    self.logprobs.append(float(value))
-
-    def _read_tool_call(self, call: dict[str, Any], acc: StreamAccumulator, now: int) -> None:
-        index = typed(call.get("index", 0), int, "tool_calls[].index")
-        function = typed(call.get("function"), dict, "tool_calls[].function") or {}
-        self.fragments += 1
-        if self.fragments > self.limits.fragments:
-            raise self.limits.cut(f"over {self.limits.fragments:,} tool-call fragments")
-        if index not in acc.tool_indices() and len(acc.tool_indices()) >= MAX_STREAMED_TOOL_CALLS:
-            raise self.limits.cut(f"over {MAX_STREAMED_TOOL_CALLS} tool calls in one answer")
-        acc.add_tool_fragment(
-            index,
-            now,
-            id=typed(call.get("id"), str, "tool_calls[].id"),
-            name=typed(function.get("name"), str, "tool_calls[].function.name"),
-            arguments=typed(function.get("arguments"), str, "tool_calls[].function.arguments"),
-        )
 
 
 class OpenAICompatBackend(HttpBackend):
@@ -236,7 +116,7 @@ class OpenAICompatBackend(HttpBackend):
         produced = acc.reasoning + acc.content + "".join(c.name + c.arguments for c in tool_calls)
         output_tokens: int | None
         method: TokensMethod
-        counted = _count(usage, "completion_tokens") if usage else None
+        counted = count(usage, "completion_tokens") if usage else None
         if counted is not None:
             output_tokens, method = counted, "usage"
         elif produced:
@@ -244,8 +124,8 @@ class OpenAICompatBackend(HttpBackend):
         else:
             output_tokens, method = 0, "none"
         reasoning_tokens, reasoning_method = await self._reasoning_tokens(acc, usage)
-        prompt_tokens = _count(usage, "prompt_tokens") if usage else None
-        cached = _count(usage, "prompt_tokens_details", "cached_tokens") if usage else None
+        prompt_tokens = count(usage, "prompt_tokens") if usage else None
+        cached = count(usage, "prompt_tokens_details", "cached_tokens") if usage else None
         completion = Completion(
             model=acc.model or self.model,
             requested_model=self.model,
@@ -276,7 +156,7 @@ class OpenAICompatBackend(HttpBackend):
     async def _reasoning_tokens(
         self, acc: StreamAccumulator, usage: dict[str, Any] | None
     ) -> tuple[int | None, TokensMethod]:
-        counted = _count(usage, "completion_tokens_details", "reasoning_tokens") if usage else None
+        counted = count(usage, "completion_tokens_details", "reasoning_tokens") if usage else None
         if counted is not None:
             return counted, "usage"
         if not acc.reasoning:
@@ -297,12 +177,12 @@ class OpenAICompatBackend(HttpBackend):
     async def count_tokens(self, text: str) -> tuple[int, TokensMethod]:
         """Server tokenizer (vLLM/llama.cpp `/tokenize`, llama-cpp-python `/extras/tokenize`)."""
         if self._tokenizer_route is not False:
-            count = await self._server_token_count(text)
+            count = await self._server_tokencount(text)
             if count is not None:
                 return count, "server_tokenizer"
         return estimate_tokens(text), "estimated"
 
-    async def _server_token_count(self, text: str) -> int | None:
+    async def _server_tokencount(self, text: str) -> int | None:
         root = self.api_root()
         routes = {
             "vllm": (
@@ -323,7 +203,7 @@ class OpenAICompatBackend(HttpBackend):
                 data = response.json() if response.status_code == 200 else None
             except (httpx.HTTPError, ValueError, TimeoutError):
                 data = None
-            count = _token_count(data)
+            count = _tokencount(data)
             if count == 0 and text:
                 count = None  # llama-server answers a vLLM-shaped body with no tokens at all
             if count is not None:
@@ -370,7 +250,7 @@ def _serves(entries: list[Any], model: str) -> bool:
     return False
 
 
-def _token_count(data: Any) -> int | None:
+def _tokencount(data: Any) -> int | None:
     if not isinstance(data, dict):
         return None
     if isinstance(data.get("count"), int):

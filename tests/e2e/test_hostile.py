@@ -52,7 +52,7 @@ class Played:
 def host_secret(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A host file no task may read: the SQL attacks ask for it."""
     path = tmp_path_factory.mktemp("host") / "secret.txt"
-    path.write_text(f"agentbench-host-secret-{uuid.uuid4().hex}\n")
+    path.write_text(f"note\nagentbench-host-secret-{uuid.uuid4().hex}\n")  # a CSV row too
     return path
 
 
