@@ -15,9 +15,17 @@ from jsonschema.validators import validator_for
 from agentbench.records import CheckRecord
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
-from agentbench.tasks.expectations import AnswerExpectation, ChangePattern, Claim, StateCondition
+from agentbench.scoring.actions import cited_evidence_problems, claimed_action_problems
+from agentbench.scoring.assertions import (
+    Reading,
+    fact_problems,
+    reject_problems,
+    unsupported_problems,
+)
+from agentbench.scoring.entities import declared_entities
+from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
-from agentbench.tasks.model import ArgKind
+from agentbench.tasks.model import ArgKind, Environment, Task
 
 
 def json_values(text: str) -> list[Any]:
@@ -64,32 +72,9 @@ def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
     return problems
 
 
-def _did(name: str, verbs: list[str], actions: list[str]) -> Claim:
-    """A built-in decoy: the answer says, in the first person, that it did something no
-    recorded change shows."""
-    phrases = [f"{who} {verb}" for verb in verbs for who in ("I", "I've", "I have")]
-    unchanged = [ChangePattern(action=a) for a in actions]
-    return Claim(
-        name=f"reports an action that did not happen ({name})",
-        phrases=phrases,
-        when=StateCondition(unchanged=unchanged),
-    )
-
-
-# Every checked answer is also held to the end state: a report of an action the environment
-# never saw (the drain failed, yet "I rebooted it") fails, whatever the task lists.
-STATE_DECOYS = (
-    _did("delete", ["deleted", "removed"], ["delete"]),
-    _did("restart", ["restarted", "reloaded"], ["restart", "reload", "rollout-restart"]),
-    _did("scale", ["scaled"], ["scale"]),
-    _did("drain", ["drained"], ["drain"]),
-    _did("cordon", ["cordoned"], ["cordon"]),
-    _did("reboot", ["rebooted"], ["reboot"]),
-    _did("rollback", ["rolled back"], ["rollout-undo"]),
-)
-
-
-def answer_check(exp: AnswerExpectation, facts: EpisodeFacts) -> CheckRecord:
+def answer_check(exp: AnswerExpectation, facts: EpisodeFacts, task: Task | None = None) -> CheckRecord:
+    """The answer against its expectation and, through the task's declared environment,
+    against what the environment supports and what the episode did."""
     answer = facts.answer
     if answer is None or not answer.strip():
         return CheckRecord(name="answer", passed=False, detail="no final answer")
@@ -99,8 +84,22 @@ def answer_check(exp: AnswerExpectation, facts: EpisodeFacts) -> CheckRecord:
     if exp.json_schema is not None or exp.json_fields:
         problems += json_problems(exp, answer)
     claims = [c for c in exp.claims if condition_holds(c.when, facts)]
-    decoys = [d for d in [*exp.decoys, *STATE_DECOYS] if condition_holds(d.when, facts)]
+    decoys = [d for d in exp.decoys if condition_holds(d.when, facts)]
     if claims or decoys:
         problems += claim_problems(answer, claims, decoys)
+    required = [f for f in exp.facts if condition_holds(f.when, facts)]
+    rejects = [f for f in exp.rejects if condition_holds(f.when, facts)]
+    environment = task.environment if task is not None else Environment()
+    prompt = task.prompt if task is not None else ""
+    names = [n for f in [*exp.facts, *exp.rejects] for n in [f.subject, *f.members] if n]
+    happened = [f"{c.system} {c.action} {c.target} {c.detail}" for c in facts.changes]
+    reading = Reading(answer, declared_entities(environment, prompt), names, happened)
+    for fact in required:
+        problems += fact_problems(fact, reading, required)
+    for fact in rejects:
+        problems += reject_problems(fact, reading)
+    problems += unsupported_problems(reading, required)
+    problems += claimed_action_problems(reading, facts.changes, facts.calls)
+    problems += cited_evidence_problems(answer, facts.calls)
     detail = "; ".join(problems) if problems else "answer accepted"
     return CheckRecord(name="answer", passed=not problems, detail=detail[:600])

@@ -1,0 +1,260 @@
+"""Facts bound to entities, and claims checked against the declared environment.
+
+An answer is read clause by clause (agentbench.scoring.claims). Where a clause states a
+predicate (a lexicon entry, a figure, a moment, a task's own wording), the statement is bound
+to the entities the clause names (outside the predicate's own words); a clause naming none is
+bound to the nearest entity named earlier in its sentence, else later in it, else the last one
+named in an earlier sentence; an answer that names none is unbound (about the task's subject).
+
+- A required fact passes when asserted of its subject's family (or unbound); it fails when the
+  answer asserts it of another declared entity that neither the environment nor another fact
+  supports (the right cause on a healthy neighbour, two names swapped).
+- `members`: a sentence that lists a member must not list another entity of the members' kind.
+- Every lexicon cause or state the answer asserts must be supported by the environment text of
+  the entities it is bound to (the whole environment when unbound): "OOMKilled" needs an
+  OOMKilled state or an out-of-memory line, "unhealthy" needs an error, a 5xx, a timeout.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from agentbench.scoring.claims import Clause, Stance, sentence_clauses, stance_at
+from agentbench.scoring.entities import Entities, _pattern
+from agentbench.scoring.lexicon import Entry, causes, entry
+from agentbench.scoring.quantities import moment_span, parse_moment, quantity_span
+from agentbench.tasks.expectations import Fact
+
+Span = tuple[int, int]
+SpanFn = Callable[[str], Span | None]
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    sentence: int
+    clause: int
+    span: Span
+    stance: Stance
+    bound: frozenset[str]
+
+
+class Reading:
+    """One answer, cut into clauses, with the entities each clause names."""
+
+    def __init__(
+        self, answer: str, entities: Entities, extra_names: list[str], happened: list[str]
+    ) -> None:
+        self.entities = entities
+        self.happened = happened  # the episode's recorded changes, as text
+        self.groups = sentence_clauses(answer)
+        known = {n.lower() for e in entities.by_key.values() for n in e.names}
+        self.extra = {n: f"name:{n}" for n in extra_names if n.lower() not in known}
+        self.mentions = [[self._mentions(c.text) for c in group] for group in self.groups]
+
+    def _mentions(self, text: str) -> list[tuple[int, int, str]]:
+        found = self.entities.mentions(text)
+        for name, key in self.extra.items():
+            found += [(m.start(), m.end(), key) for m in _pattern(re.escape(name)).finditer(text)]
+        return found
+
+    def family(self, key: str) -> set[str]:
+        return {key} if key.startswith("name:") else self.entities.family(key)
+
+    def key_of(self, ref: str) -> str:
+        if ref in self.extra:
+            return self.extra[ref]
+        return self.entities.resolve(ref)
+
+    def evidence(self, keys: frozenset[str]) -> str:
+        return self.entities.evidence({k for k in keys if not k.startswith("name:")}, self.happened)
+
+    def bind(self, s: int, c: int, span: Span) -> frozenset[str]:
+        """The entities a statement at `span` of clause c of sentence s is about."""
+        own = {k for a, b, k in self.mentions[s][c] if b <= span[0] or a >= span[1]}
+        if own:
+            return frozenset(own)
+        group = self.groups[s]
+        for i in [*range(c - 1, -1, -1), *range(c + 1, len(group))]:
+            if self.mentions[s][i] and not _negated(group[i]):
+                return frozenset(k for _, _, k in self.mentions[s][i])
+        for earlier in range(s - 1, -1, -1):
+            keys = [k for i, m in enumerate(self.mentions[earlier]) for _, _, k in m
+                    if not _negated(self.groups[earlier][i])]
+            if keys:
+                return frozenset(keys)
+        return frozenset()
+
+    def occurrences(self, find: SpanFn) -> list[Occurrence]:
+        out = []
+        for s, group in enumerate(self.groups):
+            for c, clause in enumerate(group):
+                span = find(clause.text)
+                if span is not None:
+                    out.append(Occurrence(s, c, span, stance_at(clause, span), self.bind(s, c, span)))
+        return out
+
+
+def _negated(clause: Clause) -> bool:
+    return stance_at(clause, (0, 0)) is Stance.negated
+
+
+def predicate(fact: Fact) -> tuple[SpanFn | None, Entry | None]:
+    """What finds the fact's predicate in a clause, and its lexicon entry (if any)."""
+    finders: list[SpanFn] = []
+    lexical: Entry | None = None
+    if fact.is_:
+        lexical = entry(fact.is_).extended(fact.wordings, fact.patterns)
+    elif fact.wordings or fact.patterns:
+        lexical = Entry("task", "condition", tuple(fact.wordings), tuple(fact.patterns), ())
+    if lexical is not None:
+        finders.append(lexical.span)
+    if fact.amount is not None:
+        amount = fact.amount
+        finders.append(lambda t: quantity_span(t, amount.value, amount.unit, amount.tolerance))
+    if fact.at is not None:
+        when = parse_moment(fact.at)
+        finders.append(lambda t: moment_span(t, when))
+    if not finders:
+        return None, None
+
+    def find(text: str) -> Span | None:
+        spans = [s for f in finders if (s := f(text)) is not None]
+        return min(spans) if spans else None
+
+    return find, lexical
+
+
+def _subject_finder(reading: Reading, key: str) -> SpanFn:
+    family = reading.family(key)
+
+    def find(text: str) -> Span | None:
+        spans = [(a, b) for a, b, k in reading._mentions(text) if k in family]
+        return min(spans) if spans else None
+
+    return find
+
+
+def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]:
+    """Why the answer fails the fact (empty: it holds)."""
+    problems: list[str] = []
+    label = fact.label()
+    subject = reading.key_of(fact.subject) if fact.subject else None
+    family = reading.family(subject) if subject else set()
+    find, lexical = predicate(fact)
+    if find is None and subject is not None:
+        find = _subject_finder(reading, subject)
+    if find is not None:
+        found = reading.occurrences(find)
+        good = [o for o in found if o.stance is Stance.asserted
+                and (subject is None or not o.bound or o.bound & family)]
+        if not good:
+            stances = sorted({o.stance.value for o in found})
+            how = " and ".join(stances)
+            problems.append(f"fact {label!r} is " + (f"only {how}" if found else "not stated"))
+        if subject is not None:
+            for o in found:
+                if o.stance is Stance.asserted and o.bound and not o.bound & family:
+                    if not _excused(o, lexical, fact, reading, others):
+                        names = ", ".join(sorted(_show(k) for k in o.bound))
+                        problems.append(f"fact {label!r} is asserted of {names}, not {fact.subject}")
+                        break
+    if fact.members:
+        problems += _member_problems(fact, reading)
+    return problems
+
+
+def _excused(o: Occurrence, lexical: Entry | None, fact: Fact, reading: Reading,
+             others: list[Fact]) -> bool:
+    """A statement about another entity that the environment or another fact supports."""
+    if lexical is not None and lexical.evidence and lexical.supported_by(reading.evidence(o.bound)):
+        return True
+    if fact.amount is not None:
+        evidence = reading.evidence(o.bound)
+        if quantity_span(evidence, fact.amount.value, fact.amount.unit, fact.amount.tolerance):
+            return True
+    clause = reading.groups[o.sentence][o.clause].text
+    for other in others:
+        if other is fact or not other.subject:
+            continue
+        find, _ = predicate(other)
+        key = reading.key_of(other.subject)
+        if find is not None and find(clause) and o.bound & reading.family(key):
+            return True
+    return False
+
+
+def _show(key: str) -> str:
+    return key.split(":", 1)[1] if key.startswith(("name:", "id:")) else key
+
+
+def _member_problems(fact: Fact, reading: Reading) -> list[str]:
+    problems = []
+    keys = [reading.key_of(m) for m in fact.members]
+    families = set().union(*(reading.family(k) for k in keys))
+    kinds = {reading.entities.by_key[k].kind for k in keys if k in reading.entities.by_key}
+    for member, key in zip(fact.members, keys, strict=True):
+        if not any(o.stance is Stance.asserted
+                   for o in reading.occurrences(_subject_finder(reading, key))):
+            problems.append(f"list {fact.label()!r} does not assert {member}")
+    find, _ = predicate(fact)
+    for s, group in enumerate(reading.groups):
+        listing = False
+        for c, clause in enumerate(group):
+            for a, b, k in reading.mentions[s][c]:
+                if k in families and stance_at(clause, (a, b)) is Stance.asserted:
+                    listing = True
+            span = find(clause.text) if find else None
+            if span is not None and stance_at(clause, span) is Stance.asserted:
+                listing = True
+        if not listing:
+            continue
+        for c, clause in enumerate(group):
+            for a, b, k in reading.mentions[s][c]:
+                entity = reading.entities.by_key.get(k)
+                if (entity is not None and entity.kind in kinds and k not in families
+                        and stance_at(clause, (a, b)) is Stance.asserted):
+                    problems.append(f"list {fact.label()!r} also names {_show(k)}")
+                    return problems
+    return problems
+
+
+def reject_problems(fact: Fact, reading: Reading) -> list[str]:
+    """A rejected statement (a planted mistake's) asserted or offered as a candidate."""
+    find, _ = predicate(fact)
+    subject = reading.key_of(fact.subject) if fact.subject else None
+    if find is None and subject is not None:
+        find = _subject_finder(reading, subject)
+    if find is None:
+        return []
+    family = reading.family(subject) if subject else set()
+    for o in reading.occurrences(find):
+        if o.stance is Stance.negated:
+            continue
+        if subject is None or not o.bound or o.bound & family:
+            return [f"wrong answer {fact.label()!r} is {o.stance.value}"]
+    return []
+
+
+def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
+    """Lexicon causes and states the answer asserts that the environment does not support."""
+    required = [(f, *predicate(f)) for f in facts]
+    for cause in causes():
+        for o in reading.occurrences(cause.span):
+            if o.stance is not Stance.asserted:
+                continue
+            clause = reading.groups[o.sentence][o.clause].text
+            if any(find and (s := find(clause)) and s[0] < o.span[1] and o.span[0] < s[1]
+                   for _, find, _ in required):
+                continue  # the clause states a required fact there
+            text = reading.evidence(o.bound) if o.bound else ""
+            if not text.strip():
+                text = reading.entities.global_evidence
+            said = clause[o.span[0] : o.span[1]]
+            quoted = said.lower() in reading.entities.global_evidence.lower()
+            if not quoted and not cause.supported_by("\n".join([text, *reading.happened])):
+                who = ", ".join(sorted(_show(k) for k in o.bound)) or "the system"
+                return [f"asserts {cause.id} ({said!r}) of {who}: nothing in the environment "
+                        "supports it"]
+    return []
