@@ -40,13 +40,49 @@ def _objects(values: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def closed(schema: Any) -> Any:
+    """The schema with every object that declares `properties` closed to undeclared keys
+    (`additionalProperties: false` unless the schema says otherwise): a structured answer
+    holds what was asked and nothing else."""
+    if isinstance(schema, list):
+        return [closed(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: closed(v) if k != "const" and k != "enum" else v for k, v in schema.items()}
+    if "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    return out
+
+
 @lru_cache(maxsize=256)
 def schema_validator(schema_json: str) -> Validator:
-    """A validator for a task's schema, built once (`tasks validate` checks the schema itself;
-    checking it again on every answer cost more than the rest of scoring)."""
-    schema = json.loads(schema_json)
+    """A validator for a task's schema, closed (`closed`), built once (`tasks validate` checks
+    the schema itself; checking it again on every answer cost more than the rest of scoring)."""
+    schema = closed(json.loads(schema_json))
     validator: Validator = validator_for(schema)(schema)
     return validator
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    """JSON values compared exactly: lists as multisets, objects key by key with no extra
+    keys, matcher objects and scalars as a task's literals are (text case-folded)."""
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return False
+        left = list(actual)
+        for item in expected:
+            hit = next((i for i, a in enumerate(left) if _same(item, a)), None)
+            if hit is None:
+                return False
+            left.pop(hit)
+        return True
+    if isinstance(expected, dict) and not any(k.startswith("$") for k in expected):
+        return (
+            isinstance(actual, dict)
+            and set(actual) == set(expected)
+            and all(_same(v, actual[k]) for k, v in expected.items())
+        )
+    return value_matches(expected, actual, ArgKind.text, {}, ignore_case=True)
 
 
 def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
@@ -67,7 +103,7 @@ def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
     for key, expected in exp.json_fields.items():
         if key not in obj:
             problems.append(f"JSON key {key!r} missing")
-        elif not value_matches(expected, obj[key], ArgKind.text, {}, ignore_case=True):
+        elif not _same(expected, obj[key]):
             problems.append(f"JSON key {key!r} is {obj[key]!r}")
     return problems
 

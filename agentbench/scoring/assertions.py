@@ -72,9 +72,9 @@ class Reading:
 
     def bind(self, s: int, c: int, span: Span) -> frozenset[str]:
         """The entities a statement at `span` of clause c of sentence s is about."""
-        own = {k for a, b, k in self.mentions[s][c] if b <= span[0] or a >= span[1]}
+        own = [(a, b, k) for a, b, k in self.mentions[s][c] if b <= span[0] or a >= span[1]]
         if own:
-            return frozenset(own)
+            return _subject_run(self.groups[s][c].text, own, span)
         group = self.groups[s]
         for i in [*range(c - 1, -1, -1), *range(c + 1, len(group))]:
             if self.mentions[s][i] and not _negated(group[i]):
@@ -94,6 +94,38 @@ class Reading:
                 if span is not None:
                     out.append(Occurrence(s, c, span, stance_at(clause, span), self.bind(s, c, span)))
         return out
+
+
+_MODIFIER = re.compile(
+    r"\b(?:on|at|from|to|via|behind|inside|against|towards?|into|onto|by|with|than|like)\s+"
+    r"(?:the\s+|its\s+|their\s+)?(?:\S+\s+)?$",
+    re.IGNORECASE,
+)
+_LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|&|/|\+|plus)\s*|\s+)+$", re.IGNORECASE)
+
+
+def _subject_run(text: str, own: list[tuple[int, int, str]], span: Span) -> frozenset[str]:
+    """Of several entities a clause names, the ones the statement is about: the last run of
+    names before it ("staging runs X and production runs Y": Y is production's), skipping
+    names that only modify ("the pod on worker-2", "the cache at 10.0.6.21"); else the first
+    run after it."""
+    subjects = [m for m in own if not _MODIFIER.search(text[: m[0]])]
+    if not subjects:
+        return frozenset(k for _, _, k in own)
+    before = [m for m in subjects if m[1] <= span[0]]
+    pick = before[-1] if before else subjects[0]
+    ordered = sorted(subjects)
+    index = ordered.index(pick)
+    run = [pick]
+    for step in (-1, 1):
+        i = index
+        while 0 <= i + step < len(ordered):
+            a, b = sorted([ordered[i], ordered[i + step]])
+            if not _LIST_GAP.match(text[a[1] : b[0]]) and a[1] != b[0] and a[:2] != b[:2]:
+                break
+            i += step
+            run.append(ordered[i])
+    return frozenset(k for _, _, k in run)
 
 
 def _negated(clause: Clause) -> bool:
@@ -143,17 +175,18 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
     subject = reading.key_of(fact.subject) if fact.subject else None
     family = reading.family(subject) if subject else set()
     find, lexical = predicate(fact)
-    if find is None and subject is not None:
+    named_only = find is None and subject is not None
+    if named_only and subject is not None:
         find = _subject_finder(reading, subject)
     if find is not None:
         found = reading.occurrences(find)
         good = [o for o in found if o.stance is Stance.asserted
-                and (subject is None or not o.bound or o.bound & family)]
+                and (subject is None or named_only or not o.bound or o.bound & family)]
         if not good:
             stances = sorted({o.stance.value for o in found})
             how = " and ".join(stances)
             problems.append(f"fact {label!r} is " + (f"only {how}" if found else "not stated"))
-        if subject is not None:
+        if subject is not None and not named_only:
             for o in found:
                 if o.stance is Stance.asserted and o.bound and not o.bound & family:
                     if not _excused(o, lexical, fact, reading, others):
@@ -194,10 +227,6 @@ def _member_problems(fact: Fact, reading: Reading) -> list[str]:
     keys = [reading.key_of(m) for m in fact.members]
     families = set().union(*(reading.family(k) for k in keys))
     kinds = {reading.entities.by_key[k].kind for k in keys if k in reading.entities.by_key}
-    for member, key in zip(fact.members, keys, strict=True):
-        if not any(o.stance is Stance.asserted
-                   for o in reading.occurrences(_subject_finder(reading, key))):
-            problems.append(f"list {fact.label()!r} does not assert {member}")
     find, _ = predicate(fact)
     for s, group in enumerate(reading.groups):
         listing = False
@@ -239,6 +268,8 @@ def reject_problems(fact: Fact, reading: Reading) -> list[str]:
 
 def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
     """Lexicon causes and states the answer asserts that the environment does not support."""
+    if not reading.entities.global_evidence.strip("\n") or not reading.entities.declared:
+        return []  # an answer from knowledge: nothing declared to hold it against
     required = [(f, *predicate(f)) for f in facts]
     for cause in causes():
         for o in reading.occurrences(cause.span):
@@ -248,7 +279,7 @@ def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
             if any(find and (s := find(clause)) and s[0] < o.span[1] and o.span[0] < s[1]
                    for _, find, _ in required):
                 continue  # the clause states a required fact there
-            text = reading.evidence(o.bound) if o.bound else ""
+            text = reading.evidence(o.bound) if o.bound and cause.kind != "component" else ""
             if not text.strip():
                 text = reading.entities.global_evidence
             said = clause[o.span[0] : o.span[1]]

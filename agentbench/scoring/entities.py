@@ -22,7 +22,13 @@ from agentbench.tasks.model import Environment
 
 # An identifier in free text: letters, then `-`/`_`-joined parts, with a digit somewhere.
 _IDENT = re.compile(r"(?<![\w./@-])(?:(?P<key>[a-z_]+)=)?(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)(?![\w-])")
-_LINE_LIMIT = 400  # lines of evidence kept per identifier
+_LINE_LIMIT = 400
+# `key: value` lines of a YAML or JSON file whose key names a person or a named thing.
+_NAMED_VALUE = re.compile(
+    r"^\s*-?\s*\"?(?:name|primary|secondary|person|owner|user|assignee|engineer|oncall|on_call"
+    r"|manager|lead|customer|author)\"?\s*:\s*(?P<value>[^#\n{}\[\],]+)",
+    re.MULTILINE | re.IGNORECASE,
+)  # lines of evidence kept per identifier
 
 
 @dataclass
@@ -46,6 +52,7 @@ class Entities:
     def __init__(self, environment: Environment, prompt: str = "") -> None:
         self.by_key: dict[str, Entity] = {}
         self.prompt = prompt
+        self.declared = environment.declared or bool(environment.rules)
         self._texts: list[str] = []
         self._cluster(environment)
         self._files(environment)
@@ -114,6 +121,19 @@ class Entities:
             names = [path, base] + ([stem] if re.search(r"[\d-]", stem) else [])
             self._add(f"file:{path}", "file", names, content[:20000], [])
             self._texts.append(content[:200000])
+            if re.search(r"\.(?:ya?ml|json)$", path):
+                self._people(content[:200000])
+
+    def _people(self, content: str) -> None:
+        """People and named things a structured file lists (`primary: Marta Silva`)."""
+        for m in _NAMED_VALUE.finditer(content):
+            value = m.group("value").strip().strip("'\"")
+            if not 3 <= len(value) <= 60 or re.match(r"\d", value):
+                continue
+            names = [value]
+            if re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z'-]+)+", value):
+                names.append(value.split()[0])  # a person by first name
+            self._add(f"person:{value}", "person", names, "", [])
 
     def _system(self, environment: Environment) -> None:
         system = environment.system

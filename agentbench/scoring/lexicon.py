@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 
 LEXICON_FILE = Path(__file__).resolve().parents[1] / "data" / "lexicon.yaml"
-KINDS = ("cause", "state", "condition")
+KINDS = ("cause", "state", "condition", "component")
 
 
 @lru_cache(maxsize=8192)

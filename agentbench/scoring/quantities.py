@@ -105,7 +105,10 @@ def parse_number(raw: str) -> float:
 def quantities(text: str) -> list[Quantity]:
     """Every figure and spelled-out count in the text, normalised."""
     out: list[Quantity] = []
+    dates = [(a, b) for _, a, b in moments(text)]
     for match in _FIGURE.finditer(text):
+        if any(a <= match.start() < b for a, b in dates):
+            continue  # a day of the month, an hour: part of a date, not a figure
         value = parse_number(match.group("num"))
         unit = match.group("unit") or (match.group("cur") or match.group("cur2") or "").strip()
         dimension = None
@@ -183,9 +186,10 @@ class Moment:
     minute: int | None
     second: int | None
 
-    def matches(self, when: datetime) -> bool:
+    def matches(self, when: datetime, seconds: bool = True) -> bool:
         pairs = [(self.year, when.year), (self.month, when.month), (self.day, when.day)]
-        pairs += [(self.hour, when.hour), (self.minute, when.minute), (self.second, when.second)]
+        pairs += [(self.hour, when.hour), (self.minute, when.minute)]
+        pairs += [(self.second, when.second)] if seconds else []
         return all(mine is None or mine == theirs for mine, theirs in pairs)
 
 
@@ -230,6 +234,6 @@ def moment_span(text: str, when: datetime, precision: str = "minute") -> tuple[i
             continue
         if precision == "second" and found.second is None:
             continue
-        if found.matches(when):
+        if found.matches(when, seconds=precision == "second" or when.second != 0):
             return start, end
     return None

@@ -195,9 +195,10 @@ class Fact(_Strict):
     `Nov 25 09:41:03`, `25 November 2026, 09:41 UTC`, epoch seconds). Without a predicate the
     fact is that the answer names its subject (asserted, not negated nor hedged).
 
-    `members`: the answer's list, exactly: each entity named must be asserted, and a sentence
-    that asserts one of them (or the fact's figure) must not assert another entity of their
-    kind. `when` applies the fact only when the end state holds it.
+    `members`: what the answer may list: a sentence that asserts one of them (or the fact's
+    figure) must not assert another declared entity of their kind (the right count with the
+    wrong ids, an evicted pod among those that remain). Each member the answer must name is a
+    fact of its own. `when` applies the fact only when the end state holds it.
     """
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
