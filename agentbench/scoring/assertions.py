@@ -71,7 +71,25 @@ class Reading:
         return self.entities.evidence({k for k in keys if not k.startswith("name:")}, self.happened)
 
     def bind(self, s: int, c: int, span: Span) -> frozenset[str]:
-        """The entities a statement at `span` of clause c of sentence s is about."""
+        """The entities a statement at `span` of clause c of sentence s is about; a name that
+        several entities share (`checkout` in two namespaces) is narrowed by the nearest
+        mention of one's namespace or owner."""
+        bound = self._bind(s, c, span)
+        if len(bound) < 2:
+            return bound
+        by_key = self.entities.by_key
+        parents = {k: self.entities._ancestors(k) for k in bound if k in by_key}
+        if len({frozenset(p) for p in parents.values()}) < 2:
+            return bound
+        context = [k for i in range(c, -1, -1) for _, _, k in self.mentions[s][i]]
+        context += [k for e in range(s - 1, -1, -1) for m in self.mentions[e] for _, _, k in m]
+        for key in context:
+            narrowed = {k for k, p in parents.items() if key in p}
+            if narrowed and narrowed != set(parents):
+                return frozenset(narrowed | (bound - set(parents)))
+        return bound
+
+    def _bind(self, s: int, c: int, span: Span) -> frozenset[str]:
         own = [(a, b, k) for a, b, k in self.mentions[s][c] if b <= span[0] or a >= span[1]]
         if own:
             return _subject_run(self.groups[s][c].text, own, span)

@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from agentbench.scoring.structured import add_records, parse
 from agentbench.tasks.model import Environment
 
 # An identifier in free text: letters, then `-`/`_`-joined parts, with a digit somewhere.
@@ -123,6 +124,7 @@ class Entities:
             self._texts.append(content[:200000])
             if re.search(r"\.(?:ya?ml|json)$", path):
                 self._people(content[:200000])
+                add_records(parse(content), f"file:{path}", self._add)
 
     def _people(self, content: str) -> None:
         """People and named things a structured file lists (`primary: Marta Silva`)."""
@@ -188,7 +190,7 @@ class Entities:
             self._texts += [" ".join(map(str, r)) for r in rows]
 
     def _http(self, environment: Environment) -> None:
-        for route in environment.http:
+        for number, route in enumerate(environment.http):
             match = re.match(r"https?://([^/:]+)", route.url)
             body = route.body if isinstance(route.body, str) else json.dumps(route.body)
             text = f"status {route.status} {body}"
@@ -196,6 +198,8 @@ class Entities:
             if match and "*" not in route.url:
                 host = match.group(1)
                 self._add(f"host:{host}", "host", [host, host.split(".")[0]], text, [])
+                body_data = route.body if not isinstance(route.body, str) else parse(route.body)
+                add_records(body_data, f"host:{host}", self._add, f"route{number}:{host}")
 
     def _identifiers(self) -> None:
         lines: dict[str, list[str]] = defaultdict(list)
