@@ -73,6 +73,19 @@ class RunConfig(BaseModel):
         default=True, description="Native mode: calls left as text are read (text-parsed)."
     )
 
+    def agent_config(self, *, logprobs: bool | None = None) -> AgentConfig:
+        """The agent loop's settings for this run: the one place they are derived (a run, its
+        resume and a replay fork of it all get the same loop). `logprobs` overrides the run's."""
+        return AgentConfig(
+            tool_mode="prompt" if self.tool_mode == "prompt" else "native",
+            max_tokens=self.max_tokens,
+            temperature=self.temperature,
+            max_steps=self.max_steps,
+            episode_timeout_s=self.episode_timeout_s,
+            logprobs=self.logprobs if logprobs is None else logprobs,
+            text_tool_calls=self.text_tool_calls,
+        )
+
 
 def new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
@@ -104,15 +117,7 @@ class Runner:
         self.pricing = pricing or Pricing.build(config.prices_file, config.local_usd_per_hour)
         # Server-side figures read around episodes / the run; chosen by server kind in start()
         self.hook: RunHook | None = hook
-        agent_config = AgentConfig(
-            tool_mode="prompt" if config.tool_mode == "prompt" else "native",
-            max_tokens=config.max_tokens,
-            temperature=config.temperature,
-            max_steps=config.max_steps,
-            episode_timeout_s=config.episode_timeout_s,
-            logprobs=config.logprobs,
-            text_tool_calls=config.text_tool_calls,
-        )
+        agent_config = config.agent_config()
         self.agent: EpisodeLoop[Any]
         if config.agent == "langchain":
             from agentbench.agent.langchain_agent import LangChainAgent

@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from agentbench.agent.loop import Agent, AgentConfig
+from agentbench.agent.loop import Agent
 from agentbench.agent.replay import ForkedEpisode, fork_sweep
 from agentbench.backends.base import Backend
 from agentbench.cli.options import write_text, written
@@ -70,14 +70,7 @@ def replay_fork(
     if missing:
         raise ConfigError(f"tasks of run {run.run_id} not in {run.task_dir}: {', '.join(missing)}")
     cfg = RunConfig.model_validate(run.config)
-    agent_config = AgentConfig(
-        tool_mode="prompt" if cfg.tool_mode == "prompt" else "native",
-        max_tokens=cfg.max_tokens,
-        temperature=cfg.temperature,
-        max_steps=cfg.max_steps,
-        episode_timeout_s=cfg.episode_timeout_s,
-        logprobs=True,
-    )
+    agent_config = cfg.agent_config(logprobs=True)  # the fork reads the stored logprobs
     with (
         open_target(
             local=None, model=local[0], base_url=local[1], api_key_env=local[2]

@@ -10,7 +10,12 @@ from agentbench.sim.kube.controllers import reconcile
 from agentbench.sim.kube.model import Cluster
 from agentbench.sim.kube.objects import pod_object, template_containers, usage_of
 from agentbench.sim.kube.quota import usage
-from agentbench.sim.kube.replicasets import new_replicaset, template_object, workload_meta
+from agentbench.sim.kube.replicasets import (
+    STALLED,
+    new_replicaset,
+    template_object,
+    workload_meta,
+)
 from agentbench.sim.kube.store import Obj, Store, node_ip, safe_hash
 from agentbench.sim.kube.workloads import Container, Deployment, Pod, Revision, Template
 
@@ -132,7 +137,11 @@ def _add_workloads(store: Store, spec: Cluster) -> dict[str, tuple[Obj, list[Con
         }
         if dep.paused:
             obj["spec"]["paused"] = True
-        obj["status"] = {"progressDeadlineExceeded": dep.progress_deadline_exceeded}
+        obj["status"] = (
+            {"conditions": [{"type": "Progressing", "status": "False", "reason": STALLED}]}
+            if dep.progress_deadline_exceeded
+            else {}
+        )
         store.add("deployments", obj)
         for number, rs, rs_containers in _add_revisions(store, obj, dep, containers, pods):
             owners[f"deployment/{dep.namespace}/{dep.name}#{number}"] = (rs, rs_containers)

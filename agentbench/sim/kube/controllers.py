@@ -11,7 +11,7 @@ from __future__ import annotations
 from agentbench.sim.kube.budgets import update_budget
 from agentbench.sim.kube.endpoints import update_endpoints
 from agentbench.sim.kube.quota import FAILED, admit, update_quota
-from agentbench.sim.kube.replicasets import REVISION, current_replicaset
+from agentbench.sim.kube.replicasets import REVISION, STALLED, current_replicaset, progress_stalled
 from agentbench.sim.kube.scheduling import heal, is_ready, new_pod
 from agentbench.sim.kube.store import (
     Obj,
@@ -100,6 +100,8 @@ def _status(store: Store, owner: Obj) -> list[Obj]:
         "readyReplicas": ready,
         "replicas": len(pods),
     }
+    if owner.get("kind") == "StatefulSet":  # a ReplicaSet field only
+        del owner["status"]["fullyLabeledReplicas"]
     owner["status"] = {k: v for k, v in owner["status"].items() if v or k == "replicas"}
     if failed and len(pods) < owner["spec"].get("replicas", 1):
         owner["status"]["conditions"] = failed
@@ -151,7 +153,7 @@ def _deployment_status(store: Store, dep: Obj) -> None:
     ready = sum(is_ready(p) for p in pods)
     replicas = dep["spec"]["replicas"]
     available = ready >= replicas - replicas // 4
-    stalled = dep["status"].get("progressDeadlineExceeded", False)
+    stalled = progress_stalled(dep)
     complete = (
         len(updated) == replicas and all(is_ready(p) for p in updated) and len(pods) == replicas
     )
@@ -159,7 +161,7 @@ def _deployment_status(store: Store, dep: Obj) -> None:
     progressing: Obj = {
         "type": "Progressing",
         "status": "False" if stalled else "True",
-        "reason": "ProgressDeadlineExceeded"
+        "reason": STALLED
         if stalled
         else "NewReplicaSetAvailable"
         if complete
@@ -194,10 +196,7 @@ def _deployment_status(store: Store, dep: Obj) -> None:
         "replicas": len(pods),
         "unavailableReplicas": max(0, len(pods) - ready),
         "updatedReplicas": len(updated),
-        "progressDeadlineExceeded": stalled,
     }
     failure = [c for c in current["status"].get("conditions", []) if c["type"] == FAILED]
     status["conditions"] += failure
-    dep["status"] = {
-        k: v for k, v in status.items() if v or k in ("replicas", "progressDeadlineExceeded")
-    }
+    dep["status"] = {k: v for k, v in status.items() if v or k == "replicas"}

@@ -3,6 +3,8 @@ config, events, quotas, budgets, volumes, jobs."""
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from collections.abc import Callable
 
 from agentbench.sim.kube import model as m
@@ -144,6 +146,11 @@ def node(n: m.Node, clock: Clock, version: str, index: int) -> Obj:
                 "kubeletVersion": n.kubelet_version or version,
                 "operatingSystem": "linux",
                 "osImage": n.os_image,
+                # identifiers a real kubelet reports, stable per node name
+                "machineID": hashlib.sha256(f"machine/{n.name}".encode()).hexdigest()[:32],
+                "systemUUID": str(uuid.uuid5(uuid.NAMESPACE_DNS, f"system.{n.name}")),
+                "bootID": str(uuid.uuid5(uuid.NAMESPACE_DNS, f"boot.{n.name}")),
+                "kubeProxyVersion": n.kubelet_version or version,
             },
         },
     }

@@ -111,3 +111,15 @@ def current_replicaset(store: Store, dep: Obj) -> Obj:
         {k: v for k, v in dep["metadata"].get("annotations", {}).items() if k == CHANGE_CAUSE}
     )
     return rs
+
+
+STALLED = "ProgressDeadlineExceeded"
+
+
+def progress_stalled(dep: Obj) -> bool:
+    """A Deployment past its progress deadline: its Progressing condition says so (the API's own
+    record of it; there is no status field for it)."""
+    return any(
+        c.get("type") == "Progressing" and c.get("reason") == STALLED
+        for c in dep.get("status", {}).get("conditions", [])
+    )

@@ -12,7 +12,7 @@ from agentbench.sim.kube.identity import identity
 from agentbench.sim.kube.parse import Args, KubectlError
 from agentbench.sim.kube.read import not_found
 from agentbench.sim.kube.render import qualified_name
-from agentbench.sim.kube.replicasets import CHANGE_CAUSE, REVISION
+from agentbench.sim.kube.replicasets import CHANGE_CAUSE, REVISION, progress_stalled
 from agentbench.sim.kube.store import Obj, Store
 from agentbench.sim.kube.tabwriter import align
 from agentbench.sim.kube.targets import resource_type, targets
@@ -50,7 +50,7 @@ def rollout_status(store: Store, args: Args) -> CommandResult:
         )
     want, updated = spec["replicas"], status.get("updatedReplicas", 0)
     total, available = status.get("replicas", 0), status.get("availableReplicas", 0)
-    if status.get("progressDeadlineExceeded"):
+    if progress_stalled(obj):
         return CommandResult(
             stderr=f'error: deployment "{name}" exceeded its progress deadline\n',
             exit_code=1,
