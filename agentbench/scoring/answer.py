@@ -23,6 +23,7 @@ from agentbench.scoring.assertions import (
     unsupported_problems,
 )
 from agentbench.scoring.entities import declared_entities
+from agentbench.scoring.figures import figure_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
 from agentbench.tasks.model import ArgKind, Environment, Task
@@ -135,6 +136,7 @@ def answer_check(exp: AnswerExpectation, facts: EpisodeFacts, task: Task | None 
     for fact in rejects:
         problems += reject_problems(fact, reading)
     problems += unsupported_problems(reading, required)
+    problems += figure_problems(reading, required, [c.output for c in facts.calls])
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)
     detail = "; ".join(problems) if problems else "answer accepted"

@@ -54,6 +54,7 @@ class Entities:
         self.by_key: dict[str, Entity] = {}
         self.prompt = prompt
         self.declared = environment.declared or bool(environment.rules)
+        self.simulated = environment.declared
         self._texts: list[str] = []
         self._cluster(environment)
         self._files(environment)

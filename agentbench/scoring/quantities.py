@@ -84,6 +84,8 @@ class Quantity:
     dimension: str | None
     start: int
     end: int
+    raw: float = 0.0  # the number as written, in its own unit
+    unit: str | None = None
 
 
 def parse_number(raw: str) -> float:
@@ -111,11 +113,11 @@ def quantities(text: str) -> list[Quantity]:
             continue  # a day of the month, an hour: part of a date, not a figure
         value = parse_number(match.group("num"))
         unit = match.group("unit") or (match.group("cur") or match.group("cur2") or "").strip()
-        dimension = None
+        dimension, raw = None, value
         if unit:
             dimension, factor = _UNITS[unit.lower()]
             value *= factor
-        out.append(Quantity(value, dimension, match.start(), match.end()))
+        out.append(Quantity(value, dimension, match.start(), match.end(), raw, unit or None))
     for match in _WORD_NUMBER.finditer(text):
         word = match.group("word").lower()
         if word == "no":  # "no restarts" is zero only before a plural noun
@@ -123,12 +125,18 @@ def quantities(text: str) -> list[Quantity]:
         value = float(_WORDS[word])
         rest = text[match.end() :]
         unit_match = re.match(r"\s+(" + _UNIT_ALT + r")\b", rest, re.IGNORECASE)
-        dimension = None
+        dimension, raw, unit = None, value, None
         if unit_match and len(unit_match.group(1)) > 2:
-            dimension, factor = _UNITS[unit_match.group(1).lower()]
+            unit = unit_match.group(1)
+            dimension, factor = _UNITS[unit.lower()]
             value *= factor
-        out.append(Quantity(value, dimension, match.start(), match.end()))
+        out.append(Quantity(value, dimension, match.start(), match.end(), raw, unit))
     return out
+
+
+def factors(dimension: str) -> set[float]:
+    """The factors of every unit of a dimension."""
+    return {f for d, f in _UNITS.values() if d == dimension}
 
 
 def unit_base(unit: str) -> tuple[str, float]:

@@ -1,0 +1,104 @@
+"""Figures the answer asserts, held against the environment and what the tools printed.
+
+- A size or a duration must be one the environment or a tool output states (within 7.5%, so
+  64 MB for 64Mi is a rounding, not an error); written in the wrong unit (64 KB for a 64Mi
+  limit, 30 ms for a 30 s timeout: the same number in another unit of its dimension is what
+  the environment says) it fails.
+- A plain figure of 10 or more (a count, an amount, a percentage) must be one the prompt, the
+  environment or a tool output states, a required figure, or the sum, difference or ratio of
+  two stated figures; anything else is invented ("up 12% from 1,060", "2 of the 8 nodes").
+Years, identifiers, versions and times of day are not figures (agentbench.scoring.quantities).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+
+from agentbench.scoring.assertions import Reading
+from agentbench.scoring.claims import Stance, stance_at
+from agentbench.scoring.quantities import Quantity, factors, quantities
+from agentbench.tasks.expectations import Fact
+
+_PAIRS_LIMIT = 300  # distinct stated figures combined pairwise, at most
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+# A number that labels rather than measures: "row 17", "line 31", "revision 12", "port 8080".
+_LABEL = re.compile(
+    r"(?:\b(?:rows?|lines?|no|number|items?|entry|entries|steps?|batch(?:es)?|attempts?|revisions?"
+    r"|rev|ports?|pids?|ids?|version|case|page|rules?|codes?|status|http|exit|index|position"
+    r"|shards?|day|week|month|hour|minute|from|to|between|through|and)|[#:])\W{0,3}$",
+    re.IGNORECASE,
+)
+
+
+def _close(a: float, b: float, rel: float) -> bool:
+    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-9
+
+
+def _number(text: str) -> float:
+    from agentbench.scoring.quantities import parse_number
+
+    return parse_number(text)
+
+
+class Stated:
+    """Every figure the environment, the prompt and the tool outputs state."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.figures: list[Quantity] = [q for t in texts for q in quantities(t)]
+        loose = {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)}
+        raws = sorted({q.raw for q in self.figures} | {q.value for q in self.figures} | loose)
+        self.raws = raws
+        small = raws[:_PAIRS_LIMIT] if len(raws) > _PAIRS_LIMIT else raws
+        self.derived: set[float] = set()
+        for a, b in combinations(small, 2):
+            self.derived |= {round(a + b, 2), round(abs(a - b), 2)}
+            if a and b:
+                self.derived |= {round(100 * a / b, 1), round(100 * b / a, 1)}
+
+    def plain(self, value: float) -> bool:
+        if any(_close(value, r, 0.005) or abs(value - r) <= 0.05 for r in self.raws):
+            return True
+        return round(value, 2) in self.derived or round(value, 1) in self.derived
+
+    def sized(self, q: Quantity) -> bool:
+        same = [f for f in self.figures if f.dimension == q.dimension]
+        if any(_close(q.value, f.value, 0.075) for f in same):
+            return True
+        return any(f.dimension is None and _close(q.raw, f.raw, 0.005) for f in self.figures)
+
+    def wrong_unit(self, q: Quantity) -> bool:
+        if q.dimension is None:
+            return False
+        own = q.value / q.raw if q.raw else 1.0
+        others = [f for f in factors(q.dimension) if not _close(f, own, 0.1)]
+        same = [f for f in self.figures if f.dimension == q.dimension]
+        return any(_close(q.raw * k, f.value, 0.02) for k in others for f in same)
+
+
+def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> list[str]:
+    """Why the answer's figures contradict or go beyond what was stated (empty: they hold)."""
+    entities = reading.entities
+    if not entities.simulated:
+        return []  # canned outputs or none: an answer from knowledge may compute its figures
+    stated = Stated([entities.global_evidence, *outputs, *reading.happened])
+    required = [f.amount for f in facts if f.amount is not None]
+    for group in reading.groups:
+        for clause in group:
+            for q in quantities(clause.text):
+                if stance_at(clause, (q.start, q.end)) is not Stance.asserted:
+                    continue
+                if any(_close(q.raw, a.value, 0.005) for a in required):
+                    continue
+                said = clause.text[q.start : q.end]
+                if _LABEL.search(clause.text[: q.start]):
+                    continue
+                if q.dimension in ("bytes", "seconds"):
+                    if q.raw >= 10 and not stated.sized(q) and stated.wrong_unit(q):
+                        return [f"figure {said!r} is in the wrong unit for what the "
+                                "environment states"]
+                elif q.raw >= 10 and not (q.dimension is None and 1900 <= q.raw <= 2100):
+                    if not stated.plain(q.raw):
+                        return [f"figure {said!r} is stated nowhere in the environment or the "
+                                "tool outputs"]
+    return []
