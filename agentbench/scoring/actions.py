@@ -31,6 +31,7 @@ _ACTIONS: list[tuple[str, str, frozenset[str] | None]] = [
     ("reboot", r"reboot(?:ed)?", frozenset({"reboot"})),
     ("kill", r"kill(?:ed)?|terminat(?:ed|e)|stopp(?:ed)?|stop", frozenset({"kill", "stop", "delete"})),
     ("change", r"appl(?:ied|y)|patch(?:ed)?|updat(?:ed|e)|edit(?:ed)?|chang(?:ed|e)|fix(?:ed)?|rais(?:ed|e)|increas(?:ed|e)|bump(?:ed)?|set|renew(?:ed)?|replac(?:ed|e)|rewr(?:ote|ite)|corrected|modified", None),
+    ("rerun", r"re-?ran|re-?run|re-?triggered|retriggered|kicked off|re-?executed", frozenset({"create", "apply", "run"})),
     ("notify", r"sent|send|email(?:ed)?|pag(?:ed|e)|notif(?:ied|y)|post(?:ed)?|retried", frozenset({"post", "put", "send", "page", "write", "append"})),
 ]
 _VERBS = "|".join(f"(?P<{name}>{pattern})" for name, pattern, _ in _ACTIONS)
@@ -61,6 +62,7 @@ _BY_CALL = {
     "kill": r"\b(?:kill|pkill|killall|stop)\b",
     "change": r"\b(?:apply|patch|edit|set|sed\s+-i|tee|cp|mv|chmod|chown|install|update|insert"
     r"|alter|PUT|POST|PATCH)\b|>",
+    "rerun": r"create\s+job|--from=cronjob|\btrigger|\brerun\b|\brun\b",
     "notify": r"\b(?:POST|PUT|mail|sendmail|send|page|notify)\b",
 }
 

@@ -38,6 +38,11 @@ class Occurrence:
     span: Span
     stance: Stance
     bound: frozenset[str]
+    inside: frozenset[str] = frozenset()  # entities named within the statement's own words
+
+    @property
+    def about(self) -> frozenset[str]:
+        return self.bound | self.inside
 
 
 class Reading:
@@ -50,7 +55,11 @@ class Reading:
         self.happened = happened  # the episode's recorded changes, as text
         self.groups = sentence_clauses(answer)
         known = {n.lower() for e in entities.by_key.values() for n in e.names}
-        self.extra = {n: f"name:{n}" for n in extra_names if n.lower() not in known}
+        self.extra = {
+            n: f"name:{n}"
+            for n in extra_names
+            if n.lower() not in known and n not in entities.by_key
+        }
         self.mentions = [[self._mentions(c.text) for c in group] for group in self.groups]
 
     def _mentions(self, text: str) -> list[tuple[int, int, str]]:
@@ -83,7 +92,7 @@ class Reading:
             return bound
         context = [k for i in range(c, -1, -1) for _, _, k in self.mentions[s][i]]
         context += [k for e in range(s - 1, -1, -1) for m in self.mentions[e] for _, _, k in m]
-        for key in context:
+        for key in [k for k in context if k not in bound]:
             narrowed = {k for k, p in parents.items() if key in p}
             if narrowed and narrowed != set(parents):
                 return frozenset(narrowed | (bound - set(parents)))
@@ -91,8 +100,9 @@ class Reading:
 
     def _bind(self, s: int, c: int, span: Span) -> frozenset[str]:
         own = [(a, b, k) for a, b, k in self.mentions[s][c] if b <= span[0] or a >= span[1]]
-        if own:
-            return _subject_run(self.groups[s][c].text, own, span)
+        text = self.groups[s][c].text
+        if any(not _MODIFIER.search(text[: m[0]]) for m in own):
+            return _subject_run(text, own, span)
         group = self.groups[s]
         for i in [*range(c - 1, -1, -1), *range(c + 1, len(group))]:
             if self.mentions[s][i] and not _negated(group[i]):
@@ -102,7 +112,7 @@ class Reading:
                     if not _negated(self.groups[earlier][i])]
             if keys:
                 return frozenset(keys)
-        return frozenset()
+        return frozenset(k for _, _, k in own)  # only modifiers named: better than nothing
 
     def occurrences(self, find: SpanFn) -> list[Occurrence]:
         out = []
@@ -110,7 +120,10 @@ class Reading:
             for c, clause in enumerate(group):
                 span = find(clause.text)
                 if span is not None:
-                    out.append(Occurrence(s, c, span, stance_at(clause, span), self.bind(s, c, span)))
+                    inside = frozenset(k for a, b, k in self.mentions[s][c]
+                                       if span[0] <= a and b <= span[1])
+                    out.append(Occurrence(s, c, span, stance_at(clause, span),
+                                          self.bind(s, c, span), inside))
         return out
 
 
@@ -165,7 +178,8 @@ def predicate(fact: Fact) -> tuple[SpanFn | None, Entry | None]:
         finders.append(lambda t: quantity_span(t, amount.value, amount.unit, amount.tolerance))
     if fact.at is not None:
         when = parse_moment(fact.at)
-        finders.append(lambda t: moment_span(t, when))
+        precision = "day" if len(fact.at.strip()) <= 10 else "minute"
+        finders.append(lambda t: moment_span(t, when, precision))
     if not finders:
         return None, None
 
@@ -199,14 +213,19 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
     if find is not None:
         found = reading.occurrences(find)
         good = [o for o in found if o.stance is Stance.asserted
-                and (subject is None or named_only or not o.bound or o.bound & family)]
+                and (subject is None or named_only or not o.bound or o.about & family)]
         if not good:
             stances = sorted({o.stance.value for o in found})
             how = " and ".join(stances)
-            problems.append(f"fact {label!r} is " + (f"only {how}" if found else "not stated"))
+            elsewhere = sorted({_show(k) for o in found if o.stance is Stance.asserted
+                                for k in o.bound})
+            if elsewhere:
+                problems.append(f"fact {label!r} is asserted only of {', '.join(elsewhere)}")
+            else:
+                problems.append(f"fact {label!r} is " + (f"only {how}" if found else "not stated"))
         if subject is not None and not named_only:
             for o in found:
-                if o.stance is Stance.asserted and o.bound and not o.bound & family:
+                if o.stance is Stance.asserted and o.bound and not o.about & family:
                     if not _excused(o, lexical, fact, reading, others):
                         names = ", ".join(sorted(_show(k) for k in o.bound))
                         problems.append(f"fact {label!r} is asserted of {names}, not {fact.subject}")
@@ -295,7 +314,9 @@ def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
                 continue
             clause = reading.groups[o.sentence][o.clause].text
             if any(find and (s := find(clause)) and s[0] < o.span[1] and o.span[0] < s[1]
-                   for _, find, _ in required):
+                   and ((lex is not None and lex.id == cause.id)
+                        or (s[0] <= o.span[0] and o.span[1] <= s[1]))
+                   for _, find, lex in required):
                 continue  # the clause states a required fact there
             text = reading.evidence(o.bound) if o.bound and cause.kind != "component" else ""
             if not text.strip():

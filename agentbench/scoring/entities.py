@@ -154,7 +154,8 @@ class Entities:
         for user in data.get("users") or []:
             self._add(f"user:{user['name']}", "user", [user["name"]], json.dumps(user), [])
         for disk, spec in zip(data.get("disks") or [], system.disks, strict=False):
-            used = f"{100 * _bytes(spec.used) / max(1.0, _bytes(spec.size)):.0f}% used"
+            used = f"{100 * _bytes(spec.used) / max(1.0, _bytes(spec.size)):.0f}% used, "
+            used += f"{100 * spec.inodes_used / max(1, spec.inodes):.0f}% inodes used"
             self._add(f"disk:{disk['mount']}", "disk", [disk["mount"], disk["filesystem"]],
                       json.dumps(disk) + " " + used, [])
         for process in data.get("processes") or []:
@@ -254,8 +255,8 @@ class Entities:
         """The environment text of these entities and their families: their own, and every
         line of the environment (or of `extra`, e.g. the episode's changes) naming one."""
         family: set[str] = set()
-        for key in keys:
-            family |= self.family(key)
+        for key in keys:  # the entity and what belongs to it, not its namespace's neighbours
+            family |= self.family(key) - (self._ancestors(key) - keys)
         own = [t for k in family for t in self.by_key[k].evidence]
         names = {n for k in family for n in self.by_key[k].names}
         patterns = [_pattern(re.escape(n)) for n in names]

@@ -194,10 +194,10 @@ class Moment:
     minute: int | None
     second: int | None
 
-    def matches(self, when: datetime, seconds: bool = True) -> bool:
+    def matches(self, when: datetime, seconds: bool = True, clock: bool = True) -> bool:
         pairs = [(self.year, when.year), (self.month, when.month), (self.day, when.day)]
-        pairs += [(self.hour, when.hour), (self.minute, when.minute)]
-        pairs += [(self.second, when.second)] if seconds else []
+        pairs += [(self.hour, when.hour), (self.minute, when.minute)] if clock else []
+        pairs += [(self.second, when.second)] if seconds and clock else []
         return all(mine is None or mine == theirs for mine, theirs in pairs)
 
 
@@ -242,6 +242,7 @@ def moment_span(text: str, when: datetime, precision: str = "minute") -> tuple[i
             continue
         if precision == "second" and found.second is None:
             continue
-        if found.matches(when, seconds=precision == "second" or when.second != 0):
+        seconds = precision == "second" or when.second != 0
+        if found.matches(when, seconds=seconds, clock=precision != "day"):
             return start, end
     return None
