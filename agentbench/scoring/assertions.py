@@ -101,22 +101,42 @@ class Reading:
     def _bind(self, s: int, c: int, span: Span) -> frozenset[str]:
         own = [(a, b, k) for a, b, k in self.mentions[s][c] if b <= span[0] or a >= span[1]]
         text = self.groups[s][c].text
-        if any(not _MODIFIER.search(text[: m[0]]) for m in own):
+        if own and all(a >= span[1] for a, _, _ in own):
+            # named only after the statement ("... the semicolon that ends every nginx
+            # directive"): the sentence's subject before it counts too
+            return _subject_run(text, own, span) | self._context(s, c)
+        if own:
             return _subject_run(text, own, span)
+        return self._context(s, c, after=True)
+
+    def _context(self, s: int, c: int, after: bool = False) -> frozenset[str]:
+        """The entities named nearest before clause c in its sentence (then after it, then
+        in earlier sentences, when `after`), skipping negated clauses."""
         group = self.groups[s]
-        for i in [*range(c - 1, -1, -1), *range(c + 1, len(group))]:
+        order = [*range(c - 1, -1, -1), *(range(c + 1, len(group)) if after else [])]
+        for i in order:
             if self.mentions[s][i] and not _negated(group[i]):
                 return frozenset(k for _, _, k in self.mentions[s][i])
         for earlier in range(s - 1, -1, -1):
             keys = [k for i, m in enumerate(self.mentions[earlier]) for _, _, k in m
                     if not _negated(self.groups[earlier][i])]
-            if keys:
+            if keys and after:
                 return frozenset(keys)
-        return frozenset(k for _, _, k in own)  # only modifiers named: better than nothing
+        return frozenset()
 
     def occurrences(self, find: SpanFn) -> list[Occurrence]:
+        """Where the text states it: in a clause, else across the clauses of one sentence
+        (a list cut at its commas: "02:00, 02:15, 02:30")."""
         out = []
         for s, group in enumerate(self.groups):
+            if group and not any(find(c.text) for c in group):
+                whole = Clause(" ".join(c.text for c in group), group[0].hedged_before,
+                               False, group[0].negated_before)
+                span = find(whole.text)
+                if span is not None:
+                    out.append(Occurrence(s, 0, (0, 0), stance_at(whole, span),
+                                          self._context(s, len(group), after=True)))
+                continue
             for c, clause in enumerate(group):
                 span = find(clause.text)
                 if span is not None:
@@ -128,7 +148,7 @@ class Reading:
 
 
 _MODIFIER = re.compile(
-    r"\b(?:on|at|from|to|via|behind|inside|against|towards?|into|onto|by|with|than|like)\s+"
+    r"\b(?:on|at|from|to|via|behind|inside|against|towards?|into|onto|than|like)\s+"
     r"(?:the\s+|its\s+|their\s+)?(?:\S+\s+)?$",
     re.IGNORECASE,
 )

@@ -157,8 +157,8 @@ def quantity_span(
                 continue
             if abs(found.value - want) <= max(slack, abs(want) * 0.005):
                 return found.start, found.end
-        elif found.dimension is None:
-            if abs(found.value - value) <= tolerance + 1e-9 * max(1.0, abs(value)):
+        elif found.dimension is None or dimension is None:  # a bare number, or no unit asked
+            if abs(found.raw - value) <= tolerance + 1e-9 * max(1.0, abs(value)):
                 return found.start, found.end
     return None
 
