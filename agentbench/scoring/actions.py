@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 
-from agentbench.scoring.assertions import Reading
+from agentbench.scoring.assertions import _MODIFIER, Reading
 from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.facts import CallFact
 from agentbench.sim.base import Change
@@ -105,9 +105,11 @@ def claimed_action_problems(
             by_call = re.compile(_BY_CALL[verb], re.IGNORECASE)
             if not done and not any(c.ok and by_call.search(json.dumps(c.args)) for c in calls):
                 return [f"reports an action that did not happen ({verb}): {text.strip()[:80]!r}"]
-            named = {k for a, b, k in reading.mentions[s][c] if a >= found.start()}
-            names = {n.lower() for k in named if k in reading.entities.by_key
-                     for f in reading.family(k) for n in reading.entities.by_key[f].names}
+            named = {k for a, b, k in reading.mentions[s][c]
+                     if a >= found.start() and not _MODIFIER.search(text[:a])}
+            entities = reading.entities
+            names = {n.lower() for k in named if k in entities.by_key
+                     for n in entities.by_key[k].names}
             if done and names and not any(n in ch.target.lower() for ch in done for n in names):
                 return [f"reports {verb} of {', '.join(sorted(names))}, but the recorded "
                         f"change(s) were to {', '.join(sorted({ch.target for ch in done}))}"]

@@ -1,6 +1,8 @@
 """Figures the answer asserts, held against the environment and what the tools printed.
 
-- A size or a duration must be one the environment or a tool output states (within 7.5%, so
+What counts as stated is what the agent saw: the prompt, the tool outputs, the changes it made.
+
+- A size or a duration must be one a tool output states (within 7.5%, so
   64 MB for 64Mi is a rounding, not an error); written in the wrong unit (64 KB for a 64Mi
   limit, 30 ms for a 30 s timeout: the same number in another unit of its dimension is what
   the environment says) it fails.
@@ -50,7 +52,8 @@ class Stated:
         raws = sorted({q.raw for q in self.figures} | {q.value for q in self.figures} | loose)
         self.raws = raws
         small = raws[:_PAIRS_LIMIT] if len(raws) > _PAIRS_LIMIT else raws
-        self.derived: set[float] = set()
+        self.derived: set[float] = {round(r / k, 2) for r in raws for k in (100, 1000)}
+        self.derived |= {round(r * 1000, 2) for r in raws}  # cents, milliseconds
         for a, b in combinations(small, 2):
             self.derived |= {round(a + b, 2), round(abs(a - b), 2)}
             if a and b:
@@ -81,7 +84,8 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
     entities = reading.entities
     if not entities.simulated:
         return []  # canned outputs or none: an answer from knowledge may compute its figures
-    stated = Stated([entities.global_evidence, *outputs, *reading.happened])
+    # what the agent could have read: the prompt, what the tools printed, what it changed
+    stated = Stated([entities.prompt, *outputs, *reading.happened])
     required = [f.amount for f in facts if f.amount is not None]
     for group in reading.groups:
         for clause in group:

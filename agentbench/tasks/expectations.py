@@ -23,6 +23,8 @@ that asserts or hedges towards a decoy fails.
 from __future__ import annotations
 
 import re
+from functools import cache
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -64,6 +66,15 @@ def common_word(word: str) -> bool:
     from agentbench.tokens import estimate_tokens
 
     return estimate_tokens(" " + word.lower()) == 1
+
+
+@cache
+def lexicon_ids() -> frozenset[str]:
+    """The entry ids of the suite's lexicon (agentbench/data/lexicon.yaml), which `is:` names."""
+    import yaml
+
+    path = Path(__file__).resolve().parents[1] / "data" / "lexicon.yaml"
+    return frozenset(yaml.safe_load(path.read_text(encoding="utf-8")))
 
 
 class _Strict(BaseModel):
@@ -222,6 +233,14 @@ class Fact(_Strict):
             except re.error as exc:
                 raise ValueError(f"pattern {pattern!r}: {exc}") from exc
         return patterns
+
+    @field_validator("is_")
+    @classmethod
+    def _known_entry(cls, value: str | None) -> str | None:
+        if value is not None and value not in lexicon_ids():
+            known = ", ".join(sorted(lexicon_ids()))
+            raise ValueError(f"no lexicon entry {value!r} (known: {known})")
+        return value
 
     @field_validator("at")
     @classmethod
