@@ -7,10 +7,12 @@ client clock `perf_counter_ns`, every offset measured from `t_send` of the same 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from router import LOCAL
 
@@ -18,6 +20,43 @@ SCHEMA_VERSION = 1
 """Version of the results contract (docs/design.md#results-contract): written in every run
 record, in the run JSON and in the database (SQLite `user_version`). Bump it when a stable key
 changes meaning or goes away; adding keys does not need a bump."""
+
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@?#]*@")
+_URL_KEYS = ("base_url", "frontier_base_url")
+
+
+def strip_credentials(url: str) -> str:
+    """The URL without user:password@ and without a query string (keys travel there too).
+
+    A URL that does not parse (`http://[::1`, port 99999) still loses its user part."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return _USERINFO.sub(r"\1", url).split("?", 1)[0].rstrip("/")
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{port}" if port else host
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
+def redact_urls(text: str) -> str:
+    """Free text (an error line, a log line) with the user:password@ of every URL removed."""
+    return _USERINFO.sub(r"\1", text)
+
+
+def _public_config(config: dict[str, Any]) -> dict[str, Any]:
+    """A stored run config with its base URLs (and their --resume flags) stripped."""
+    out = dict(config)
+    for key in _URL_KEYS:
+        if isinstance(out.get(key), str):
+            out[key] = strip_credentials(out[key])
+    flags = out.get("flags")
+    if isinstance(flags, dict) and any(isinstance(flags.get(k), str) for k in _URL_KEYS):
+        out["flags"] = _public_config(flags)
+    return out
+
 
 TokensMethod = Literal["usage", "server_tokenizer", "estimated", "server_counter", "none"]
 ToolCallMethod = Literal["native", "text_parsed", "prompt"]
@@ -75,6 +114,14 @@ class Completion(BaseModel):
     reasoning_tokens: int | None = None
     tokens_method: TokensMethod = "none"
     reasoning_method: TokensMethod = "none"
+    connect_s: float | None = Field(
+        default=None,
+        description="Pool wait + TCP connect + TLS before t_send (the first byte written); "
+        "not part of ttft_s.",
+    )
+    connection_reused: bool | None = Field(
+        default=None, description="A kept-alive connection carried the call (None: unknown)."
+    )
     ttft_byte_s: float | None = Field(default=None, description="First SSE event - t_send.")
     ttft_s: float | None = Field(default=None, description="First token-bearing delta - t_send.")
     ttfa_s: float | None = Field(default=None, description="First answer/tool delta - t_send.")
@@ -142,6 +189,14 @@ class ChangeRecord(BaseModel):
     detail: str = ""
 
 
+class AttemptedWriteRecord(BaseModel):
+    """A write a call asked for, classified before it ran (agentbench.sim.shell_intent)."""
+
+    program: str
+    target: str
+    why: str
+
+
 class ToolResultRecord(BaseModel):
     name: str
     output: str
@@ -158,6 +213,22 @@ class ToolResultRecord(BaseModel):
     )
     changes: list[ChangeRecord] = Field(
         default_factory=list, description="State changes the call made, in order."
+    )
+    attempted_writes: list[AttemptedWriteRecord] = Field(
+        default_factory=list,
+        description="Writes the call asked for, by intent (whether or not anything carried "
+        "them out): every command of a shell line, SQL by statement type.",
+    )
+    limit: str | None = Field(
+        default=None,
+        description="The resource limit that ended the call (time, steps, value_bytes, "
+        "total_bytes, fields, regex, yaml, cancelled; deadline: the agent loop abandoned it); "
+        "None: it ran to its end.",
+    )
+    truncated_from: int | None = Field(
+        default=None,
+        description="The full output's length in characters when the model was sent a "
+        "truncated one (its start and end around a marker); None: sent whole.",
     )
 
 
@@ -185,6 +256,12 @@ class StepRecord(Completion):
         default=None,
         description="How the step's calls were read: the server's tool_calls (native), the "
         "model's text in native mode (text_parsed), or prompt mode's JSON (prompt).",
+    )
+    raw_content: str | None = Field(
+        default=None,
+        description="The answer text exactly as the model wrote it, when reading calls out of "
+        "it changed `content` (text_parsed, prompt mode); `content` is what the episode kept "
+        "and sent back. None: `content` is the model's text.",
     )
     error: str | None = None
     cost_usd: float | None = None
@@ -274,6 +351,11 @@ class ServerInfo(BaseModel):
     note: str | None = None
     extra: dict[str, Any] = Field(default_factory=dict)
 
+    @field_validator("base_url")
+    @classmethod
+    def _no_credentials(cls, url: str) -> str:
+        return strip_credentials(url)
+
 
 class RunRecord(BaseModel):
     """One invocation over a suite: its configuration, serving setup and (when done) summary."""
@@ -289,3 +371,9 @@ class RunRecord(BaseModel):
     config: dict[str, Any] = Field(default_factory=dict)
     server: ServerInfo | None = None
     summary: dict[str, Any] | None = None
+
+    @field_validator("config")
+    @classmethod
+    def _no_credentials(cls, config: dict[str, Any]) -> dict[str, Any]:
+        """Records never hold a URL's user:password, whoever built them (or an older store)."""
+        return _public_config(config)

@@ -12,10 +12,10 @@ import asyncio
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from agentbench.errors import RetryableBackendError
 from agentbench.records import Completion, ServerInfo, TokensMethod
+from agentbench.records import strip_credentials as strip_credentials  # one home: records
 
 
 @dataclass
@@ -39,21 +39,14 @@ class RetryPolicy:
     connect_timeout_s: float = 10.0
     request_timeout_s: float = 300.0  # one call, from sending to the last byte
     idle_timeout_s: float = 60.0  # between two stream events, once the first one arrived
+    # False: a kept-alive connection pool (what real clients do); True: a new connection per
+    # call, so every call pays connect (and TLS) in its connect_s (the cold path).
+    new_connection_per_request: bool = False
 
     def delay(self, attempt: int, retry_after_s: float | None) -> float:
         if retry_after_s is not None:
             return min(max(retry_after_s, 0.0), 60.0)
         return min(self.backoff_s * (2**attempt), self.max_backoff_s)
-
-
-def strip_credentials(url: str) -> str:
-    """The URL without user:password@ and without a query string (keys travel there too)."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
 class Backend(ABC):
@@ -71,7 +64,7 @@ class Backend(ABC):
         errors: list[str] = []
         for attempt in range(self.retry.max_retries + 1):
             try:
-                completion = await self._complete_once(request)
+                completion = await self._read_once(request)
             except RetryableBackendError as exc:
                 errors.append(f"{exc.kind}: {exc}")
                 if attempt == self.retry.max_retries:
@@ -82,6 +75,25 @@ class Backend(ABC):
             completion.retry_errors = errors
             return completion
         raise AssertionError("unreachable")
+
+    async def _read_once(self, request: ChatRequest) -> Completion:
+        """One attempt. A payload no adapter check foresaw fails the step as a bad stream (its
+        message names the error), never the run: server output is untrusted input."""
+        try:
+            return await self._complete_once(request)
+        except (
+            ArithmeticError,
+            AttributeError,
+            LookupError,
+            RecursionError,
+            TypeError,
+            ValueError,
+        ) as exc:
+            raise RetryableBackendError(
+                "bad_stream",
+                f"{strip_credentials(self.base_url)} sent a payload agentbench could not read "
+                f"({type(exc).__name__}: {str(exc)[:200]})",
+            ) from exc
 
     @abstractmethod
     async def _complete_once(self, request: ChatRequest) -> Completion: ...

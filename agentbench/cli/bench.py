@@ -19,9 +19,10 @@ from agentbench.bench.report import compare_table, fmt, print_results
 from agentbench.bench.results import bench_result, load_bench, store_bench, write_outputs
 from agentbench.cli import options as opt
 from agentbench.cli.bench_options import Arrival, floats, ints, parse_slo
+from agentbench.cli.secrets import SECRETS, check_url
 from agentbench.cli.targets import mark_launched, open_target
 from agentbench.errors import ConfigError
-from agentbench.records import RunRecord
+from agentbench.records import RunRecord, strip_credentials
 from agentbench.runner import new_run_id, now_iso
 from agentbench.store import ResultStore
 
@@ -52,6 +53,7 @@ def bench(
         typer.Option(
             "--draft-depth",
             min=0,
+            max=64,
             help="Embedded profiles with a draft model: tokens drafted per step (0: no drafter).",
         ),
     ] = None,
@@ -63,10 +65,12 @@ def bench(
         ),
     ] = None,
     pp: Annotated[
-        int | None, typer.Option("--pp", min=1, help="Custom scenario: prompt tokens.")
+        int | None,
+        typer.Option("--pp", min=1, max=opt.MAX_TOKENS, help="Custom scenario: prompt tokens."),
     ] = None,
     tg: Annotated[
-        int | None, typer.Option("--tg", min=1, help="Custom scenario: output tokens.")
+        int | None,
+        typer.Option("--tg", min=1, max=opt.MAX_TOKENS, help="Custom scenario: output tokens."),
     ] = None,
     depth: Annotated[
         list[str] | None,
@@ -83,10 +87,14 @@ def bench(
         ),
     ] = None,
     runs: Annotated[
-        int, typer.Option("--runs", min=1, help="Measured repetitions per scenario.")
+        int,
+        typer.Option(
+            "--runs", min=1, max=opt.MAX_REPEATS, help="Measured repetitions per scenario."
+        ),
     ] = 3,
     warmup: Annotated[
-        int, typer.Option("--warmup", min=0, help="Uncounted warm-up repetitions.")
+        int,
+        typer.Option("--warmup", min=0, max=opt.MAX_REPEATS, help="Uncounted warm-up repetitions."),
     ] = 1,
     skip_gate: Annotated[
         bool,
@@ -139,11 +147,17 @@ def bench(
     burstiness: Annotated[
         float,
         typer.Option(
-            "--burstiness", help="Gamma shape of Poisson gaps (1 = Poisson, <1 burstier)."
+            "--burstiness",
+            min=0.01,
+            max=100.0,
+            help="Gamma shape of Poisson gaps (1 = Poisson, <1 burstier).",
         ),
     ] = 1.0,
     num_requests: Annotated[
-        int, typer.Option("--num-requests", min=1, help="Requests per repetition in rate mode.")
+        int,
+        typer.Option(
+            "--num-requests", min=1, max=100_000, help="Requests per repetition in rate mode."
+        ),
     ] = 10,
     arrival_seed: Annotated[
         int, typer.Option("--arrival-seed", help="Seed of the request-rate arrival schedule.")
@@ -158,17 +172,51 @@ def bench(
         Path | None,
         typer.Option("--plot", help="Sweep plot: write this HTML file and a PNG beside it."),
     ] = None,
+    new_connection: Annotated[
+        bool,
+        typer.Option(
+            "--new-connection-per-request",
+            help="Open a new connection for every request (the cold path; connect_s then "
+            "includes TCP/TLS set-up). Default: a kept-alive pool, as the OpenAI SDK keeps.",
+        ),
+    ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Client processes sharing each repetition's requests (fixed concurrency > 1): "
+            "one event loop falls behind past a few dozen streams; the lag is recorded per run.",
+        ),
+    ] = 1,
+    metrics_per_repetition: Annotated[
+        bool,
+        typer.Option(
+            "--metrics-per-repetition",
+            help="Read the server's /metrics around every repetition (default: once before "
+            "and once after each sweep point).",
+        ),
+    ] = False,
 ) -> None:
     """Measure TTFT, TPOT, ITL, prefill and decode speed of one model server per scenario."""
     if ctx.invoked_subcommand is not None:
         return
-    for path, flag in ((json_out, "--json"), (csv_out, "--csv"), (db, "--db")):
-        opt.check_output(path, flag)
+    plot_png = plot.with_suffix(".png") if plot else None
+    opt.check_output(db, "--db")
+    opt.check_outputs(
+        db,
+        (json_out, "--json"),
+        (csv_out, "--csv"),
+        (plot, "--plot"),
+        (plot_png, "--plot's PNG"),
+        inputs=((profiles, "--profiles"),),
+    )
+    check_url(base_url, "--base-url")
     request = opt.RequestOptions.parse(temperature, top_p, seed, extra_body, header)
     config = BenchConfig(
         scenarios=scenario_mod.select(scenario, pp, tg),
-        depths=ints(depth, "--depth", [0], 0),
-        concurrencies=ints(concurrency, "--concurrency", [1], 1),
+        depths=ints(depth, "--depth", [0], 0, opt.MAX_TOKENS),
+        concurrencies=ints(concurrency, "--concurrency", [1], 1, opt.MAX_CONCURRENCY),
         runs=runs,
         warmup=warmup,
         skip_gate=skip_gate,
@@ -179,10 +227,16 @@ def bench(
             for r in floats(request_rate, "--request-rate")
         ],
         slo=parse_slo(slo) if slo else None,
+        metrics_per_repetition=metrics_per_repetition,
+        new_connection_per_request=new_connection,
+        workers=workers,
     )
     console = Console()
     retry = RetryPolicy(
-        max_retries=1, request_timeout_s=request_timeout, idle_timeout_s=idle_timeout
+        max_retries=1,
+        request_timeout_s=request_timeout,
+        idle_timeout_s=idle_timeout,
+        new_connection_per_request=new_connection,
     )
     with (
         ResultStore(db) as store,
@@ -198,6 +252,7 @@ def bench(
             draft_depth=draft_depth,
         ) as target,
     ):
+        store.redact(SECRETS.values)  # keys and header values never reach the database
         record = RunRecord(
             run_id=new_run_id(),
             created_at=now_iso(),
@@ -206,7 +261,7 @@ def bench(
                 **config.as_dict(),
                 "target": target.label,
                 "model": target.backend.model,
-                "base_url": target.backend.base_url,
+                "base_url": strip_credentials(target.backend.base_url),
                 "note": note,
                 "request": request.stored(),
             },
@@ -277,7 +332,9 @@ async def _measure(
         if event == "run":
             run = row.runs[-1]
             console.print(
-                f"  {label} run {run.run}/{config.runs}: TTFT {fmt(run.ttft_s, '.3f')} s, "
+                f"  {label} run {run.run}/{config.runs}: TTFT {fmt(run.ttft_s, '.3f')} s "
+                f"(connect {fmt(None if run.connect_s is None else run.connect_s * 1000, '.2f')}"
+                " ms before it), "
                 f"decode {fmt(run.decode_tok_s)} tok/s per stream, prefill "
                 f"{fmt(run.prefill_tok_s)} tok/s, {fmt(run.output_tokens, '.0f')} output tokens"
                 + (
@@ -307,7 +364,10 @@ def compare(
     ] = None,
 ) -> None:
     """Ratio B/A per row of decode, prefill, TTFT and TPOT medians with 95% bootstrap CIs."""
-    opt.check_output(json_out, "--json")
+    opt.check_outputs(db, (json_out, "--json"))
+    for name in (a, b):  # a bench JSON file named as an input is not overwritten either
+        if Path(name).is_file() and json_out and opt.same_file(Path(name), json_out):
+            raise ConfigError(f"--json {json_out} is the input {name}; give another file name")
     data_a, data_b = load_bench(a, db), load_bench(b, db)
     rows = compare_results(data_a, data_b)
     if not rows:

@@ -10,7 +10,9 @@ import typer
 from agentbench.bench.records import SloRecord
 
 
-def ints(values: list[str] | None, flag: str, default: list[int], minimum: int) -> list[int]:
+def ints(
+    values: list[str] | None, flag: str, default: list[int], minimum: int, maximum: int
+) -> list[int]:
     """`--depth 0 --depth 4096` or `--depth 0,4096`: a sorted list without repeats."""
     if not values:
         return default
@@ -27,6 +29,8 @@ def ints(values: list[str] | None, flag: str, default: list[int], minimum: int) 
                 ) from None
             if n < minimum:
                 raise typer.BadParameter(f"{n} is below {minimum}", param_hint=flag)
+            if n > maximum:
+                raise typer.BadParameter(f"{n} is over the limit of {maximum}", param_hint=flag)
             if n not in out:
                 out.append(n)
     return out
@@ -42,11 +46,16 @@ def floats(values: list[str] | None, flag: str) -> list[float]:
                 rate = float(part)
             except ValueError:
                 raise typer.BadParameter(f"{part!r} is not a number", param_hint=flag) from None
-            if rate <= 0:
-                raise typer.BadParameter(f"{rate:g} must be above 0", param_hint=flag)
+            if not 0 < rate <= MAX_RATE:  # also refuses nan and inf
+                raise typer.BadParameter(
+                    f"{rate:g} must be above 0 and at most {MAX_RATE:g}", param_hint=flag
+                )
             if rate not in out:
                 out.append(rate)
     return out
+
+
+MAX_RATE = 1e6  # requests per second
 
 
 class Arrival(StrEnum):
@@ -78,7 +87,9 @@ def parse_slo(text: str) -> SloRecord:
             raise typer.BadParameter(
                 f"{part!r}: the limit must be a number of ms or s", param_hint="--slo"
             ) from None
-        if number <= 0:
-            raise typer.BadParameter(f"{part!r}: the limit must be above 0", param_hint="--slo")
+        if not 0 < number < float("inf"):  # also refuses nan
+            raise typer.BadParameter(
+                f"{part!r}: the limit must be a finite number above 0", param_hint="--slo"
+            )
         limits[key] = number * scale
     return SloRecord(**limits)

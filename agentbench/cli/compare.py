@@ -53,8 +53,7 @@ def compare(
             raise typer.BadParameter(str(exc), param_hint="--effect") from None
     if len(run_ids) < 2:
         raise typer.BadParameter("give at least two runs", param_hint="RUN_IDS")
-    opt.check_output(html_out, "--html")
-    opt.check_output(json_out, "--json")
+    opt.check_outputs(db, (html_out, "--html"), (json_out, "--json"))
     opt.check_db_exists(db)
     with ResultStore(db) as store:
         ids = [store.resolve(r) for r in run_ids]

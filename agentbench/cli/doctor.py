@@ -25,6 +25,7 @@ from agentbench.cli.options import (
     check_output,
     write_text,
 )
+from agentbench.cli.secrets import check_url
 from agentbench.errors import ConfigError
 from agentbench.local.checks import DoctorReport
 from agentbench.local.doctor import run_doctor
@@ -71,6 +72,7 @@ def doctor(
     if local and (base_url or model):
         raise ConfigError("give either --local ALIAS or --base-url URL --model NAME, not both")
     check_output(json_out, "--json")
+    check_url(base_url, "--base-url")
     console = Console(soft_wrap=True)
     logs: dict[str, str] = {}
     for item in log or []:

@@ -23,8 +23,7 @@ from agentbench.metrics.replay import answer_pairs
 from agentbench.runner import RunConfig
 from agentbench.store import ResultStore
 from agentbench.tasks.loader import load_suite
-from router import FRONTIER, LOCAL, build_policy
-from router._registry import PolicySpecError
+from router import FRONTIER, LOCAL, PolicySpecError, build_policy
 
 Flags = tuple[str | None, str | None, str | None]  # model, base URL, API key env var
 
@@ -76,7 +75,11 @@ def replay_fork(
             local=None, model=local[0], base_url=local[1], api_key_env=local[2]
         ) as local_target,
         open_target(
-            local=None, model=frontier[0], base_url=frontier[1], api_key_env=frontier[2]
+            local=None,
+            model=frontier[0],
+            base_url=frontier[1],
+            api_key_env=frontier[2],
+            flag_names=("--frontier-base-url", "--frontier-api-key-env"),
         ) as frontier_target,
     ):
         targets = {LOCAL: local_target.backend, FRONTIER: frontier_target.backend}

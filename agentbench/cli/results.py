@@ -66,8 +66,7 @@ def report(
         (html_out, "--html"),
         (jsonl_out, "--jsonl"),
     )
-    for path, flag in outputs:
-        opt.check_output(path, flag)
+    opt.check_outputs(db, *outputs)
     opt.check_db_exists(db)
     with ResultStore(db) as store:
         run = store.run(store.resolve(run_id))
@@ -104,7 +103,7 @@ def runs(
     ] = None,
 ) -> None:
     """Stored runs: short id, date, kind, status, model, router, success, note."""
-    opt.check_output(json_out, "--json")
+    opt.check_outputs(db, (json_out, "--json"))
     opt.check_db_exists(db)
     with ResultStore(db) as store:
         records = store.runs()

@@ -4,6 +4,7 @@ and `routes fork` replay confidence thresholds on a `run --record-both` run."""
 from __future__ import annotations
 
 import json
+import math
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -72,7 +73,7 @@ def routes(
     """Cost vs accuracy per run (baselines and routers), Pareto front, APGR, random control."""
     if ctx.invoked_subcommand is not None:
         return
-    opt.check_output(json_out, "--json")
+    opt.check_outputs(db, (json_out, "--json"))
     opt.check_db_exists(db)
     with ResultStore(db) as store:
         runs = select_runs(store, run or [])
@@ -98,7 +99,7 @@ def replay_cmd(
     json_out: JsonOut = None,
 ) -> None:
     """Replay confidence thresholds on the recorded (local, frontier) answer pairs of a run."""
-    opt.check_output(json_out, "--json")
+    opt.check_outputs(db, (json_out, "--json"))
     opt.check_db_exists(db)
     replay(
         str(db), run_id, thresholds, prices, local_usd_per_hour, str(json_out) if json_out else None
@@ -123,14 +124,20 @@ def fork_cmd(
     frontier_api_key_env: Annotated[str | None, typer.Option(help="Env var of its key.")] = None,
     db: opt.DbOption = opt.DEFAULT_DB,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
-    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight.")] = 1,
+    concurrency: Annotated[
+        int, typer.Option(min=1, max=opt.MAX_CONCURRENCY, help="Episodes in flight.")
+    ] = 1,
     json_out: JsonOut = None,
 ) -> None:
     """Replay thresholds; where one leaves the recorded trajectory, continue the episode live
     (the stored run's settings and task files; the targets named here)."""
     from agentbench.cli.replay_fork import replay_fork
+    from agentbench.cli.secrets import check_url
 
-    opt.check_output(json_out, "--json")
+    check_url(base_url, "--base-url")
+    check_url(frontier_base_url, "--frontier-base-url")
+
+    opt.check_outputs(db, (json_out, "--json"))
     opt.check_db_exists(db)
     replay_fork(
         str(db),
@@ -217,9 +224,12 @@ def replay(
 
 def parse_thresholds(thresholds: str) -> list[float]:
     try:
-        return sorted({float(t) for t in thresholds.split(",") if t.strip()}, reverse=True)
+        values = sorted({float(t) for t in thresholds.split(",") if t.strip()}, reverse=True)
     except ValueError as exc:
         raise ConfigError(f"--thresholds {thresholds}: give numbers like -0.1,-0.5") from exc
+    if not all(math.isfinite(v) for v in values):
+        raise ConfigError(f"--thresholds {thresholds}: give finite numbers like -0.1,-0.5")
+    return values
 
 
 def select_runs(

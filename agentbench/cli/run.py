@@ -25,14 +25,14 @@ from agentbench.cli.resume import (
     stored_suite,
     task_hashes,
 )
+from agentbench.cli.secrets import SECRETS, check_url
 from agentbench.cli.targets import OllamaOptions, mark_launched, open_target
 from agentbench.errors import ConfigError
-from agentbench.records import EpisodeResult, RunRecord
+from agentbench.records import EpisodeResult, RunRecord, strip_credentials
 from agentbench.runner import RunConfig, Runner
 from agentbench.store import ResultStore
 from agentbench.tasks.loader import TaskSuite, load_suite
-from router import FRONTIER, LOCAL, build_policy
-from router._registry import PolicySpecError
+from router import FRONTIER, LOCAL, PolicySpecError, build_policy
 
 Opt = typer.Option
 
@@ -59,27 +59,40 @@ def run(
     ] = None,
     frontier_base_url: Annotated[str | None, Opt(help="Frontier base URL (…/v1).")] = None,
     frontier_api_key_env: Annotated[str | None, Opt(help="Env var of the frontier key.")] = None,
-    repeats: Annotated[int, Opt(min=1, help="Episodes per task.")] = 1,
-    concurrency: Annotated[int, Opt(min=1, help="Episodes in flight.")] = 1,
+    repeats: Annotated[int, Opt(min=1, max=opt.MAX_REPEATS, help="Episodes per task.")] = 1,
+    concurrency: Annotated[
+        int, Opt(min=1, max=opt.MAX_CONCURRENCY, help="Episodes in flight.")
+    ] = 1,
     task: Annotated[list[str] | None, Opt(help="Only these task ids (repeatable).")] = None,
     category: Annotated[list[str] | None, Opt(help="Only these categories.")] = None,
-    max_steps: Annotated[int | None, Opt(min=1, help="Override step budgets.")] = None,
-    max_tokens: Annotated[int | None, Opt(min=1, help="Per model call.")] = None,
+    max_steps: Annotated[
+        int | None, Opt(min=1, max=opt.MAX_STEPS, help="Override step budgets.")
+    ] = None,
+    max_tokens: Annotated[
+        int | None, Opt(min=1, max=opt.MAX_TOKENS, help="Per model call.")
+    ] = None,
     tool_mode: Annotated[opt.ToolMode | None, Opt(help="Profile default if not given.")] = None,
-    episode_timeout: Annotated[float, Opt(min=1.0, help="Seconds per episode.")] = 900.0,
+    episode_timeout: Annotated[
+        float, Opt(min=1.0, max=opt.MAX_SECONDS, help="Seconds per episode.")
+    ] = 900.0,
     request_timeout: opt.RequestTimeoutOption = opt.DEFAULT_REQUEST_TIMEOUT_S,
     idle_timeout: opt.IdleTimeoutOption = opt.DEFAULT_IDLE_TIMEOUT_S,
-    retries: Annotated[int, Opt(min=0, help="Retries of transient faults.")] = 3,
+    retries: Annotated[
+        int, Opt(min=0, max=opt.MAX_RETRIES, help="Retries of transient faults.")
+    ] = 3,
     json_out: Annotated[Path | None, Opt("--json", help="Write the results contract here.")] = None,
     db: opt.DbOption = opt.DEFAULT_DB,
     resume: Annotated[str | None, Opt(help="RUN_ID or latest (unfinished): finish it.")] = None,
     profiles: Annotated[Path | None, Opt(help="Extra model profiles (YAML).")] = None,
     note: Annotated[str | None, Opt(help="Free text stored with the run.")] = None,
-    num_ctx: Annotated[int | None, Opt(min=1, help="Ollama: context size to request.")] = None,
+    num_ctx: Annotated[
+        int | None, Opt(min=1, max=opt.MAX_TOKENS, help="Ollama: context size to request.")
+    ] = None,
     think: Annotated[bool | None, Opt("--think/--no-think", help="Ollama: thinking.")] = None,
     prices: Annotated[str | None, Opt(help="Price table (YAML) over the shipped one.")] = None,
     local_usd_per_hour: Annotated[
-        float | None, Opt(min=0.0, help="Price of local model time ($/h); else unpriced.")
+        float | None,
+        Opt(min=0.0, max=1e6, help="Price of local model time ($/h); else unpriced."),
     ] = None,
     temperature: opt.TemperatureOption = None,
     top_p: opt.TopPOption = None,
@@ -101,6 +114,7 @@ def run(
         int | None,
         Opt(
             min=0,
+            max=64,
             help="Embedded profiles with a draft model: tokens drafted per step (0: no drafter).",
         ),
     ] = None,
@@ -114,8 +128,13 @@ def run(
 ) -> None:
     """Run every task (x repeats) against the model and print a summary per category."""
     flags = {k: _plain(v) for k, v in ctx.params.items()}
-    opt.check_output(json_out, "--json")
     opt.check_output(db, "--db")
+    opt.check_outputs(
+        db, (json_out, "--json"), inputs=((prices, "--prices"), (profiles, "--profiles"))
+    )
+    check_url(base_url, "--base-url")
+    check_url(frontier_base_url, "--frontier-base-url")
+    opt.RequestOptions.parse(None, None, None, extra_body, header)  # refused before any work
     with ResultStore(db) as store:
         resumed: RunRecord | None = None
         if resume:
@@ -133,6 +152,7 @@ def run(
                     f"{categories}); `agentbench tasks list {shlex.quote(str(tasks_dir))}` "
                     "lists the ids"
                 )
+        opt.check_episodes(len(suite.tasks), int(flags["repeats"]))
         record, stopped_by = _run(flags, suite, store, resumed)
         episodes = store.episodes(record.run_id)
     outcome = run_outcome(record, episodes, stopped_by)
@@ -215,15 +235,18 @@ def _run(
                     api_key_env=f["frontier_api_key_env"],
                     retry=retry,
                     request=request,
+                    flag_names=("--frontier-base-url", "--frontier-api-key-env"),
                 )
             )
         config = RunConfig(
             target=target.label,
             model=target.backend.model,
-            base_url=target.backend.base_url,
+            base_url=strip_credentials(target.backend.base_url),
             router=router,
             frontier_model=frontier_target.backend.model if frontier_target else None,
-            frontier_base_url=frontier_target.backend.base_url if frontier_target else None,
+            frontier_base_url=strip_credentials(frontier_target.backend.base_url)
+            if frontier_target
+            else None,
             tool_mode="native"
             if agent == "langchain"
             else (tool_mode or target.tool_mode or "native"),
@@ -251,6 +274,7 @@ def _run(
         targets = {LOCAL: target.backend}
         if frontier_target:
             targets[FRONTIER] = frontier_target.backend
+        store.redact(SECRETS.values)  # keys and header values never reach the database
         runner = Runner(suite, targets, policy_factory, config, store, pricing)
         return asyncio.run(_execute(runner, resumed, f["quiet"], target.serving))
 

@@ -64,10 +64,14 @@ def refserver(
     tasks_dir: Annotated[Path, Opt("--tasks", help="Task directory the policies play.")],
     port: Annotated[int, Opt(min=1, max=65535, help="Port to listen on.")] = 8765,
     host: Annotated[str, Opt(help="Loopback by default.")] = "127.0.0.1",
-    ttft: Annotated[float, Opt(min=0.0, help="Seconds to the first token chunk.")] = 0.05,
-    rate: Annotated[float, Opt(min=0.001, help="Decode rate, tokens per second.")] = 100.0,
+    ttft: Annotated[
+        float, Opt(min=0.0, max=3600.0, help="Seconds to the first token chunk.")
+    ] = 0.05,
+    rate: Annotated[float, Opt(min=0.001, max=1e9, help="Decode rate, tokens per second.")] = 100.0,
     chunks: Annotated[str, Opt(help="Tokens per chunk, cycled: e.g. 1,3,2.")] = "1",
-    reasoning: Annotated[int, Opt(min=0, help="Thinking tokens before each answer.")] = 0,
+    reasoning: Annotated[
+        int, Opt(min=0, max=1_000_000, help="Thinking tokens before each answer.")
+    ] = 0,
     reasoning_style: Annotated[
         ReasoningStyle, Opt(help="Where thinking goes in the stream.")
     ] = ReasoningStyle.reasoning,

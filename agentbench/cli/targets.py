@@ -13,6 +13,7 @@ import typer
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
 from agentbench.cli.options import RequestOptions
+from agentbench.cli.secrets import SECRETS, check_secret, check_url
 from agentbench.errors import ConfigError
 from agentbench.local.children import stale_warning
 from agentbench.local.embedded import EmbeddedServer, launch_for
@@ -53,8 +54,11 @@ def open_target(
     request: RequestOptions | None = None,
     draft_depth: int | None = None,
     slots: int = 1,
+    flag_names: tuple[str, str] = ("--base-url", "--api-key-env"),
 ) -> Iterator[Target]:
     """Resolve the flags to a backend; an embedded server is started here and always stopped.
+
+    `flag_names` name the URL and key flags in errors (the frontier's have their own).
 
     The caller closes the backend inside its own event loop (httpx clients are loop-bound).
     """
@@ -67,10 +71,12 @@ def open_target(
         "sampling": request.sampling(),
         "extra_body": request.extra_body,
     }
+    url_flag, key_flag = flag_names
+    check_url(base_url, url_flag)
     env = dict(os.environ)
-    api_key = env.get(api_key_env) if api_key_env else None
+    api_key = _key(env, api_key_env, key_flag) if api_key_env else None
     if api_key_env and not api_key:
-        raise ConfigError(f"--api-key-env {api_key_env}: that environment variable is not set")
+        raise ConfigError(f"{key_flag} {api_key_env}: that environment variable is not set")
     given = sum(x is not None for x in (local, base_url)) + (model is not None and not base_url)
     if local and (model or base_url):
         raise ConfigError("give either --local ALIAS or --model/--base-url, not both")
@@ -135,7 +141,7 @@ def open_target(
                 f"{', '.join(PROVIDERS)}, or --base-url URL --model NAME"
             )
         if spec.api_key_env and not api_key:
-            api_key = env.get(spec.api_key_env)
+            api_key = _key(env, spec.api_key_env, f"--model {model}")
             if not api_key:
                 raise ConfigError(f"--model {model} needs an API key in ${spec.api_key_env}")
         server = provider
@@ -151,3 +157,12 @@ def open_target(
         )
         label = model
     yield Target(backend, label, server)
+
+
+def _key(env: dict[str, str], name: str, flag: str) -> str | None:
+    """The API key in $name: remembered as a secret, refused (unshown) if not header-safe."""
+    value = env.get(name)
+    if value:
+        SECRETS.add(value)
+        check_secret(value, f"the API key in ${name} ({flag})")
+    return value

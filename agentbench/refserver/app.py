@@ -28,6 +28,7 @@ from agentbench.refserver.ollama import ollama_routes
 from agentbench.refserver.schedule import ref_tokenize
 from agentbench.refserver.state import (
     RefServerState,
+    body_problem,
     json_object,
     output_tokens,
     prompt_tokens,
@@ -93,11 +94,18 @@ def build_app(state: RefServerState) -> Starlette:
         )
 
     async def tokenize(request: Request) -> Response:
-        body = await request.json()
+        body = await json_object(request)
+        if body is None:
+            return _error(400, "request body is not a JSON object")
         if "messages" in body:
+            problem = body_problem(body)
+            if problem:
+                return _error(400, problem)
             count = prompt_tokens(body["messages"])
             return JSONResponse({"count": count, "max_model_len": state.schedule.max_context})
         text = body.get("prompt", body.get("content", body.get("input", "")))
+        if not isinstance(text, str):
+            return _error(400, "prompt: expected a string")
         pieces = ref_tokenize(text)
         return JSONResponse(
             {
@@ -121,6 +129,9 @@ def build_app(state: RefServerState) -> Starlette:
             parse_policy(model, state.noise)
         except ValueError:
             return _error(404, f"The model `{model}` does not exist.", "NotFoundError")
+        problem = body_problem(body)
+        if problem:
+            return _error(400, problem)
         messages = body.get("messages") or []
         n_prompt = prompt_tokens(messages)
         if n_prompt > state.schedule.max_context:

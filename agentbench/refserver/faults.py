@@ -20,8 +20,16 @@ from dataclasses import dataclass, field
 
 from agentbench.refserver.answers import Answer
 
-TRANSPORT = ("http_429", "http_500", "http_503", "reset", "ttfb_timeout", "stall", "cut",
-             "malformed")
+TRANSPORT = (
+    "http_429",
+    "http_500",
+    "http_503",
+    "reset",
+    "ttfb_timeout",
+    "stall",
+    "cut",
+    "malformed",
+)
 MODEL_SIDE = ("bad_tool_json", "unknown_tool", "tool_loop", "empty", "huge", "wrong_model")
 ALL_FAULTS = TRANSPORT + MODEL_SIDE
 

@@ -32,6 +32,7 @@ from starlette.routing import Route
 from agentbench.refserver.answers import POLICIES, answer, parse_policy
 from agentbench.refserver.state import (
     RefServerState,
+    body_problem,
     json_object,
     output_tokens,
     prompt_tokens,
@@ -162,6 +163,9 @@ def ollama_routes(state: RefServerState) -> list[Route]:
         model = str(body.get("model", ""))
         if not known(model):
             return _error(404, f'model "{model}" not found, try pulling it first')
+        problem = body_problem(body, arguments=dict)
+        if problem:
+            return _error(400, problem)
         messages = to_openai_messages(body.get("messages") or [])
         num_ctx = context_for(state, body)
         n_prompt = prompt_tokens(messages)

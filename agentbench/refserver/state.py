@@ -78,6 +78,43 @@ async def json_object(request: Request) -> dict[str, Any] | None:
     """The request body as a JSON object; None when it is not one (the caller answers 400)."""
     try:
         body = await request.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON (or not UTF-8), or nested past any use
         return None
     return body if isinstance(body, dict) else None
+
+
+def body_problem(body: dict[str, Any], arguments: type = str) -> str | None:
+    """What a real server would answer 400 to in a chat body (None: nothing); `arguments` is
+    the type of a tool call's arguments (a JSON string for OpenAI, an object for Ollama)."""
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        return "messages: expected an array of message objects"
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or not isinstance(m.get("role"), str):
+            return f"messages[{i}]: expected an object with a string 'role'"
+        content = m.get("content")
+        if content is not None and not isinstance(content, str | list):
+            return f"messages[{i}].content: expected a string, an array of parts or null"
+        if isinstance(content, list) and not all(isinstance(p, dict) for p in content):
+            return f"messages[{i}].content: expected an array of part objects"
+        calls = m.get("tool_calls")
+        if calls is not None and not isinstance(calls, list):
+            return f"messages[{i}].tool_calls: expected an array"
+        for j, c in enumerate(calls or []):
+            fn = c.get("function") if isinstance(c, dict) else None
+            if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+                return f"messages[{i}].tool_calls[{j}]: expected a function with a string name"
+            if "arguments" in fn and not isinstance(fn["arguments"], arguments):
+                return f"messages[{i}].tool_calls[{j}].function.arguments: wrong type"
+    tools = body.get("tools")
+    if tools is not None and not (
+        isinstance(tools, list) and all(isinstance(t, dict) for t in tools)
+    ):
+        return "tools: expected an array of tool objects"
+    for key in ("max_tokens", "max_completion_tokens"):
+        value = body.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            return f"{key}: expected an integer"
+    if not isinstance(body.get("stream", False), bool):
+        return "stream: expected a boolean"
+    return None

@@ -1,11 +1,16 @@
-"""awk's evaluator: fields, variables, arrays and the statements of a parsed program."""
+"""awk's evaluator: fields, variables, arrays and the statements of a parsed program.
+
+Every expression evaluated is a step of the call's budget (sim/budget.py); strings it builds
+(concatenation, `printf`, a record rebuilt from its fields) are checked before they are built,
+and a field index past `Limits.fields` is mawk's "program limit exceeded"."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from agentbench.sim.regex import translate
+from agentbench.sim.budget import WorkExceeded, current, format_size
+from agentbench.sim.regex import compile_regex, search, translate
 
 
 class AwkError(ValueError):
@@ -40,6 +45,7 @@ class Machine:
         self.arrays: dict[str, dict[str, Any]] = {}
         self.fields: list[str] = [""]
         self.out: list[str] = []
+        self.budget = current()
 
     def set_line(self, line: str) -> None:
         if self.sep is None or self.sep == " ":
@@ -47,16 +53,17 @@ class Machine:
         elif len(self.sep) == 1:
             parts = line.split(self.sep)
         else:
-            parts = re.split(self.sep, line)
+            parts = compile_regex(self.sep).split(line)
         self.fields = [line, *parts]
         self.vars["NF"] = float(len(parts))
 
     def eval(self, node: Any) -> Any:
+        self.budget.step()
         op = node[0]
         if op in ("num", "str"):
             return node[1]
         if op == "re":
-            return float(bool(re.search(translate(node[1], extended=True), self.fields[0])))
+            return float(bool(search(translate(node[1], extended=True), self.fields[0])))
         if op == "var":
             return self.vars.get(node[1], "")
         if op == "field":
@@ -104,11 +111,13 @@ class Machine:
             return float(self.truth(self.eval(left)) or self.truth(self.eval(right)))
         if op in ("~", "!~"):
             pattern = right[1] if right[0] == "re" else _text(self.eval(right))
-            hit = bool(re.search(translate(pattern, extended=True), _text(self.eval(left))))
+            hit = bool(search(translate(pattern, extended=True), _text(self.eval(left))))
             return float(hit == (op == "~"))
         a, b = self.eval(left), self.eval(right)
         if op == "concat":
-            return _text(a) + _text(b)
+            left_text, right_text = _text(a), _text(b)
+            self.budget.value(len(left_text) + len(right_text), "a string")
+            return self.budget.text(left_text + right_text)
         if op in ("+", "-", "*", "/", "%"):
             x, y = _num(a), _num(b)
             if op in ("/", "%") and y == 0:
@@ -135,10 +144,20 @@ class Machine:
             self.arrays.setdefault(target[1], {})[_text(self.eval(target[2]))] = value
         elif target[0] == "field":
             index = int(_num(self.eval(target[1])))
-            while len(self.fields) <= index:
-                self.fields.append("")
+            if index > self.budget.limits.fields:
+                size = self.budget.limits.fields
+                raise self.budget.fail(
+                    WorkExceeded(
+                        "fields", f"program limit exceeded: maximum number of fields size={size}", 2
+                    )
+                )
+            if index < 0:
+                raise AwkError(f"negative field index ${index}")
+            if len(self.fields) <= index:
+                self.fields += [""] * (index + 1 - len(self.fields))
             self.fields[index] = _text(value)
-            self.fields[0] = " ".join(self.fields[1:])
+            self.budget.value(sum(map(len, self.fields)) + len(self.fields), "a record")
+            self.fields[0] = self.budget.text(" ".join(self.fields[1:]))
         else:
             raise AwkError("assignment")
 
@@ -156,7 +175,9 @@ class Machine:
         kind = stmt[0]
         if kind == "print":
             values = [self.eval(a) for a in stmt[1]] or [self.fields[0]]
-            self.out.append(" ".join(_text(v) for v in values) + "\n")
+            texts = [_text(v) for v in values]
+            self.budget.value(sum(map(len, texts)) + len(texts), "a printed line")
+            self.out.append(self.budget.text(" ".join(texts) + "\n"))
         elif kind == "printf":
             values = [self.eval(a) for a in stmt[1]]
             fmt = _text(values[0]).replace("%i", "%d")
@@ -165,7 +186,8 @@ class Machine:
                 for v in values[1:]
             )
             fixed = tuple(int(a) if isinstance(a, float) and "%d" in fmt else a for a in args)
-            self.out.append(fmt % fixed if fixed else fmt)
+            self.budget.value(format_size(fmt, fixed), "a printf result")
+            self.out.append(self.budget.text(fmt % fixed if fixed else fmt))
         elif kind == "next":
             raise Next
         elif kind == "block":

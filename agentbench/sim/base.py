@@ -44,6 +44,7 @@ class CommandResult:
     changes: list[Change] = field(default_factory=list)
     simulated: bool = True  # False: no simulator covers this command (an off-script fallback)
     timed_out: bool = False  # the tool runtime killed it: the shell stops the whole line here
+    limit: str | None = None  # the resource limit that ended it (sim/budget.py), if one did
 
     @property
     def output(self) -> str:

@@ -5,6 +5,11 @@ Filters: `.`, `.a.b`, `."a-b"`, `.[N]`, `.[]`, `.a[]?`, `|`, `,`, `[...]`, `{a: 
 keys has test contains startswith endswith to_entries from_entries sort sort_by unique first
 last add min max tostring tonumber ascii_downcase ascii_upcase type values empty join split`.
 Options -r, -c, -e, -s. Errors are jq's (exit 5 at run time, 3 for a bad program, 2 bad JSON).
+
+Bounded (sim/budget.py): every filter evaluated and every value produced is a step; each value
+a filter builds (an array, an object, an interpolated or repeated string) is sized, shared
+parts counted each time (`[., .]` repeated doubles), so no value, and no output, is over
+`Limits.value_bytes`; numbers are doubles, as in jq.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from agentbench.sim.base import CommandResult
+from agentbench.sim.budget import bounded, current
 from agentbench.sim.filters import Files, Inputs, parse_options
 from agentbench.sim.jq_parse import JqSyntax, Parser
 
@@ -34,9 +40,20 @@ def type_name(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
+def _built(value: Any) -> Any:
+    """A value a filter just built, checked against the call's budget."""
+    budget = current()
+    size = budget.size_of(value)
+    if isinstance(value, str):
+        budget.built(size + 48)  # with the string object's own overhead
+    return value
+
+
 def _run(node: Any, value: Any) -> Iterator[Any]:
     from agentbench.sim.jq_functions import call
 
+    budget = current()
+    budget.step()
     op = node[0]
     if op == "identity":
         yield value
@@ -45,8 +62,9 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
     elif op == "format":
         texts = [""]
         for part in node[1]:
-            values = [v if isinstance(v, str) else json.dumps(v) for v in _run(part, value)]
-            texts = [t + v for t in texts for v in values]
+            values = [v if isinstance(v, str) else _dumps(v) for v in _run(part, value)]
+            budget.step(len(texts) * len(values))
+            texts = [_built(t + v) for t in texts for v in values]
         yield from texts
     elif op == "key":
         if value is None:
@@ -67,10 +85,9 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
             else:
                 raise JqError(f"Cannot index {type_name(value)} with {type_name(index)}")
     elif op == "each":
-        if isinstance(value, list):
-            yield from value
-        elif isinstance(value, dict):
-            yield from value.values()
+        if isinstance(value, list | dict):
+            budget.step(len(value))
+            yield from value.values() if isinstance(value, dict) else value
         else:
             raise JqError(
                 f"Cannot iterate over {type_name(value)}"
@@ -90,16 +107,26 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
         yield from _run(node[1], value)
         yield from _run(node[2], value)
     elif op == "array":
-        yield list(_run(node[1], value))
+        yield _built(list(_run(node[1], value)))
     elif op == "object":
-        yield from _objects(node[1], value)
+        for built in _objects(node[1], value):
+            yield _built(built)
     elif op == "call":
-        yield from call(node[1], node[2], value, _run)
+        for result in call(node[1], node[2], value, _run):
+            yield _built(result)
     else:
-        yield from _binary(op, node[1], node[2], value)
+        for result in _binary(op, node[1], node[2], value):
+            yield _built(result)
+
+
+def _dumps(value: Any, **options: Any) -> str:
+    """`json.dumps` of a value already checked to be within the budget's value size."""
+    current().size_of(value)
+    return json.dumps(value, **options)
 
 
 def _recurse(value: Any) -> Iterator[Any]:
+    current().step()
     yield value
     children = (
         value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
@@ -113,6 +140,7 @@ def _objects(entries: list[Any], value: Any) -> Iterator[Any]:
     for key_node, value_node in entries:
         keys = list(_run(key_node, value))
         values = list(_run(value_node, value))
+        current().step(len(results) * len(keys) * len(values) * (1 + len(entries)))
         results = [{**r, str(k): v} for r in results for k in keys for v in values]
     yield from results
 
@@ -144,17 +172,32 @@ def _binary(op: str, left: Any, right: Any, value: Any) -> Iterator[Any]:
 
 
 def _arith(op: str, a: Any, b: Any) -> Any:
+    budget = current()
     try:
         if op == "+":
-            return b if a is None else a if b is None else a + b
+            if isinstance(a, str | list) and isinstance(b, str | list):
+                budget.value(budget.size_of(a) + budget.size_of(b), f"a {type_name(a)}")
+            return _number(b if a is None else a if b is None else a + b)
         if op == "-":
-            return a - b
+            return _number(a - b)
         if op == "*":
-            return a * b
-        return a / b if not isinstance(a, str) else a.split(b)
+            if isinstance(a, str) and isinstance(b, int | float) and not isinstance(b, bool):
+                if b <= 0:
+                    return None  # jq: a string repeated 0 times is null
+                budget.value(len(a) * int(b), "a repeated string")
+                return a * int(b)
+            return _number(a * b)
+        return _number(a / b) if not isinstance(a, str) else a.split(b)
     except (TypeError, ZeroDivisionError) as exc:
         left, right = f"{type_name(a)} ({json.dumps(a)})", f"{type_name(b)} ({json.dumps(b)})"
         raise JqError(f"{left} and {right} cannot be combined") from exc
+
+
+def _number(value: Any) -> Any:
+    """jq's numbers are doubles: an integer past 2**53 becomes one (never a huge int)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        return float(value)
+    return value
 
 
 def _safe(node: Any, value: Any) -> list[Any]:
@@ -180,6 +223,7 @@ def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     decoder = json.JSONDecoder()
     documents: list[Any] = []
     text = inputs.joined
+    current().value(len(text), "a JSON input")  # decoded, it takes up to 20 times as much
     pos = 0
     while pos < len(text):
         while pos < len(text) and text[pos].isspace():
@@ -200,20 +244,22 @@ def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     out: list[str] = []
     last: Any = None
     try:
-        for doc in documents:
-            for result in _run(tree, doc):
-                last = result
-                if raw and isinstance(result, str):
-                    out.append(result)
-                else:
-                    out.append(
-                        json.dumps(
-                            result,
-                            indent=None if compact else 2,
-                            separators=(",", ":") if compact else None,
-                            ensure_ascii=False,
-                        )
+        with bounded() as budget:
+            for doc in documents:
+                for result in _run(tree, doc):
+                    last = result
+                    if raw and isinstance(result, str):
+                        out.append(result)
+                        continue
+                    # indentation: at most 2 spaces a nesting level per value, bounded too
+                    budget.value(budget.size_of(result) * (1 if compact else 4), "an output")
+                    text = json.dumps(
+                        result,
+                        indent=None if compact else 2,
+                        separators=(",", ":") if compact else None,
+                        ensure_ascii=False,
                     )
+                    out.append(budget.text(text, "an output"))
     except JqError as exc:
         inputs.result.stderr += f"jq: error (at <stdin>:{len(text.splitlines())}): {exc}\n"
         return inputs.finish("".join(line + "\n" for line in out), 5)

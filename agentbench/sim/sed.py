@@ -7,8 +7,9 @@ import re
 from dataclasses import dataclass
 
 from agentbench.sim.base import Change, CommandResult
+from agentbench.sim.budget import current
 from agentbench.sim.filters import Files, Inputs, join_lines, lines_of, parse_options
-from agentbench.sim.regex import translate
+from agentbench.sim.regex import Pattern, compile_regex, search, translate
 
 
 @dataclass
@@ -16,7 +17,7 @@ class _Command:
     start: str | None
     end: str | None
     name: str  # s p d q
-    regex: re.Pattern[str] | None = None
+    regex: Pattern | None = None
     replacement: str = ""
     count: int = 1  # 0: every match
     print_after: bool = False
@@ -38,7 +39,7 @@ def _address(script: str, i: int, extended: bool) -> tuple[str | None, int]:
 
 def _parse(script: str, extended: bool) -> list[_Command]:
     commands: list[_Command] = []
-    for part in re.split(r"\s*[;\n]\s*(?![^/]*/[gIp]*$)", script.strip()):
+    for part in compile_regex(r"\s*[;\n]\s*(?![^/]*/[gIp]*$)").split(script.strip()):
         if not part:
             continue
         start, i = _address(part, 0, extended)
@@ -55,7 +56,8 @@ def _parse(script: str, extended: bool) -> list[_Command]:
             if len(pieces) < 3:
                 raise SedError(f"-e expression #1, char {len(part)}: unterminated `s' command")
             pattern, replacement, flags = pieces[0], pieces[1], pieces[2]
-            regex = re.compile(translate(pattern, extended=extended), re.I if "I" in flags else 0)
+            flag = re.I if "I" in flags else 0
+            regex = compile_regex(translate(pattern, extended=extended), flag)
             replacement = re.sub(r"\\(\d)", r"\\g<\1>", replacement).replace("&", r"\g<0>")
             commands.append(
                 _Command(
@@ -73,14 +75,16 @@ def _matches(address: str, number: int, last: bool, line: str) -> bool:
     if address == "$":
         return last
     if address.startswith("/"):
-        return re.search(address[1:], line) is not None
+        return search(address[1:], line) is not None
     return number == int(address)
 
 
 def _run(commands: list[_Command], lines: list[str], quiet: bool) -> list[str]:
     out: list[str] = []
     active = [False] * len(commands)
+    budget = current()
     for n, line in enumerate(lines, 1):
+        budget.step(1 + len(commands))
         last = n == len(lines)
         deleted = False
         quit_now = False

@@ -1,111 +1,195 @@
-"""Compound commands the shell layer runs as a whole line: `for`, `if` and `while read`.
+"""Compound commands, walked from the syntax tree: lists, pipelines, `for`, `while`/`until`,
+`if`/`elif`/`else`, `case`, `{ …; }`, `( … )`, redirected compounds and declarations.
 
-Covered (one level, no nesting, the forms models write in one tool call):
-`for VAR in WORDS; do BODY; done` (WORDS globbed), `if COND; then BODY; [else OTHER;] fi`
-(`elif` is not), `PRODUCER | while [IFS=…] read [-r] VAR...; do BODY; done` and
-`while read [-r] VAR...; do BODY; done < FILE`. Each part runs through the shell again, so
-pipes, prefixes and redirects inside work as elsewhere; what the parts read and changed counts
-for the line.
+Each nests anything (a `for` whose body pipes into `sort`, an `if` inside a `while read`):
+the parts run through the shell again, and what they read and changed counts for the line.
+Pipeline stages and `( … )` work on a copy of the shell's variables and directory, as bash's
+subshells do; `{ …; }` and lists share them.
 """
 
 from __future__ import annotations
 
-import posixpath
-import re
-from dataclasses import replace
+from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
-from agentbench.sim.base import CommandResult, Identity, ShellContext
+from agentbench.sim.base import CommandResult
+from agentbench.sim.shell_ast import (
+    Case,
+    Declare,
+    For,
+    Group,
+    If,
+    Node,
+    NotSimulated,
+    Pipeline,
+    Redirected,
+    Sequence,
+    Unsupported,
+    While,
+)
+from agentbench.sim.shell_io import Acc, ExitShell, Input, route
+from agentbench.sim.shell_words import case_pattern, expand_fields, expand_one
 
 if TYPE_CHECKING:
-    from agentbench.sim.shell import Shell
-
-_FOR = re.compile(r"^\s*for\s+(\w+)\s+in\s+([^;]*);\s*do\s+(.*?);?\s*done\s*$", re.S)
-_IF = re.compile(
-    r"^\s*if\s+(.+?);\s*then\s+(.+?);?\s*(?:else\s+(.+?);?\s*)?fi\s*$",
-    re.S,
-)
-_READ = r"while\s+(?:IFS=\S*\s+)?read\s+(?:-r\s+)?(\w+(?:\s+\w+)*)\s*;\s*do\s+(.*?);?\s*done"
-_WHILE_PIPE = re.compile(r"^(.+)\|\s*" + _READ + r"\s*$", re.S)
-_WHILE_FILE = re.compile(r"^\s*" + _READ + r"\s*<\s*(\S+)\s*$", re.S)
+    from agentbench.sim.shell import Shell, State
 
 
-def compound(shell: Shell, line: str, ctx: ShellContext) -> CommandResult | None:
-    """The result of `line` when it is one compound command, else None."""
-    total = CommandResult()
-    ids: list[Identity] = []
-    if match := _FOR.match(line):
-        for word in shell.expand_words(match.group(2).split(), ctx):
-            _merge(total, ids, shell.run(match.group(3), _with(ctx, {match.group(1): word})))
-    elif match := _IF.match(line):
-        cond = shell.run(match.group(1), ctx)
-        _merge(total, ids, cond)
-        branch = match.group(2) if cond.exit_code == 0 else match.group(3)
-        if branch is not None:
-            _merge(total, ids, shell.run(branch, ctx))
+def run_compound(shell: Shell, node: Node, stdin: Input | None, state: State) -> CommandResult:
+    if isinstance(node, Sequence):
+        return _sequence(shell, node, stdin, state)
+    if isinstance(node, Pipeline):
+        return _pipeline(shell, node, stdin, state)
+    if isinstance(node, For):
+        return _for(shell, node, stdin, state)
+    if isinstance(node, While):
+        return _while(shell, node, stdin, state)
+    if isinstance(node, If):
+        return _if(shell, node, stdin, state)
+    if isinstance(node, Case):
+        return _case(shell, node, stdin, state)
+    if isinstance(node, Group):
+        return _group(shell, node, stdin, state)
+    if isinstance(node, Redirected):
+        return _redirected(shell, node, stdin, state)
+    if isinstance(node, Declare):
+        return _declare(node, state, shell)
+    if isinstance(node, Unsupported):
+        raise NotSimulated(node.kind.replace("_", " "))
+    raise NotSimulated(type(node).__name__)
+
+
+def _sequence(shell: Shell, node: Sequence, stdin: Input | None, state: State) -> CommandResult:
+    acc = Acc()
+    code = state.status
+    for connector, item in node.items:
+        if (connector == "&&" and code != 0) or (connector == "||" and code == 0):
+            continue
+        part = acc.run(shell.execute, item, stdin, state)
+        code = part.exit_code
+        if part.timed_out:
+            break
+    return acc.done(code)
+
+
+def _pipeline(shell: Shell, node: Pipeline, stdin: Input | None, state: State) -> CommandResult:
+    acc = Acc()
+    feed = stdin
+    last = CommandResult()
+    for index, stage in enumerate(node.stages):
+        own = state if len(node.stages) == 1 else state.copy()
+        try:
+            last = shell.execute(stage, feed, own)
+        except ExitShell as stop:
+            if len(node.stages) == 1:
+                raise
+            last = stop.result()  # a pipeline stage is a subshell: `exit` ends only it
+        acc.keep(last)
+        if last.timed_out:
+            return acc.done(last.exit_code)
+        both = index < len(node.both) and node.both[index]
+        if index < len(node.stages) - 1:
+            text = last.stdout + last.stderr if both else last.stdout
+            acc.result.stderr += "" if both else last.stderr
+            feed = Input(text)
         else:
-            total.exit_code = 0  # no branch taken: `if` succeeds
-    elif match := _WHILE_PIPE.match(line):
-        source = shell.run(match.group(1), ctx)
-        total.stderr += source.stderr
-        _keep(total, ids, source)
-        _loop(shell, total, ids, source.stdout, match.group(2).split(), match.group(3), ctx)
-    elif match := _WHILE_FILE.match(line):
-        if shell.read is None:
-            return CommandResult(
-                stderr=f"bash: {match.group(3)}: No such file or directory\n", exit_code=1
-            )
-        text, problem = shell.read(match.group(3), ctx)
-        if text is None:
-            return CommandResult(stderr=f"bash: {match.group(3)}: {problem}\n", exit_code=1)
-        ids.append(("file", "read", posixpath.normpath(posixpath.join(ctx.cwd, match.group(3)))))
-        _loop(shell, total, ids, text, match.group(1).split(), match.group(2), ctx)
-    else:
-        return None
-    total.identity = join_identities(ids)
-    return total
+            acc.result.stderr += last.stderr
+    acc.result.stdout = last.stdout
+    code = last.exit_code
+    if node.negated:
+        code = 0 if code else 1
+    return acc.done(code)
 
 
-def _loop(
-    shell: Shell,
-    total: CommandResult,
-    ids: list[Identity],
-    text: str,
-    names: list[str],
-    body: str,
-    ctx: ShellContext,
-) -> None:
-    """The body once per input line; `read` splits on blanks, the last name takes the rest."""
-    for line in text.splitlines():
-        fields = line.split(None, len(names) - 1)
-        values = {n: (fields[i] if i < len(fields) else "") for i, n in enumerate(names)}
-        _merge(total, ids, shell.run(body, _with(ctx, values)))
-    # bash: the status of the last body command run, 0 when the body never ran
+def _for(shell: Shell, node: For, stdin: Input | None, state: State) -> CommandResult:
+    acc = Acc()
+    ex = shell.expander(state, acc)
+    words = [f for word in node.words for f in expand_fields(word, ex)]
+    code = 0
+    for word in words:
+        state.vars[node.var] = word
+        part = acc.run(shell.execute, node.body, stdin, state)
+        code = part.exit_code
+        if part.timed_out:
+            break
+    return acc.done(code)
 
 
-def _with(ctx: ShellContext, values: dict[str, str]) -> ShellContext:
-    return replace(ctx, env=tuple(sorted({**dict(ctx.env), **values}.items())))
+def _while(shell: Shell, node: While, stdin: Input | None, state: State) -> CommandResult:
+    acc = Acc()
+    code = 0
+    while True:
+        shell.tick()
+        cond = acc.run(shell.execute, node.cond, stdin, state)
+        if cond.timed_out or (cond.exit_code == 0) == node.until:
+            break
+        part = acc.run(shell.execute, node.body, stdin, state)
+        code = part.exit_code
+        if part.timed_out:
+            break
+    return acc.done(code)
 
 
-def _keep(total: CommandResult, ids: list[Identity], result: CommandResult) -> None:
-    total.changes += result.changes
-    total.simulated = total.simulated and result.simulated
-    if result.identity is not None:
-        ids.append(result.identity)
+def _if(shell: Shell, node: If, stdin: Input | None, state: State) -> CommandResult:
+    acc = Acc()
+    for cond, body in node.arms:
+        if acc.run(shell.execute, cond, stdin, state).exit_code == 0:
+            return acc.done(acc.run(shell.execute, body, stdin, state).exit_code)
+    otherwise = node.otherwise
+    if otherwise is not None:
+        return acc.done(acc.run(shell.execute, otherwise, stdin, state).exit_code)
+    return acc.done(0)  # no branch taken: `if` succeeds
 
 
-def _merge(total: CommandResult, ids: list[Identity], result: CommandResult) -> None:
-    total.stdout += result.stdout
-    total.stderr += result.stderr
-    total.exit_code = result.exit_code
-    _keep(total, ids, result)
+def _case(shell: Shell, node: Case, stdin: Input | None, state: State) -> CommandResult:
+    acc = Acc()
+    ex = shell.expander(state, acc)
+    subject = expand_one(node.subject, ex)
+    for patterns, body in node.arms:
+        if any(fnmatchcase(subject, case_pattern(p, ex)) for p in patterns):
+            return acc.done(acc.run(shell.execute, body, stdin, state).exit_code)
+    return acc.done(0)
 
 
-def join_identities(identities: list[Identity]) -> Identity | None:
-    """Several resolved calls as one identity, joined by ";" elements (None when none)."""
-    if not identities:
-        return None
-    out: list[str] = list(identities[0])
-    for identity in identities[1:]:
-        out += [";", *identity]
-    return tuple(out)
+def _group(shell: Shell, node: Group, stdin: Input | None, state: State) -> CommandResult:
+    if not node.subshell:
+        return shell.execute(node.body, stdin, state)
+    try:
+        return shell.execute(node.body, stdin, state.copy())
+    except ExitShell as stop:  # `exit` leaves only the subshell
+        return stop.result()
+
+
+def _redirected(shell: Shell, node: Redirected, stdin: Input | None, state: State) -> CommandResult:
+    acc = Acc()
+    ex = shell.expander(state, acc)
+    targets = [(r, expand_one(r.target, ex)) for r in node.redirects]
+    feed = shell.input(targets, stdin, state, acc)
+    if isinstance(feed, CommandResult):
+        acc.add(feed)
+        return acc.done()
+    try:
+        inner = shell.execute(node.body, feed, state)
+    except ExitShell as stop:  # what ran before `exit` still goes where the redirects say
+        routed = route(stop.result(), targets, state.ctx, shell.write)
+        raise ExitShell(stop.code, routed) from None
+    acc.add(route(inner, targets, state.ctx, shell.write))
+    return acc.done()
+
+
+def _declare(node: Declare, state: State, shell: Shell) -> CommandResult:
+    if node.keyword == "local":
+        return CommandResult(stderr="bash: local: can only be used in a function\n", exit_code=1)
+    acc = Acc()
+    ex = shell.expander(state, acc)
+    for name, value in node.names:
+        if name == "-p" or not name:
+            raise NotSimulated(f"{node.keyword} {name or 'array'}")
+        if node.keyword == "unset":
+            state.vars.pop(name, None)
+            state.exported.discard(name)
+            continue
+        if value is not None:
+            state.vars[name] = expand_one(value, ex)
+        if node.keyword == "export":
+            state.exported.add(name)
+    return acc.done(0)

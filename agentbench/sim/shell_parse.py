@@ -1,230 +1,374 @@
-"""Parsing a command line as bash does: words with '…', "…" and backslash quoting, `$VAR` and
-`${VAR}` expansion, lists joined by `;` `&&` `||`, pipelines `|`, and redirects (`>`, `>>`,
-`<`, `2>`, `2>&1`, `&>`). The shell layer (shell.py) runs what this returns.
+"""Parsing a command line into the shell syntax tree (shell_ast.py) with tree-sitter-bash.
+
+tree-sitter is only a parser here: it reads the line's text and nothing is executed. Its tree
+is converted into our own small tree so the executor and the static readers depend on one
+shape; constructs the simulator does not carry out become `Unsupported` nodes or `Opaque` word
+parts (reported as not simulated when reached). Two known quirks of the grammar are repaired:
+words after a redirect target (`cmd 2>/dev/null arg`) belong to the command, and a heredoc's
+redirect node swallows the rest of its pipeline or list (`cat <<EOF | grep x`).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import threading
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
 
-_OPERATORS = ("&&", "||", "|", ";", "&")
-_VAR = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+import tree_sitter_bash
+from tree_sitter import Language, Parser
+
+from agentbench.sim.shell_ast import (
+    Case,
+    Command,
+    Declare,
+    For,
+    Group,
+    If,
+    LineTooComplex,
+    Lit,
+    Node,
+    Param,
+    Part,
+    Pipeline,
+    Redirect,
+    Redirected,
+    Sequence,
+    ShellSyntaxError,
+    Subst,
+    Unsupported,
+    While,
+    Word,
+)
+from agentbench.sim.shell_parse_checks import syntax_message, tree_depth
+from agentbench.sim.shell_words_parse import word_of
+
+_PARSER = Parser(Language(tree_sitter_bash.language()))
+_PARSER_LOCK = threading.Lock()  # tool calls may run on worker threads; one parser, one at a time
+MAX_LINE_BYTES = 64_000  # longer: not simulated (no real agent line is this long)
+MAX_TREE_DEPTH = 150  # deeper nesting: not simulated (converting and walking recurse)
+_SKIP = frozenset({"comment", ";", "&", "\n", "do", "done", "then", "fi", "{", "}", "(", ")"})
+_TEST_EXPRESSIONS = frozenset({"unary_expression", "binary_expression", "parenthesized_expression"})
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 
 
-class ShellSyntaxError(ValueError):
-    """The line does not parse; the message is bash's."""
+@lru_cache(maxsize=512)
+def parse(line: str) -> Node:
+    """The syntax tree of `line`; ShellSyntaxError (bash's message) when it does not parse."""
+    source = line.encode()
+    if len(source) > MAX_LINE_BYTES:
+        raise LineTooComplex(f"a command line of {len(source)} bytes")
+    with _PARSER_LOCK:
+        root = _PARSER.parse(source).root_node
+    if root.has_error:
+        raise ShellSyntaxError(syntax_message(root))
+    if tree_depth(root, MAX_TREE_DEPTH) > MAX_TREE_DEPTH:
+        raise LineTooComplex(f"nesting deeper than {MAX_TREE_DEPTH}")
+    return _Converter(source).statements(root.children)
 
 
-@dataclass
-class Redirect:
-    fd: int  # 0 stdin, 1 stdout, 2 stderr, -1 both (&>)
-    op: str  # ">", ">>", "<", ">&"
-    target: str
+def _quoted(part: Part) -> Part:
+    if isinstance(part, Lit | Param | Subst):
+        return replace(part, quoted=True)
+    return part
 
 
-@dataclass
-class SimpleCommand:
-    words: list[str] = field(default_factory=list)
-    redirects: list[Redirect] = field(default_factory=list)
+class _Converter:
+    def __init__(self, source: bytes) -> None:
+        self.source = source
 
+    def text(self, node: Any) -> str:
+        return self.source[node.start_byte : node.end_byte].decode(errors="replace")
 
-Pipeline = list[SimpleCommand]
+    def statements(self, children: list[Any]) -> Node:
+        items: list[tuple[str, Node]] = []
+        connector = ""
+        for child in children:
+            if child.type in (";", "&", "\n"):
+                connector = ";"
+            elif child.type not in _SKIP and child.is_named:
+                items.append((connector, self.node(child)))
+                connector = ";"
+        return items[0][1] if len(items) == 1 else Sequence(tuple(items))
 
+    def node(self, node: Any) -> Node:
+        kind = node.type
+        if kind == "command":
+            return self.command(node, [])
+        if kind == "variable_assignment":
+            name, value = self.assignment(node)
+            return Command(((name, value),), (), (), self.text(node))
+        if kind == "redirected_statement":
+            return self.redirected(node)
+        if kind == "pipeline":
+            return self.pipeline(node)
+        if kind == "negated_command":
+            inner = self.statements(node.children)
+            if isinstance(inner, Pipeline):
+                return Pipeline(inner.stages, negated=True, both=inner.both)
+            return Pipeline((inner,), negated=True)
+        if kind == "list":
+            return self.and_or(node)
+        if kind in ("subshell", "compound_statement"):
+            return Group(self.statements(node.children), subshell=kind == "subshell")
+        if kind == "do_group":
+            return self.statements(node.children)
+        if kind == "for_statement":
+            return self.for_loop(node)
+        if kind == "while_statement":
+            cond = self.statements(node.children_by_field_name("condition"))
+            body = node.child_by_field_name("body")
+            until = node.children[0].type == "until"
+            return While(cond, self.node(body), until=until)
+        if kind == "if_statement":
+            return self.if_statement(node)
+        if kind == "case_statement":
+            return self.case(node)
+        if kind in ("declaration_command", "unset_command"):
+            return self.declaration(node)
+        if kind == "test_command":
+            return self.test(node)
+        return Unsupported(kind, self.text(node))
 
-def _tokens(line: str, env: Mapping[str, str]) -> list[str | tuple[str]]:
-    """Words as str; operators and redirect markers as 1-tuples."""
-    out: list[str | tuple[str]] = []
-    word: list[str] = []
-    globs: list[int] = []  # offsets of unquoted *, ? and [ in the open word
-    started = False  # a word is open (even an empty quoted one)
-    quoted = False  # the open word has quoted parts (so "2">x is not a redirect of fd 2)
-    i, n = 0, len(line)
+    def test(self, node: Any) -> Node:
+        """`[ … ]` is the program `[`. `[[ … ]]` becomes `[` commands joined by its `&&`/`||`
+        when it only uses what `[` means the same way: no glob patterns on the right of `==`,
+        no `=~`, no `<`/`>` (those are not simulated)."""
+        inner = node.children[1:-1]
+        if node.children[0].type != "[[":
+            return self._test_words(inner, node, double=False)
+        if len(inner) == 1 and inner[0].type == "binary_expression":
+            op = next((c for c in inner[0].children if c.type in ("&&", "||")), None)
+            if op is not None:
+                parts = [c for c in inner[0].children if c is not op]
+                items = tuple(
+                    (connector, self._test_words([part], node, double=True))
+                    for connector, part in zip(("", op.type), parts, strict=True)
+                )
+                return Sequence(items)
+        return self._test_words(inner, node, double=True)
 
-    def close() -> None:
-        nonlocal started, quoted
-        if started:
-            text = "".join(word)
-            out.append(GlobWord(text, _pattern(text, globs)) if globs else text)
-        word.clear()
-        globs.clear()
-        started = quoted = False
+    def _test_words(self, children: list[Any], node: Any, *, double: bool) -> Node:
+        words: list[Word] = [Word.literal("[")]
+        stack = list(reversed(children))
+        while stack:
+            child = stack.pop()
+            if child.type in _TEST_EXPRESSIONS:
+                if double and any(c.type in ("&&", "||") for c in child.children):
+                    return Unsupported("[[ … ]]", self.text(node))
+                stack += list(reversed(child.children))
+            elif child.type == "extglob_pattern":
+                if any(c in self.text(child) for c in "*?[+@!("):
+                    return Unsupported("[[ … ]] pattern", self.text(node))
+                words.append(Word.literal(self.text(child)))
+            elif child.is_named and child.type not in ("test_operator", "regex"):
+                word = self.word(child)
+                if double:  # `[[` neither splits nor globs its words
+                    word = Word(tuple(_quoted(p) for p in word.parts), word.text)
+                words.append(word)
+            elif double and child.type in ("=~", "regex", "<", ">"):
+                return Unsupported("[[ … ]]", self.text(node))
+            else:
+                text = self.text(child)
+                words.append(Word.literal("=" if text == "==" else text))
+        words.append(Word.literal("]"))
+        return Command((), tuple(words), (), self.text(node))
 
-    while i < n:
-        c = line[i]
-        if c in " \t\n":
-            close()
-            i += 1
-        elif c == "'":
-            end = line.find("'", i + 1)
-            if end < 0:
-                raise ShellSyntaxError("bash: unexpected EOF while looking for matching `''")
-            word.append(line[i + 1 : end])
-            started = quoted = True
-            i = end + 1
-        elif c == '"':
-            i += 1
-            while i < n and line[i] != '"':
-                if line[i] == "\\" and i + 1 < n and line[i + 1] in '"\\$`':
-                    word.append(line[i + 1])
-                    i += 2
-                elif line[i] == "$":
-                    i = _expand(line, i, env, word)
+    def word(self, node: Any) -> Word:
+        return word_of(node, self)
+
+    def assignment(self, node: Any) -> tuple[str, Word]:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is None or name.type != "variable_name":
+            return "", Word((), self.text(node))  # `a[1]=x`: reported when run
+        if value is None:
+            return self.text(name), Word((), "")
+        if value.type == "array":
+            return "", Word((), self.text(node))
+        return self.text(name), self.word(value)
+
+    def command(self, node: Any, redirects: list[Redirect]) -> Command:
+        assigns: list[tuple[str, Word]] = []
+        words: list[Word] = []
+        own: list[Redirect] = []
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                assigns.append(self.assignment(child))
+            elif child.type == "command_name":
+                words.append(self.word(child.named_children[0]))
+            elif child.type in _REDIRECTS:
+                own += self.redirect(child, words)
+            elif child.type != "comment":
+                words.append(self.word(child))
+        return Command(tuple(assigns), tuple(words), tuple(own + redirects), self.text(node))
+
+    def redirect(self, node: Any, words: list[Word]) -> list[Redirect]:
+        """The redirect(s) of one node; words the grammar hung on it go to `words`."""
+        fd_node = node.child_by_field_name("descriptor")
+        fd = int(self.text(fd_node)) if fd_node is not None else None
+        op = next((c.type for c in node.children if not c.is_named), "")
+        if node.type == "heredoc_redirect":
+            return self.heredoc(node, fd, words)
+        targets = [c for c in node.named_children if c.type != "file_descriptor"]
+        if not targets:
+            return []
+        words += [self.word(extra) for extra in targets[1:]]
+        return [Redirect(op, self.word(targets[0]), fd)]
+
+    def heredoc(self, node: Any, fd: int | None, words: list[Word]) -> list[Redirect]:
+        start = next(c for c in node.children if c.type == "heredoc_start")
+        body = next((c for c in node.children if c.type == "heredoc_body"), None)
+        quoted = any(q in self.text(start) for q in "'\"\\")
+        strip_tabs = any(c.type == "<<-" for c in node.children)
+        text = word_of(body, self, heredoc=True) if body is not None and not quoted else None
+        raw = self.text(body) if body is not None else ""
+        if text is None:
+            text = Word.literal(raw)
+        out = [Redirect("<<-" if strip_tabs else "<<", text, fd)]
+        for child in node.named_children:
+            if child.type in _REDIRECTS:
+                out += self.redirect(child, words)
+        return out
+
+    def redirected(self, node: Any) -> Node:
+        body = node.child_by_field_name("body")
+        redirects: list[Redirect] = []
+        extra: list[Word] = []
+        tail: list[tuple[str, Any]] = []  # what a heredoc node swallowed: (connector, node)
+        for child in node.children:
+            if child.type in _REDIRECTS:
+                redirects += self.redirect(child, extra)
+                if child.type == "heredoc_redirect":
+                    tail += self._heredoc_tail(child)
+        if body is None:
+            inner: Node = Command((), tuple(extra), tuple(redirects), self.text(node))
+        elif body.type == "command":
+            gap = self.source[body.end_byte : node.children[1].start_byte].decode()
+            gap_words = [Word.literal(w) for w in gap.split()]  # `-f - <<EOF` loses its `-`
+            command = self.command(body, [])
+            inner = Command(
+                command.assigns,
+                command.words + tuple(gap_words) + tuple(extra),
+                command.redirects + tuple(redirects),
+                self.text(node),
+            )
+        else:
+            inner = Redirected(self.node(body), tuple(redirects))
+        for connector, rest in tail:
+            if connector == "|":
+                stages = rest.stages if isinstance(rest, Pipeline) else (rest,)
+                inner = Pipeline((inner, *stages))
+            else:
+                inner = Sequence((("", inner), (connector, rest)))
+        return inner
+
+    def _heredoc_tail(self, node: Any) -> list[tuple[str, Node]]:
+        out: list[tuple[str, Node]] = []
+        connector = ""
+        for child in node.children:
+            if child.type in ("&&", "||", ";", "|"):
+                connector = child.type
+            elif child.type == "pipeline":
+                out.append(("|", self.pipeline(child)))
+            elif (
+                child.is_named
+                and child.type not in _REDIRECTS
+                and child.type
+                not in (
+                    "heredoc_start",
+                    "heredoc_body",
+                    "heredoc_end",
+                )
+            ):
+                out.append((connector or ";", self.node(child)))
+        return out
+
+    def pipeline(self, node: Any) -> Pipeline:
+        stages: list[Node] = []
+        both: list[bool] = []
+        for child in node.children:
+            if child.type in ("|", "|&"):
+                both.append(child.type == "|&")
+            elif child.is_named and child.type != "comment":
+                stages.append(self.node(child))
+        if node.children and node.children[0].type == "|":  # the heredoc tail's pipe
+            both = both[1:]
+        return Pipeline(tuple(stages), both=tuple(both))
+
+    def and_or(self, node: Any) -> Node:
+        items: list[tuple[str, Node]] = []
+        connector = ""
+        for child in node.children:
+            if child.type in ("&&", "||"):
+                connector = child.type
+            elif child.is_named and child.type != "comment":
+                part = self.node(child)
+                if isinstance(part, Sequence) and child.type == "list":
+                    items += [(connector, part.items[0][1]), *part.items[1:]]
                 else:
-                    word.append(line[i])
-                    i += 1
-            if i >= n:
-                raise ShellSyntaxError("bash: unexpected EOF while looking for matching `\"'")
-            started = quoted = True
-            i += 1
-        elif c == "\\":
-            if i + 1 < n:
-                word.append(line[i + 1])
-            started = True
-            i += 2
-        elif c == "$":
-            i = _expand(line, i, env, word)
-            started = True
-        elif c == "#" and not started:
-            break
-        elif c in "<>":
-            fd = "".join(word) if started and not quoted and "".join(word).isdigit() else None
-            if fd is None:
-                close()
+                    items.append((connector, part))
+        return Sequence(tuple(items))
+
+    def for_loop(self, node: Any) -> Node:
+        var = node.child_by_field_name("variable")
+        values = node.children_by_field_name("value")
+        body = node.child_by_field_name("body")
+        if var is None or body is None or not any(c.type == "in" for c in node.children):
+            return Unsupported("for without in", self.text(node))
+        return For(self.text(var), tuple(self.word(v) for v in values), self.node(body))
+
+    def if_statement(self, node: Any) -> Node:
+        arms: list[tuple[Node, Node]] = []
+        otherwise: Node | None = None
+        for part in [node, *(c for c in node.children if c.type in ("elif_clause", "else_clause"))]:
+            cond: list[Any] = []
+            body: list[Any] = []
+            target = body if part.type == "else_clause" else cond
+            for child in part.children:
+                if child.type == "then":
+                    target = body
+                elif child.type not in ("elif_clause", "else_clause", "if", "elif", "else"):
+                    target.append(child)
+            if part.type == "else_clause":
+                otherwise = self.statements(body)
             else:
-                word.clear()
-                started = False
-            op = c
-            if c == ">" and line.startswith(">>", i):
-                op, i = ">>", i + 2
-            elif c == ">" and line.startswith(">&", i):
-                op, i = ">&", i + 2
+                arms.append((self.statements(cond), self.statements(body)))
+        return If(tuple(arms), otherwise)
+
+    def case(self, node: Any) -> Node:
+        subject = node.child_by_field_name("value")
+        arms: list[tuple[tuple[Word, ...], Node]] = []
+        for item in (c for c in node.children if c.type == "case_item"):
+            if any(c.type in (";&", ";;&") for c in item.children):
+                return Unsupported("case fall-through", self.text(node))
+            patterns: list[Word] = []
+            body: list[Any] = []
+            seen_paren = False
+            for child in item.children:
+                if child.type == ")" and not seen_paren:
+                    seen_paren = True
+                elif not seen_paren and child.is_named:
+                    patterns.append(self.word(child))
+                elif seen_paren:
+                    body.append(child)
+            arms.append((tuple(patterns), self.statements(body)))
+        if subject is None:
+            return Unsupported("case", self.text(node))
+        return Case(self.word(subject), tuple(arms))
+
+    def declaration(self, node: Any) -> Node:
+        keyword = node.children[0].type
+        names: list[tuple[str, Word | None]] = []
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                name, value = self.assignment(child)
+                names.append((name, value))
+            elif child.type == "variable_name" or child.type == "word":
+                text = self.text(child)
+                if text.startswith("-") and text != "-p":
+                    return Unsupported(f"{keyword} {text}", self.text(node))
+                names.append((text, None))
             else:
-                i += 1
-            out.append((f"{fd or ('0' if c == '<' else '1')}{op}",))
-        elif c in "|&;":
-            if c == "&" and line.startswith("&>", i) and not started:
-                out.append(("-1>",))
-                i += 2
-                continue
-            close()
-            two = line[i : i + 2]
-            op = two if two in ("&&", "||") else c
-            out.append((op,))
-            i += len(op)
-        else:
-            if c in "*?[":
-                globs.append(len("".join(word)))
-            word.append(c)
-            started = True
-            i += 1
-    close()
-    return out
-
-
-class GlobWord(str):
-    """A word with unquoted `*`, `?` or `[`: bash expands it against the filesystem.
-
-    `pattern` is the word as an fnmatch pattern in which the quoted glob characters are
-    escaped (`"*".log*` matches a literal `*` then `.log` then anything)."""
-
-    pattern: str
-
-    def __new__(cls, text: str, pattern: str) -> GlobWord:
-        word = super().__new__(cls, text)
-        word.pattern = pattern
-        return word
-
-
-def _pattern(text: str, globs: list[int]) -> str:
-    return "".join(c if i in globs or c not in "*?[" else f"[{c}]" for i, c in enumerate(text))
-
-
-def _expand(line: str, i: int, env: Mapping[str, str], word: list[str]) -> int:
-    match = _VAR.match(line, i)
-    if not match:
-        word.append("$")
-        return i + 1
-    word.append(env.get(match.group(1) or match.group(2), ""))
-    return match.end()
-
-
-def parse(line: str, env: Mapping[str, str] | None = None) -> list[tuple[str, Pipeline]]:
-    """[(connector before it: "" | ";" | "&&" | "||", pipeline), ...]."""
-    items: list[tuple[str, Pipeline]] = []
-    connector = ""
-    pipeline: Pipeline = [SimpleCommand()]
-    tokens = _tokens(line, env or {})
-    k = 0
-    while k < len(tokens):
-        tok = tokens[k]
-        if isinstance(tok, str):
-            pipeline[-1].words.append(tok)
-        elif tok[0] in _OPERATORS:
-            op = tok[0]
-            if not pipeline[-1].words:
-                raise ShellSyntaxError(f"bash: syntax error near unexpected token `{op}'")
-            if op == "|":
-                pipeline.append(SimpleCommand())
-            else:
-                items.append((connector, pipeline))
-                connector, pipeline = (";" if op == "&" else op), [SimpleCommand()]
-        else:
-            spec = tok[0]
-            target = tokens[k + 1] if k + 1 < len(tokens) else None
-            if not isinstance(target, str):
-                shown = "newline" if target is None else target[0]
-                raise ShellSyntaxError(f"bash: syntax error near unexpected token `{shown}'")
-            op = spec.lstrip("-0123456789")
-            pipeline[-1].redirects.append(Redirect(int(spec[: -len(op)]), op, target))
-            k += 1
-        k += 1
-    if pipeline[-1].words:
-        items.append((connector, pipeline))
-    elif connector in ("&&", "||") or len(pipeline) > 1:
-        raise ShellSyntaxError("bash: syntax error: unexpected end of file")
-    return items
-
-
-_PREFIX_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
-_PASS_THROUGH = frozenset({"time", "command", "nohup", "exec"})
-# Prefix programs that run another command, with their flags that take a value.
-_RUNNERS = {
-    "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p"}),
-    "xargs": frozenset({"-n", "-I", "-P", "-L", "-d", "-E", "-s", "-a"}),
-    "nice": frozenset({"-n"}),
-    "watch": frozenset({"-n", "-d"}),
-}
-
-
-def strip_prefixes(words: list[str]) -> list[str]:
-    """The words a command runs: `sudo [-u U]`, `env [-i] VAR=x`, `VAR=x`, `time`, `nohup`,
-    `xargs`, `nice`, `watch`, `timeout DURATION` dropped and the program named by its basename
-    (`/usr/bin/kubectl` -> `kubectl`)."""
-    while words:
-        head = words[0].rsplit("/", 1)[-1] if words[0].startswith("/") else words[0]
-        if _PREFIX_ASSIGNMENT.match(words[0]):
-            words = words[1:]
-        elif head == "env":
-            words = words[1:]
-            while words and (words[0].startswith("-") or _PREFIX_ASSIGNMENT.match(words[0])):
-                words = words[1:]
-        elif head in _RUNNERS:
-            words = words[1:]
-            while words and words[0].startswith("-"):
-                flag = words.pop(0)
-                if flag == "--":
-                    break
-                if flag in _RUNNERS[head] and words:
-                    words = words[1:]
-        elif head == "timeout":
-            words = words[1:]
-            while words and words[0].startswith("-"):
-                words = words[1:]
-            words = words[1:]  # the duration
-        elif head in _PASS_THROUGH:
-            words = words[1:]
-        else:
-            return [head, *words[1:]]
-    return words
+                return Unsupported(keyword, self.text(node))
+        return Declare(keyword, tuple(names))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from agentbench.sim.hostspec import (
     CertSpec,
@@ -201,6 +201,16 @@ class TableSpec(_Strict):
     rows: list[list[Any]] = Field(default_factory=list, description="Values in column order.")
     csv: str | None = Field(default=None, description="CSV with a header row, instead of rows.")
 
+    @field_validator("columns")
+    @classmethod
+    def _checked_columns(cls, columns: dict[str, str]) -> dict[str, str]:
+        from agentbench.sim.sql_names import check_identifier, engine_type
+
+        for name, sql_type in columns.items():
+            check_identifier(name)
+            engine_type(sql_type)
+        return columns
+
     @model_validator(mode="after")
     def _one_source(self) -> TableSpec:
         if self.rows and self.csv is not None:
@@ -224,11 +234,36 @@ class SqlSpec(_Strict):
         default=False,
         description="A hot-standby replica: writes fail with PostgreSQL's read-only error.",
     )
+    statement_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        le=60,
+        description="A statement running longer is cancelled with PostgreSQL's statement "
+        "timeout error (the server's `statement_timeout`).",
+    )
     _engine: Any = PrivateAttr(default=None)
 
+    @field_validator("tables")
+    @classmethod
+    def _checked_tables(cls, tables: dict[str, TableSpec]) -> dict[str, TableSpec]:
+        from agentbench.sim.sql_names import check_identifier
+
+        for name in tables:
+            check_identifier(name)
+        return tables
+
+    @field_validator("views")
+    @classmethod
+    def _checked_views(cls, views: dict[str, str]) -> dict[str, str]:
+        """Each view is one SELECT (by the engine's parser), its name an identifier."""
+        from agentbench.sim.sql_classify import check_view
+        from agentbench.sim.sql_names import check_identifier
+
+        return {check_identifier(name): check_view(name, select) for name, select in views.items()}
+
     def engine_cache(self, engine: Any = None) -> Any:
-        """The loaded database of this declaration (agentbench/sim/sql_engine.py), kept with
-        it so every episode of a task shares one load; with an argument, store it."""
+        """What every episode's database is built from (agentbench/sim/sql_engine.py), kept
+        with the declaration so it is prepared once; with an argument, store it."""
         if engine is not None:
             self._engine = engine
         return self._engine

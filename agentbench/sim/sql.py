@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import weakref
 from decimal import Decimal
 from typing import Any
 
 from agentbench.sim.base import Change, CommandResult
 from agentbench.sim.spec import SqlSpec
-from agentbench.sim.sql_engine import drop_database, episode_database
+from agentbench.sim.sql_classify import SqlStatement, SqlSyntaxError, split_statements
+from agentbench.sim.sql_engine import Session
 from agentbench.sim.sql_errors import postgres_error
 from agentbench.sim.sql_identity import read_identity
 
-# DuckDB's type names as PostgreSQL's catalog spells them (information_schema answers).
-_PG_TYPES = {
+# DuckDB's type names, and the spellings task files declare, as PostgreSQL's catalog spells them
+# (information_schema answers, psql's \d): the one table of them.
+PG_TYPES = {
     "BIGINT": "bigint",
     "INTEGER": "integer",
     "SMALLINT": "smallint",
@@ -37,9 +40,24 @@ _PG_TYPES = {
     "JSON": "jsonb",
     "INTERVAL": "interval",
     "UUID": "uuid",
+    "TIMESTAMPTZ": "timestamp with time zone",
+    "INT": "integer",
+    "INT4": "integer",
+    "INT8": "bigint",
+    "FLOAT8": "double precision",
+    "BOOL": "boolean",
 }
-_CONTROL = re.compile(r"^\s*(begin|start|commit|end|rollback|abort)\b(?!\s*[;(]?\s*\w+\s*\()", re.I)
-_WRITE = re.compile(r"^\s*(insert|update|delete|drop|alter|create|truncate|merge|copy)\b", re.I)
+_CONTROL_TAGS = {"start": "BEGIN", "end": "COMMIT", "abort": "ROLLBACK"}
+_COUNTED = ("insert", "update", "delete")  # writes whose touched rows are reported
+MAX_PRINTED = 16 * 2**20  # characters of an aligned table; more is psql's out-of-memory error
+_LOST = {
+    "timeout": ("ERROR:  canceling statement due to statement timeout\n", 1),
+    "crashed": (
+        "server closed the connection unexpectedly\n\tThis probably means the server "
+        "terminated abnormally\n\tbefore or while processing the request.\n",
+        2,
+    ),
+}
 _TARGET = re.compile(
     r"^\s*(?:insert\s+into|update|delete\s+from|drop\s+table(?:\s+if\s+exists)?|alter\s+table|truncate(?:\s+table)?|create\s+(?:table|view|index)(?:\s+\w+)?(?:\s+on)?)\s+([\w.\"]+)",
     re.I,
@@ -109,21 +127,99 @@ def aligned(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
 
 
 class Database:
-    """One episode's copy of the declared tables (see sql_engine.py: loaded once, copied per
-    episode; dropped when the episode's World is)."""
+    """One episode's database (sql_engine.py: its own engine process, started on first use,
+    gone with the episode's World)."""
 
     def __init__(self, spec: SqlSpec) -> None:
-        import duckdb
-
         self.spec = spec
-        self.error_types: tuple[type[Exception], ...] = (duckdb.Error,)
-        self.name, self.conn = episode_database(self.spec)
+        self.session = Session(spec)
+        self._prepared: dict[str, tuple[str, str]] = {}
+        weakref.finalize(self, self.session.close)
+
+    def snapshot(self) -> object:
+        """A dry run works in a transaction of the episode's database, rolled back by `restore`."""
+        return self.session.snapshot()
+
+    def restore(self, token: object) -> None:
+        self.session.restore(token)
+
+    def interrupt(self) -> None:
+        """Stop the statement in flight (another thread: the call was cancelled)."""
+        self.session.interrupt()
+
+    def run(
+        self, sql: str, replica: bool = False
+    ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
+        """(columns, rows, result with identity/changes or the error) of one query text;
+        `replica`: as a hot-standby replica answers it (read-only, in recovery)."""
+        try:
+            statements = split_statements(sql, self._prepared)
+        except SqlSyntaxError as exc:
+            return _failed(postgres_error(str(exc), sql.strip().rstrip(";")))
+        if not statements:  # psql sends nothing for an empty command
+            return [], [], CommandResult()
+        # BEGIN/COMMIT around statements: the episode's own transaction stays open, so only the
+        # statements between them run; a control statement alone gets psql's echoed tag.
+        body = [s for s in statements if s.kind != "control"]
+        if not body:
+            verb = statements[-1].verb
+            return [], [], CommandResult(stdout=f"{_CONTROL_TAGS.get(verb, verb.upper())}\n")
+        refused = next((s for s in body if s.kind == "refused"), None)
+        if refused is not None:  # nothing of the text runs, as in one implicit transaction
+            assert refused.refusal is not None
+            return _failed(refused.refusal, ("sql", refused.verb, "!refused"))
+        writes = [s for s in body if s.kind == "write"]
+        if writes and (replica or self.spec.read_only):
+            text = f"ERROR:  cannot execute {writes[0].verb.upper()} in a read-only transaction\n"
+            return _failed(text, ("sql", "write", "!read-only"))
+        last = body[-1]
+        # an INSERT/UPDATE/DELETE reports the rows it touched (their first column): what it meant
+        returning = (
+            last.kind == "write"
+            and last.type in ("INSERT", "UPDATE", "DELETE")
+            and last.verb in _COUNTED
+            and not re.search(r"\breturning\b", last.text, re.I)
+        )
+        texts = [s.text for s in body]
+        texts[-1] += " RETURNING *" if returning else ""
+        reply = self.session.run(texts, replica, writes=bool(writes))
+        statement = sql.strip().rstrip(";").rstrip()  # errors point into the text as sent
+        if reply[0] == "lost":
+            text, code = _LOST[reply[1]]
+            return _failed(text, exit_code=code)
+        if reply[0] == "error":
+            return _failed(postgres_error(reply[1], statement))
+        columns = [_column_name(c) for c in reply[1]] if reply[0] == "ok" else []
+        rows = reply[2] if reply[0] == "ok" else []
+        if reply[0] == "too_large" or _printed_size(columns, rows) > MAX_PRINTED:
+            failed = _failed("out of memory for query result\n")  # psql's words for it
+            failed[2].limit = "total_bytes"
+            return failed
+        # every write of the text is a change, not only a last one
+        earlier = [Change("sql", s.verb, _table(s)) for s in writes if s is not last]
+        if last.kind == "write":
+            explained = last.type == "EXPLAIN"  # EXPLAIN ANALYZE of a write: the plan; it ran
+            # a write inside a SELECT's CTE returns the SELECT's rows, not the written ones
+            inside = last.type == "SELECT"
+            touched = rows if last.verb in _COUNTED and not explained and not inside else None
+            written = self._written(last, touched)
+            if explained or inside:
+                written[2].stdout = aligned(columns, rows) if columns else ""
+            elif not returning and columns and last.verb in _COUNTED:  # its own RETURNING rows
+                written[2].stdout = aligned(columns, rows) + written[2].stdout
+            written[2].changes[:0] = earlier
+            return written
+        if "information_schema" in statement.lower():
+            rows = [
+                tuple(PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows
+            ]
+        identity = read_identity(columns, [[cell(v) for v in row] for row in rows])
+        return columns, rows, CommandResult(identity=identity, changes=earlier)
 
     def _written(
-        self, statement: str, verb: str, touched: list[tuple[Any, ...]] | None
+        self, statement: SqlStatement, touched: list[tuple[Any, ...]] | None
     ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
-        target = _TARGET.match(statement)
-        table = target.group(1).strip('"') if target else "?"
+        verb, table = statement.verb, _table(statement)
         keys = sorted(cell(row[0]) for row in touched) if touched is not None else []
         count = len(touched) if touched is not None else None
         detail = f"{count} row{'s' if count != 1 else ''}" if count is not None else ""
@@ -134,89 +230,15 @@ class Database:
             "update": f"UPDATE {count}",
             "delete": f"DELETE {count}",
         }
-        out = tag.get(verb, verb.upper() + " TABLE") + "\n"
+        out = (
+            tag.get(verb, verb.upper() + " TABLE")
+            if count is not None or verb not in tag
+            else verb.upper()
+        )
+        out += "\n"
         change = Change("sql", verb, table, detail)
         identity = ("sql", verb, table, *keys)
         return [], [], CommandResult(stdout=out, identity=identity, changes=[change])
-
-    def snapshot(self) -> object:
-        """A dry run works on a copy of the episode's database, dropped by `restore`."""
-        token = (self.name, self.conn)
-        self.name, self.conn = episode_database(self.spec, source=self.name)
-        return token
-
-    def restore(self, token: object) -> None:
-        assert isinstance(token, tuple)
-        drop_database(self.spec, self.name)
-        self.name, self.conn = token
-
-    def run(
-        self, sql: str, replica: bool = False
-    ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
-        """(columns, rows, result with identity/changes or the error) of one query text;
-        `replica`: as a hot-standby replica answers it (read-only, in recovery)."""
-        if replica:
-            self.conn.execute(f"SET search_path = '{self.name}.replica,{self.name}.main'")
-            try:
-                return self._run(sql, read_only=True)
-            finally:
-                self.conn.execute(f"SET search_path = '{self.name}.main'")
-        return self._run(sql, read_only=self.spec.read_only)
-
-    def _run(
-        self, sql: str, read_only: bool
-    ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
-        statement = sql.strip().rstrip(";").strip()
-        if not statement:  # psql sends nothing for an empty command
-            return [], [], CommandResult()
-        parts = [p for p in statement.split(";") if p.strip()]
-        # BEGIN/COMMIT around statements: the episode's own transaction stays open, so only the
-        # statements between them run; a control statement alone gets psql's echoed tag.
-        body = [p for p in parts if not _CONTROL.match(p)]
-        if not body:
-            control = _CONTROL.match(parts[-1])
-            assert control is not None
-            tag = {"start": "BEGIN", "end": "COMMIT", "abort": "ROLLBACK"}.get(
-                control.group(1).lower(), control.group(1).upper()
-            )
-            return [], [], CommandResult(stdout=f"{tag}\n")
-        if len(body) < len(parts):
-            parts, statement = body, ";".join(body).strip()
-        writes = [m for m in (_WRITE.match(p) for p in parts) if m]
-        if writes and read_only:
-            verb = writes[0].group(1).upper()
-            text = f"ERROR:  cannot execute {verb} in a read-only transaction\n"
-            result = CommandResult(
-                stderr=text, exit_code=1, identity=("sql", "write", "!read-only")
-            )
-            return [], [], result
-        write = _WRITE.match(parts[-1]) if parts else None
-        # an INSERT/UPDATE/DELETE reports the rows it touched (their first column): what it meant
-        returning = (
-            write is not None
-            and write.group(1).lower() in ("insert", "update", "delete")
-            and not re.search(r"\breturning\b", parts[-1], re.I)
-        )
-        try:
-            cursor = self.conn.execute(statement + (" RETURNING *" if returning else ""))
-            columns = [_column_name(d[0]) for d in cursor.description or []]
-            rows = cursor.fetchall() if columns else []
-        except self.error_types as exc:
-            text = postgres_error(str(exc), statement)
-            return [], [], CommandResult(stderr=text, exit_code=1, identity=None)
-        if write is not None:
-            verb = write.group(1).lower()
-            touched = rows if verb in ("insert", "update", "delete") else None
-            written = self._written(parts[-1], verb, touched)
-            if not returning and columns:  # the statement's own RETURNING: psql prints the rows
-                written[2].stdout = aligned(columns, rows) + written[2].stdout
-            return written
-        if "information_schema" in statement.lower():
-            rows = [
-                tuple(_PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows
-            ]
-        identity = read_identity(columns, [[cell(v) for v in row] for row in rows])
-        return columns, rows, CommandResult(identity=identity)
 
     def query(self, sql: str) -> CommandResult:
         """The `sql_query` tool: psql's aligned table, or the error."""
@@ -224,3 +246,24 @@ class Database:
         if columns:
             result.stdout = aligned(columns, rows)
         return result
+
+
+def _table(statement: SqlStatement) -> str:
+    """The table a write names ("?" when the clause names none the pattern knows)."""
+    target = _TARGET.match(statement.clause)
+    return target.group(1).strip('"') if target else "?"
+
+
+def _failed(
+    text: str, identity: tuple[str, ...] | None = None, exit_code: int = 1
+) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
+    return [], [], CommandResult(stderr=text, exit_code=exit_code, identity=identity)
+
+
+def _printed_size(columns: list[str], rows: list[tuple[Any, ...]]) -> int:
+    """Characters psql's aligned table of these rows takes (every cell padded to its column)."""
+    widths = [len(c) for c in columns]
+    for row in rows:
+        for i, value in enumerate(row):
+            widths[i] = max(widths[i], len(cell(value)))
+    return (sum(widths) + 3 * len(widths)) * (len(rows) + 3)

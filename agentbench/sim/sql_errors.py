@@ -7,8 +7,9 @@ DuckDB says `Catalog Error: Table with name x does not exist!`; a PostgreSQL ser
     LINE 1: SELECT * FROM x
                           ^
 
-The common errors a model meets (a missing table or view, a missing column, a syntax error) are
-translated; any other keeps the engine's text behind psql's `ERROR:  ` prefix.
+The common errors a model meets (a missing table, view, column or function, a syntax error, a
+statement timeout, out of memory, a file function the sandbox refuses) are translated; any other
+keeps the engine's text behind psql's `ERROR:  ` prefix.
 """
 
 from __future__ import annotations
@@ -35,12 +36,25 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
         'syntax error at or near "{0}"',
     ),
     (re.compile(r"^Parser Error: syntax error at end of input"), "syntax error at end of input"),
+    (
+        re.compile(r"^Catalog Error: (?:Scalar|Table|Aggregate) Function with name (\w+) does not"),
+        "function {0} does not exist",
+    ),
+    (re.compile(r"^INTERRUPT Error"), "canceling statement due to statement timeout"),
+    (re.compile(r"^Out of Memory Error"), "out of memory"),
 )
+# a function the sandbox keeps from the host's files (the engine says only which path)
+_FILE_FUNCTION = re.compile(r'(?<![\w.])"?((?:read|parquet|sniff|csv|json)_?\w*|glob)"?\s*\(', re.I)
 
 
 def postgres_error(engine_message: str, statement: str) -> str:
     """psql's text for an engine error on `statement` (ends with a newline)."""
     first = engine_message.split("\n")[0].strip()
+    if first.startswith("Permission Error"):
+        called = _FILE_FUNCTION.search(statement)
+        if called is not None:
+            return f"ERROR:  permission denied for function {called.group(1).lower()}\n"
+        return "ERROR:  permission denied: the server's files and network are not accessible\n"
     for pattern, template in _RULES:
         match = pattern.match(first)
         if match is None:

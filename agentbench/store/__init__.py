@@ -1,5 +1,5 @@
 """The SQLite result store."""
 
-from agentbench.store.db import ResultStore
+from agentbench.store.db import ResultStore, check_database
 
-__all__ = ["ResultStore"]
+__all__ = ["ResultStore", "check_database"]

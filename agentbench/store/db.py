@@ -2,14 +2,17 @@
 flight. WAL mode lets several runs write to the same database file at once.
 
 The database carries the results contract's version (records.SCHEMA_VERSION) as SQLite's
-`user_version`: a database written by a newer agentbench is refused with one line."""
+`user_version`: a database written by a newer agentbench is refused with one line.
+
+Secrets handed to `redact` (API keys, header values) are blanked out of every record before it
+is written, wherever they turn up (a server echoing a key in an error body, a tool output)."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +47,13 @@ CREATE TABLE IF NOT EXISTS bench_results (
 """
 
 
+REDACTED = "[redacted]"
+
+
 class ResultStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._secrets: tuple[str, ...] = ()
         try:
             self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
@@ -78,6 +85,19 @@ class ResultStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def redact(self, secrets: Iterable[str]) -> None:
+        """Blank these values out of everything this store writes from now on."""
+        # records are written as JSON, where a value only ever appears JSON-escaped
+        forms = {json.dumps(s)[1:-1] for s in secrets if s}
+        self._secrets = tuple(sorted(forms, key=len, reverse=True))
+
+    def _scrub(self, text: str) -> str:
+        """`text` (a record as JSON) with every secret replaced; it stays valid JSON, as only the
+        escaped form, found inside a string, is replaced."""
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
     def _write(self, sql: str, params: tuple[Any, ...], also: Any = None) -> None:
         """One transaction: `sql`, then `also(conn)` when given; retried while locked."""
         for attempt in range(5):
@@ -102,12 +122,16 @@ class ResultStore:
         self._write(
             "INSERT INTO runs(run_id, created_at, kind, status, record) VALUES (?,?,?,?,?) "
             "ON CONFLICT(run_id) DO UPDATE SET status=excluded.status, record=excluded.record",
-            (run.run_id, run.created_at, run.kind, run.status, run.model_dump_json()),
+            (run.run_id, run.created_at, run.kind, run.status, self._scrub(run.model_dump_json())),
         )
 
     def add_episode(self, episode: EpisodeResult) -> None:
         """Commit one finished episode and its transcript (replacing an earlier attempt at the
         same key); the transcript fields go to the transcript tables, not the episode row."""
+        if self._secrets:
+            text = episode.model_dump_json()
+            if self._scrub(text) != text:
+                episode = EpisodeResult.model_validate_json(self._scrub(text))
 
         def transcript(conn: sqlite3.Connection) -> None:
             transcripts.write(conn, episode.run_id, episode.task_id, episode.repeat, episode.steps)
@@ -130,7 +154,7 @@ class ResultStore:
     def add_bench_result(self, run_id: str, seq: int, record: dict[str, Any]) -> None:
         self._write(
             "INSERT OR REPLACE INTO bench_results(run_id, seq, record) VALUES (?,?,?)",
-            (run_id, seq, json.dumps(record)),
+            (run_id, seq, self._scrub(json.dumps(record))),
         )
 
     def bench_results(self, run_id: str) -> list[dict[str, Any]]:
@@ -237,6 +261,33 @@ class ResultStore:
             (run_id,),
         )
         return {(str(t), int(r)) for t, r in rows}
+
+
+def check_database(path: Path, flag: str = "--db") -> None:
+    """Refuse, with one line and without writing to it, a file that is not an agentbench
+    results database (a text file, another program's SQLite file)."""
+    try:
+        with path.open("rb") as f:
+            header = f.read(16)
+    except OSError as exc:
+        raise ConfigError(f"{flag} {path}: cannot read it ({exc.strerror})") from exc
+    if header != b"SQLite format 3\x00":
+        raise ConfigError(
+            f"{flag} {path}: not a usable agentbench database (not SQLite); give another path"
+        )
+    try:
+        conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True, timeout=30)
+        try:
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise ConfigError(f"{flag} {path}: not a usable agentbench database ({exc})") from exc
+    if not {"runs", "episodes"} <= names:
+        raise ConfigError(
+            f"{flag} {path}: not a usable agentbench database (a SQLite file without its "
+            "tables); give another path"
+        )
 
 
 def _like(text: str) -> str:

@@ -9,10 +9,12 @@ and the scorers use this one function, so what the simulator accepts is what sco
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
+
+from agentbench.sim.shell_ast import ShellSyntaxError
+from agentbench.sim.shell_static import line_words, quote_words
 
 
 class ProgramFlags(BaseModel):
@@ -38,7 +40,7 @@ class Argv:
         parts = [self.program, *self.positionals]
         for name, value in self.flags:
             parts.append(name if value is None else f"{name}={value}")
-        return shlex.join(parts)
+        return quote_words(parts)
 
 
 class ArgvError(ValueError):
@@ -46,9 +48,10 @@ class ArgvError(ValueError):
 
 
 def split_command(command: str) -> list[str]:
+    """The command's words, read by the shell front end (agentbench/sim/shell_static.py)."""
     try:
-        words = shlex.split(command, comments=False, posix=True)
-    except ValueError as exc:
+        words = line_words(command)
+    except ShellSyntaxError as exc:
         raise ArgvError(f"cannot parse shell command {command!r}: {exc}") from exc
     if not words:
         raise ArgvError("empty shell command")
@@ -64,7 +67,7 @@ def canonical_argv(command: str, grammar: dict[str, ProgramFlags] | None = None)
     """
     words = split_command(command)
     if words[0] == "sudo" and len(words) > 1 and not words[1].startswith("-"):
-        inner = canonical_argv(shlex.join(words[1:]), grammar)
+        inner = canonical_argv(quote_words(words[1:]), grammar)
         return Argv(f"sudo {inner.program}", inner.positionals, inner.flags)
     program = words[0].rsplit("/", 1)[-1]
     spec = (grammar or {}).get(program, ProgramFlags())

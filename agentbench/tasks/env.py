@@ -7,25 +7,51 @@ else the tool's `unmatched` text, a fallback that counts as off-script. Each res
 (`source`), what the call meant (`identity`) and what it changed (`changes`); the environment
 keeps every change of the episode. Unknown tools, malformed arguments and unmatched calls get
 the error a real tool runtime would return, so a model's mistake is fed back to it.
+
+A simulated call runs within a work budget (sim/budget.py: time, steps, bytes); one that goes
+past it is answered with the killed command's error and the limit is recorded (`limit`). The
+model is sent at most `OUTPUT_LIMIT` characters of a result: its start and its end around a
+marker saying how much was left out, as agent runtimes truncate (`truncated_from` records the
+full length).
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jsonschema
 
-from agentbench.records import ChangeRecord, ToolResultRecord
+from agentbench.jsontext import loads
+from agentbench.records import AttemptedWriteRecord, ChangeRecord, ToolResultRecord
 from agentbench.sim.base import Change, CommandResult, Identity
+from agentbench.sim.shell_ast import ShellSyntaxError
+from agentbench.sim.shell_intent import AttemptedWrite, classify, classify_sql
+from agentbench.sim.shell_static import static_commands
 from agentbench.sim.world import World, WorldSpec
-from agentbench.tasks.argv import ArgvError, ProgramFlags, split_command
+from agentbench.tasks.argv import ProgramFlags
 from agentbench.tasks.matching import args_match
 from agentbench.tasks.model import ArgKind, Environment, Task, ToolDef
 
 FALLBACK = "fallback"  # the source of a call no rule and no simulator answered (off-script)
+OUTPUT_LIMIT = 64 * 1024  # characters of one tool result the model is sent
+
+
+def clip(text: str, limit: int = OUTPUT_LIMIT) -> tuple[str, int | None]:
+    """`text` as the model is sent it, and its full length when it was cut (else None)."""
+    if len(text) <= limit:
+        return text, None
+    head = limit * 3 // 4
+    tail = limit - head
+    left_out = len(text) - head - tail
+    marker = (
+        f"\n[... output truncated: {left_out:,} of {len(text):,} characters left out; "
+        "narrow the command (grep, head, tail) to see them ...]\n"
+    )
+    return text[:head] + marker + text[-tail:], len(text)
 
 
 @dataclass(frozen=True)
@@ -41,18 +67,24 @@ class ToolResult:
     source: str = "rule"  # "sim:<program>", "rule", "fallback" (off-script), "runtime_error"
     identity: Identity | None = None  # what the call meant, as the simulator resolved it
     changes: tuple[Change, ...] = field(default=())  # state changes the call made
+    # writes the call asked for, classified before it ran (even when nothing carried them out)
+    attempted_writes: tuple[AttemptedWrite, ...] = field(default=())
+    limit: str | None = None  # the resource limit that ended the call (sim/budget.py)
 
     def content(self) -> str:
-        """The text sent back to the model as the tool message."""
+        """The text sent back to the model as the tool message (clipped to OUTPUT_LIMIT)."""
+        output = clip(self.output)[0]
         if self.exit_code not in (None, 0):
-            return f"{self.output.rstrip()}\n[exit code {self.exit_code}]"
-        return self.output
+            return f"{output.rstrip()}\n[exit code {self.exit_code}]"
+        return output
 
     def record(self, name: str) -> ToolResultRecord:
         """The result as the episode records it."""
         return ToolResultRecord(
             name=name,
             output=self.content(),
+            limit=self.limit,
+            truncated_from=clip(self.output)[1],
             ok=self.ok,
             kind=self.kind,
             latency_s=self.latency_s,
@@ -62,7 +94,26 @@ class ToolResult:
                 ChangeRecord(system=c.system, action=c.action, target=c.target, detail=c.detail)
                 for c in self.changes
             ],
+            attempted_writes=[
+                AttemptedWriteRecord(program=w.program, target=w.target, why=w.why)
+                for w in self.attempted_writes
+            ],
         )
+
+
+def attempted_writes(tool: ToolDef, args: dict[str, Any]) -> tuple[AttemptedWrite, ...]:
+    """The writes a call asks for by intent: each shell argument's commands, each SQL
+    argument's statements (agentbench/sim/shell_intent.py)."""
+    out: list[AttemptedWrite] = []
+    for arg, kind in tool.match.items():
+        value = args.get(arg)
+        if not isinstance(value, str):
+            continue
+        if kind is ArgKind.shell:
+            out += classify(value)
+        elif kind is ArgKind.sql:
+            out += classify_sql(value)
+    return tuple(out)
 
 
 def world_spec(environment: Environment) -> WorldSpec | None:
@@ -85,7 +136,7 @@ def parse_arguments(raw: str | dict[str, Any] | None) -> tuple[dict[str, Any] | 
     if isinstance(raw, dict):
         return raw, None
     try:
-        value = json.loads(raw)
+        value = loads(raw)  # bounded: `[[[…` is invalid JSON here, never a RecursionError
     except json.JSONDecodeError as exc:
         return None, f"arguments are not valid JSON ({exc.msg} at position {exc.pos})"
     if not isinstance(value, dict):
@@ -110,6 +161,14 @@ class SimulatedEnvironment:
         self.simulator_errors: list[str] = []  # simulator exceptions (answered as off-script)
 
     def execute(self, name: str, raw_args: str | dict[str, Any] | None) -> ToolResult:
+        result = self._execute(name, raw_args)
+        tool = self.tools.get(name)
+        args, _ = parse_arguments(raw_args)
+        if tool is None or args is None or result.kind == "invalid_arguments":
+            return result
+        return replace(result, attempted_writes=attempted_writes(tool, args))
+
+    def _execute(self, name: str, raw_args: str | dict[str, Any] | None) -> ToolResult:
         tool = self.tools.get(name)
         if tool is None:
             offered = ", ".join(sorted(self.tools)) or "none"
@@ -166,6 +225,7 @@ class SimulatedEnvironment:
             source=f"sim:{program}",
             identity=result.identity,
             changes=tuple(result.changes),
+            limit=result.limit,
         )
 
     def _state_holds(self, conditions: dict[str, Any]) -> bool:
@@ -181,9 +241,13 @@ class SimulatedEnvironment:
             if kind is ArgKind.shell and isinstance(args.get(arg), str):
                 command = args[arg]
                 try:
-                    program = split_command(command)[0].rsplit("/", 1)[-1]
-                except ArgvError:
-                    return self._shell_error("bash: syntax error: unexpected end of file")
+                    commands = static_commands(command)
+                except ShellSyntaxError as exc:
+                    return self._shell_error(str(exc))
+                first = next((c for c in commands if c.words), None)
+                # the program as written: a wrapper (`sudo`, `watch`) names itself
+                written = (first.wrappers or first.words)[0] if first else "bash"
+                program = re.split(r"[\s(]", written, maxsplit=1)[0] or "bash"
         template = tool.unmatched_by_program.get(program, tool.unmatched)
         fills = {"program": program, "tool": tool.name, "command": command}
         fills.update({k: v if isinstance(v, str) else str(v) for k, v in args.items()})

@@ -71,12 +71,42 @@ def _read_yaml(path: Path) -> tuple[Any, str]:
             str(path), "-", f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", bad_line
         ) from exc
     try:
-        return yaml.load(text, Loader=_LOADER), text
+        data = yaml.load(text, Loader=_LOADER)
+    except RecursionError as exc:
+        raise TaskFileError(str(path), "-", f"nested deeper than {MAX_NESTING} levels") from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
         problem = getattr(exc, "problem", None) or str(exc)
         raise TaskFileError(str(path), "-", f"YAML syntax error: {problem}", line) from exc
+    if _too_deep(data):
+        raise TaskFileError(
+            str(path),
+            "-",
+            f"nested deeper than {MAX_NESTING} levels; no task needs that, flatten it",
+        )
+    return data, text
+
+
+MAX_NESTING = 64  # task data is a few levels deep; copying or scoring 900 levels recurses
+
+
+def _too_deep(data: Any) -> bool:
+    """Whether mappings and lists nest deeper than MAX_NESTING (walked without recursion, each
+    node once: YAML aliases share nodes)."""
+    stack, seen = [(data, 0)], set()
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return True
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return False
 
 
 def _node_line(text: str, loc: tuple[Any, ...]) -> int | None:

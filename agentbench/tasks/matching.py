@@ -6,13 +6,14 @@ import json
 import re
 from typing import Any
 
-from agentbench.sim.shell import ShellSyntaxError, parse
-from agentbench.sim.shell_parse import strip_prefixes
+from agentbench.sim.budget import Budget, WorkExceeded, bounded
+from agentbench.sim.regex import search
+from agentbench.sim.shell_ast import ShellSyntaxError
+from agentbench.sim.shell_static import static_commands
 from agentbench.tasks.argv import ProgramFlags, same_command
 from agentbench.tasks.model import ArgKind, CallPattern, ToolDef
 
 MATCHER_KEYS = frozenset({"$regex", "$contains", "$one_of", "$any"})
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
 
 
 def is_matcher(value: Any) -> bool:
@@ -66,9 +67,13 @@ def value_matches(
         key, operand = next(iter(expected.items()))
         if key == "$any":
             return True
-        if key == "$regex":
+        if key == "$regex":  # the model's text: matched on the bounded engine (sim/regex.py)
             flags = re.IGNORECASE if ignore_case else 0
-            return re.search(operand, _as_text(actual), flags) is not None
+            with bounded(Budget()):  # its own budget: a slow pattern is no match, not a kill
+                try:
+                    return search(operand, _as_text(actual), flags) is not None
+                except WorkExceeded:
+                    return False
         if key == "$contains":
             return str(operand).casefold() in _as_text(actual).casefold()
         return any(equal_by_kind(option, actual, kind, grammar) for option in operand)
@@ -110,22 +115,16 @@ def call_matches(
 
 
 def shell_commands(line: str) -> list[str]:
-    """Each simple command of a shell line (pipes, `&&`, `;`), prefixes stripped, words joined by
-    single spaces, e.g. `sudo /usr/bin/kubectl delete po x | cat` -> `kubectl delete po x`,
-    `cat`. A line that does not parse is returned as it is."""
+    """Each simple command a shell line would run (pipes, lists, loops, `$(…)`, `eval`,
+    `sh -c`, `xargs` templates), wrappers stripped, words joined by single spaces, e.g.
+    `sudo /usr/bin/kubectl delete po x | cat` -> `kubectl delete po x`, `cat`. Read from the
+    shell front end's syntax tree (agentbench/sim/shell_static.py), the one the simulator runs.
+    A line that does not parse is returned as it is."""
     try:
-        items = parse(line)
+        commands = static_commands(line)
     except ShellSyntaxError:
         return [line]
-    out: list[str] = []
-    for _, pipeline in items:
-        for command in pipeline:
-            words = strip_prefixes(list(command.words))
-            if words[:1] and words[0] in _SHELLS and "-c" in words[1:-1]:
-                out += shell_commands(words[words.index("-c", 1) + 1])  # sh -c 'a; b'
-            elif words:
-                out.append(" ".join(words))
-    return out
+    return [" ".join(c.words) for c in commands if c.words]
 
 
 def forbidden(

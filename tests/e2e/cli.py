@@ -29,13 +29,18 @@ RUN_COMMAND = {
 }
 
 
-def agentbench(*args: str, timeout: float = 120, **kwargs: object) -> subprocess.CompletedProcess:
+def agentbench(
+    *args: str,
+    timeout: float = 120,
+    env_extra: dict[str, str] | None = None,
+    **kwargs: object,
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "agentbench.cli.main", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, "COLUMNS": "80"},
+        env={**os.environ, "COLUMNS": "80", **(env_extra or {})},
         **kwargs,  # type: ignore[arg-type]
     )
 

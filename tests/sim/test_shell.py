@@ -6,6 +6,8 @@ import pytest
 
 from agentbench.sim.base import Change, CommandResult, ShellContext
 from agentbench.sim.shell import Shell, ShellSyntaxError, parse
+from agentbench.sim.shell_ast import Command, Sequence
+from agentbench.sim.shell_static import static_word
 from agentbench.sim.world import World
 from tests.sim.conftest import sh
 
@@ -44,9 +46,14 @@ CTX = ShellContext(user="ops")
 
 
 def test_quotes_and_operators_split_like_bash() -> None:
-    items = parse("""echo 'a | b' "c;d" e\\ f && up || echo x; echo y""")
-    assert [c for c, _ in items] == ["", "&&", "||", ";"]
-    assert items[0][1][0].words == ["echo", "a | b", "c;d", "e f"]
+    tree = parse("""echo 'a | b' "c;d" e\\ f && up || echo x; echo y""")
+    assert isinstance(tree, Sequence)
+    first, last = tree.items
+    assert isinstance(first[1], Sequence)
+    assert [c for c, _ in first[1].items] == ["", "&&", "||"] and last[0] == ";"
+    command = first[1].items[0][1]
+    assert isinstance(command, Command)
+    assert [static_word(w, {}) for w in command.words] == ["echo", "a | b", "c;d", "e f"]
 
 
 def test_pipe_feeds_stdout_into_the_next_stage_and_the_filter_adds_no_identity(
