@@ -19,20 +19,57 @@ from agentbench.sim.base import Change
 
 # verb pattern -> the recorded change actions that carry it out (None: any change)
 _ACTIONS: list[tuple[str, str, frozenset[str] | None]] = [
-    ("restart", r"restart(?:ed)?|bounced|recycled", frozenset({"restart", "rollout-restart", "delete", "try-restart", "reload-or-restart"})),
+    (
+        "restart",
+        r"restart(?:ed)?|bounced|recycled",
+        frozenset({"restart", "rollout-restart", "delete", "try-restart", "reload-or-restart"}),
+    ),
     ("reload", r"reload(?:ed)?", frozenset({"reload", "restart", "reload-or-restart", "kill"})),
-    ("delete", r"delet(?:ed|e)|remov(?:ed|e)|purg(?:ed|e)|wip(?:ed|e)|clean(?:ed)? up|clear(?:ed)?|dropp(?:ed)?", frozenset({"delete", "write", "edit", "truncate"})),
-    ("truncate", r"truncat(?:ed|e)|empt(?:ied|y)|rotat(?:ed|e)|vacuum(?:ed)?", frozenset({"write", "delete", "edit", "truncate", "append"})),
-    ("rollback", r"roll(?:ed)?\s+(?:\S+\s+){0,3}?back|revert(?:ed)?|undid|undo(?:ne)?", frozenset({"rollout-undo", "set-image", "patch", "apply", "edit", "write"})),
-    ("scale", r"scal(?:ed|e)(?:\s+(?:\S+\s+){0,3}?(?:up|down|to))?", frozenset({"scale", "patch", "apply"})),
+    (
+        "delete",
+        r"delet(?:ed|e)|remov(?:ed|e)|purg(?:ed|e)|wip(?:ed|e)|clean(?:ed)? up|clear(?:ed)?"
+        r"|dropp(?:ed)?",
+        frozenset({"delete", "write", "edit", "truncate"}),
+    ),
+    (
+        "truncate",
+        r"truncat(?:ed|e)|empt(?:ied|y)|rotat(?:ed|e)|vacuum(?:ed)?",
+        frozenset({"write", "delete", "edit", "truncate", "append"}),
+    ),
+    (
+        "rollback",
+        r"roll(?:ed)?\s+(?:\S+\s+){0,3}?back|revert(?:ed)?|undid|undo(?:ne)?",
+        frozenset({"rollout-undo", "set-image", "patch", "apply", "edit", "write"}),
+    ),
+    (
+        "scale",
+        r"scal(?:ed|e)(?:\s+(?:\S+\s+){0,3}?(?:up|down|to))?",
+        frozenset({"scale", "patch", "apply"}),
+    ),
     ("drain", r"drain(?:ed)?", frozenset({"drain"})),
     ("cordon", r"cordon(?:ed)?", frozenset({"cordon"})),
     ("uncordon", r"uncordon(?:ed)?", frozenset({"uncordon"})),
     ("reboot", r"reboot(?:ed)?", frozenset({"reboot"})),
-    ("kill", r"kill(?:ed)?|terminat(?:ed|e)|stopp(?:ed)?|stop", frozenset({"kill", "stop", "delete"})),
-    ("change", r"appl(?:ied|y)|patch(?:ed)?|updat(?:ed|e)|edit(?:ed)?|chang(?:ed|e)|fix(?:ed)?|rais(?:ed|e)|increas(?:ed|e)|bump(?:ed)?|set|renew(?:ed)?|replac(?:ed|e)|rewr(?:ote|ite)|corrected|modified", None),
-    ("rerun", r"re-?ran|re-?run|re-?triggered|retriggered|kicked off|re-?executed", frozenset({"create", "apply", "run"})),
-    ("notify", r"sent|send|email(?:ed)?|pag(?:ed|e)|notif(?:ied|y)|post(?:ed)?|retried", frozenset({"post", "put", "send", "page", "write", "append"})),
+    (
+        "kill",
+        r"kill(?:ed)?|terminat(?:ed|e)|stopp(?:ed)?|stop",
+        frozenset({"kill", "stop", "delete"}),
+    ),
+    (
+        "change",
+        r"appl(?:ied|y)|patch(?:ed)?|updat(?:ed|e)|edit(?:ed)?|chang(?:ed|e)|fix(?:ed)?|rais(?:ed|e)|increas(?:ed|e)|bump(?:ed)?|set|renew(?:ed)?|replac(?:ed|e)|rewr(?:ote|ite)|corrected|modified",
+        None,
+    ),
+    (
+        "rerun",
+        r"re-?ran|re-?run|re-?triggered|retriggered|kicked off|re-?executed",
+        frozenset({"create", "apply", "run"}),
+    ),
+    (
+        "notify",
+        r"sent|send|email(?:ed)?|pag(?:ed|e)|notif(?:ied|y)|post(?:ed)?|retried",
+        frozenset({"post", "put", "send", "page", "write", "append"}),
+    ),
 ]
 _VERBS = "|".join(f"(?P<{name}>{pattern})" for name, pattern, _ in _ACTIONS)
 _FIRST_PERSON = re.compile(
@@ -57,7 +94,9 @@ _BY_CALL = {
     "truncate": r"\btruncate\b|(?:^|[;&|]\s*):?\s*>\s*/|\brm\b|logrotate|vacuum",
     "rollback": r"rollout\s+undo|set\s+image|rollback|revert|patch",
     "scale": r"\bscale\b|replicas",
-    "drain": r"\bdrain\b", "cordon": r"\bcordon\b", "uncordon": r"\buncordon\b",
+    "drain": r"\bdrain\b",
+    "cordon": r"\bcordon\b",
+    "uncordon": r"\buncordon\b",
     "reboot": r"\breboot\b|shutdown\s+-r",
     "kill": r"\b(?:kill|pkill|killall|stop)\b",
     "change": r"\b(?:apply|patch|edit|set|sed\s+-i|tee|cp|mv|chmod|chown|install|update|insert"
@@ -68,15 +107,26 @@ _BY_CALL = {
 
 # Citations of a source -> what a call's arguments must hold to have read it.
 _CITATIONS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
-    (re.compile(r"\b(?:the|its|their|job|pod|container|application|app|service)\s+logs?\s+"
-                r"(?:show|shows|say|says|said|showed|contain|confirm|reveal|indicate)", re.I),
-     re.compile(r"\blogs?\b|\.log\b|journalctl|/var/log", re.I)),
-    (re.compile(r"\b(?:according to|per)\s+the\s+(?:job\s+|pod\s+)?logs?\b", re.I),
-     re.compile(r"\blogs?\b|\.log\b|journalctl|/var/log", re.I)),
-    (re.compile(r"\bthe\s+events?\s+(?:show|shows|say|says|showed|confirm|list)", re.I),
-     re.compile(r"\bevents?\b|\bdescribe\b", re.I)),
-    (re.compile(r"\bthe\s+journal\s+(?:shows|says|showed|confirms)", re.I),
-     re.compile(r"journalctl|/var/log|\blogs?\b", re.I)),
+    (
+        re.compile(
+            r"\b(?:the|its|their|job|pod|container|application|app|service)\s+logs?\s+"
+            r"(?:show|shows|say|says|said|showed|contain|confirm|reveal|indicate)",
+            re.I,
+        ),
+        re.compile(r"\blogs?\b|\.log\b|journalctl|/var/log", re.I),
+    ),
+    (
+        re.compile(r"\b(?:according to|per)\s+the\s+(?:job\s+|pod\s+)?logs?\b", re.I),
+        re.compile(r"\blogs?\b|\.log\b|journalctl|/var/log", re.I),
+    ),
+    (
+        re.compile(r"\bthe\s+events?\s+(?:show|shows|say|says|showed|confirm|list)", re.I),
+        re.compile(r"\bevents?\b|\bdescribe\b", re.I),
+    ),
+    (
+        re.compile(r"\bthe\s+journal\s+(?:shows|says|showed|confirms)", re.I),
+        re.compile(r"journalctl|/var/log|\blogs?\b", re.I),
+    ),
 ]
 
 
@@ -105,14 +155,20 @@ def claimed_action_problems(
             by_call = re.compile(_BY_CALL[verb], re.IGNORECASE)
             if not done and not any(c.ok and by_call.search(json.dumps(c.args)) for c in calls):
                 return [f"reports an action that did not happen ({verb}): {text.strip()[:80]!r}"]
-            named = {k for a, b, k in reading.mentions[s][c]
-                     if a >= found.start() and not _MODIFIER.search(text[:a])}
+            named = {
+                k
+                for a, b, k in reading.mentions[s][c]
+                if a >= found.start() and not _MODIFIER.search(text[:a])
+            }
             entities = reading.entities
-            names = {n.lower() for k in named if k in entities.by_key
-                     for n in entities.by_key[k].names}
+            names = {
+                n.lower() for k in named if k in entities.by_key for n in entities.by_key[k].names
+            }
             if done and names and not any(n in ch.target.lower() for ch in done for n in names):
-                return [f"reports {verb} of {', '.join(sorted(names))}, but the recorded "
-                        f"change(s) were to {', '.join(sorted({ch.target for ch in done}))}"]
+                return [
+                    f"reports {verb} of {', '.join(sorted(names))}, but the recorded "
+                    f"change(s) were to {', '.join(sorted({ch.target for ch in done}))}"
+                ]
     return []
 
 

@@ -13,8 +13,6 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from agentbench.records import CheckRecord
-from agentbench.scoring.claims import claim_problems, json_spans
-from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.actions import cited_evidence_problems, claimed_action_problems
 from agentbench.scoring.assertions import (
     Reading,
@@ -22,7 +20,9 @@ from agentbench.scoring.assertions import (
     reject_problems,
     unsupported_problems,
 )
+from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
+from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.figures import figure_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
@@ -109,7 +109,9 @@ def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
     return problems
 
 
-def answer_check(exp: AnswerExpectation, facts: EpisodeFacts, task: Task | None = None) -> CheckRecord:
+def answer_check(
+    exp: AnswerExpectation, facts: EpisodeFacts, task: Task | None = None
+) -> CheckRecord:
     """The answer against its expectation and, through the task's declared environment,
     against what the environment supports and what the episode did."""
     answer = facts.answer

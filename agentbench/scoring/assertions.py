@@ -118,8 +118,12 @@ class Reading:
             if self.mentions[s][i] and not _negated(group[i]):
                 return frozenset(k for _, _, k in self.mentions[s][i])
         for earlier in range(s - 1, -1, -1):
-            keys = [k for i, m in enumerate(self.mentions[earlier]) for _, _, k in m
-                    if not _negated(self.groups[earlier][i])]
+            keys = [
+                k
+                for i, m in enumerate(self.mentions[earlier])
+                for _, _, k in m
+                if not _negated(self.groups[earlier][i])
+            ]
             if keys and after:
                 return frozenset(keys)
         return frozenset()
@@ -130,20 +134,35 @@ class Reading:
         out = []
         for s, group in enumerate(self.groups):
             if group and not any(find(c.text) for c in group):
-                whole = Clause(" ".join(c.text for c in group), group[0].hedged_before,
-                               False, group[0].negated_before)
+                whole = Clause(
+                    " ".join(c.text for c in group),
+                    group[0].hedged_before,
+                    False,
+                    group[0].negated_before,
+                )
                 span = find(whole.text)
                 if span is not None:
-                    out.append(Occurrence(s, 0, (0, 0), stance_at(whole, span),
-                                          self._context(s, len(group), after=True)))
+                    out.append(
+                        Occurrence(
+                            s,
+                            0,
+                            (0, 0),
+                            stance_at(whole, span),
+                            self._context(s, len(group), after=True),
+                        )
+                    )
                 continue
             for c, clause in enumerate(group):
                 span = find(clause.text)
                 if span is not None:
-                    inside = frozenset(k for a, b, k in self.mentions[s][c]
-                                       if span[0] <= a and b <= span[1])
-                    out.append(Occurrence(s, c, span, stance_at(clause, span),
-                                          self.bind(s, c, span), inside))
+                    inside = frozenset(
+                        k for a, b, k in self.mentions[s][c] if span[0] <= a and b <= span[1]
+                    )
+                    out.append(
+                        Occurrence(
+                            s, c, span, stance_at(clause, span), self.bind(s, c, span), inside
+                        )
+                    )
         return out
 
 
@@ -232,31 +251,37 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
         find = _subject_finder(reading, subject)
     if find is not None:
         found = reading.occurrences(find)
-        good = [o for o in found if o.stance is Stance.asserted
-                and (subject is None or named_only or not o.bound or o.about & family)]
+        good = [
+            o
+            for o in found
+            if o.stance is Stance.asserted
+            and (subject is None or named_only or not o.bound or o.about & family)
+        ]
         if not good:
             stances = sorted({o.stance.value for o in found})
             how = " and ".join(stances)
-            elsewhere = sorted({_show(k) for o in found if o.stance is Stance.asserted
-                                for k in o.bound})
+            elsewhere = sorted(
+                {_show(k) for o in found if o.stance is Stance.asserted for k in o.bound}
+            )
             if elsewhere:
                 problems.append(f"fact {label!r} is asserted only of {', '.join(elsewhere)}")
             else:
                 problems.append(f"fact {label!r} is " + (f"only {how}" if found else "not stated"))
         if subject is not None and not named_only:
             for o in found:
-                if o.stance is Stance.asserted and o.bound and not o.about & family:
-                    if not _excused(o, lexical, fact, reading, others):
-                        names = ", ".join(sorted(_show(k) for k in o.bound))
-                        problems.append(f"fact {label!r} is asserted of {names}, not {fact.subject}")
-                        break
+                wrong = o.stance is Stance.asserted and o.bound and not o.about & family
+                if wrong and not _excused(o, lexical, fact, reading, others):
+                    names = ", ".join(sorted(_show(k) for k in o.bound))
+                    problems.append(f"fact {label!r} is asserted of {names}, not {fact.subject}")
+                    break
     if fact.members:
         problems += _member_problems(fact, reading)
     return problems
 
 
-def _excused(o: Occurrence, lexical: Entry | None, fact: Fact, reading: Reading,
-             others: list[Fact]) -> bool:
+def _excused(
+    o: Occurrence, lexical: Entry | None, fact: Fact, reading: Reading, others: list[Fact]
+) -> bool:
     """A statement about another entity that the environment or another fact supports."""
     if lexical is not None and lexical.evidence and lexical.supported_by(reading.evidence(o.bound)):
         return True
@@ -299,8 +324,12 @@ def _member_problems(fact: Fact, reading: Reading) -> list[str]:
         for c, clause in enumerate(group):
             for a, b, k in reading.mentions[s][c]:
                 entity = reading.entities.by_key.get(k)
-                if (entity is not None and entity.kind in kinds and k not in families
-                        and stance_at(clause, (a, b)) is Stance.asserted):
+                if (
+                    entity is not None
+                    and entity.kind in kinds
+                    and k not in families
+                    and stance_at(clause, (a, b)) is Stance.asserted
+                ):
                     problems.append(f"list {fact.label()!r} also names {_show(k)}")
                     return problems
     return problems
@@ -333,10 +362,17 @@ def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
             if o.stance is not Stance.asserted:
                 continue
             clause = reading.groups[o.sentence][o.clause].text
-            if any(find and (s := find(clause)) and s[0] < o.span[1] and o.span[0] < s[1]
-                   and ((lex is not None and lex.id == cause.id)
-                        or (s[0] <= o.span[0] and o.span[1] <= s[1]))
-                   for _, find, lex in required):
+            if any(
+                find
+                and (s := find(clause))
+                and s[0] < o.span[1]
+                and o.span[0] < s[1]
+                and (
+                    (lex is not None and lex.id == cause.id)
+                    or (s[0] <= o.span[0] and o.span[1] <= s[1])
+                )
+                for _, find, lex in required
+            ):
                 continue  # the clause states a required fact there
             text = reading.evidence(o.bound) if o.bound and cause.kind != "component" else ""
             if not text.strip():
@@ -345,6 +381,8 @@ def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
             quoted = said.lower() in reading.entities.global_evidence.lower()
             if not quoted and not cause.supported_by("\n".join([text, *reading.happened])):
                 who = ", ".join(sorted(_show(k) for k in o.bound)) or "the system"
-                return [f"asserts {cause.id} ({said!r}) of {who}: nothing in the environment "
-                        "supports it"]
+                return [
+                    f"asserts {cause.id} ({said!r}) of {who}: nothing in the environment "
+                    "supports it"
+                ]
     return []

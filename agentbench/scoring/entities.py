@@ -18,11 +18,14 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+
 from agentbench.scoring.structured import add_records, parse
 from agentbench.tasks.model import Environment
 
 # An identifier in free text: letters, then `-`/`_`-joined parts, with a digit somewhere.
-_IDENT = re.compile(r"(?<![\w./@-])(?:(?P<key>[a-z_]+)=)?(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)(?![\w-])")
+_IDENT = re.compile(
+    r"(?<![\w./@-])(?:(?P<key>[a-z_]+)=)?(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)(?![\w-])"
+)
 _LINE_LIMIT = 400
 # `key: value` lines of a YAML or JSON file whose key names a person or a named thing.
 _NAMED_VALUE = re.compile(
@@ -68,7 +71,9 @@ class Entities:
         self.global_evidence = "\n".join([prompt, *self._corpus])
         self._patterns = self._name_patterns()
 
-    def _add(self, key: str, kind: str, names: list[str], evidence: str, parents: list[str]) -> Entity:
+    def _add(
+        self, key: str, kind: str, names: list[str], evidence: str, parents: list[str]
+    ) -> Entity:
         found = self.by_key.setdefault(key, Entity(key, kind))
         found.names.update(n for n in names if n and len(n) >= 3)
         found.evidence.append(evidence)
@@ -102,8 +107,13 @@ class Entities:
                 template = item.get("template") or {}
                 for container in [*item.get("containers", []), *template.get("containers", [])]:
                     if isinstance(container, dict) and container.get("name"):
-                        self._add(f"{key}/container/{container['name']}", "container",
-                                  [container["name"]], json.dumps(container), [key])
+                        self._add(
+                            f"{key}/container/{container['name']}",
+                            "container",
+                            [container["name"]],
+                            json.dumps(container),
+                            [key],
+                        )
         for ns in namespaces:
             self._add(f"namespace/{ns}", "namespace", [ns], "", [])
         for event in data.get("events") or []:
@@ -150,14 +160,21 @@ class Entities:
         for unit in data.get("units") or []:
             name = unit["name"]
             names = [name, name.rsplit(".", 1)[0]]
-            self._add(f"unit:{name}", "unit", names, json.dumps(unit) + "\n".join(journal[name]), [])
+            self._add(
+                f"unit:{name}", "unit", names, json.dumps(unit) + "\n".join(journal[name]), []
+            )
         for user in data.get("users") or []:
             self._add(f"user:{user['name']}", "user", [user["name"]], json.dumps(user), [])
         for disk, spec in zip(data.get("disks") or [], system.disks, strict=False):
             used = f"{100 * _bytes(spec.used) / max(1.0, _bytes(spec.size)):.0f}% used, "
             used += f"{100 * spec.inodes_used / max(1, spec.inodes):.0f}% inodes used"
-            self._add(f"disk:{disk['mount']}", "disk", [disk["mount"], disk["filesystem"]],
-                      json.dumps(disk) + " " + used, [])
+            self._add(
+                f"disk:{disk['mount']}",
+                "disk",
+                [disk["mount"], disk["filesystem"]],
+                json.dumps(disk) + " " + used,
+                [],
+            )
         for process in data.get("processes") or []:
             self._texts.append(json.dumps(process))
         for section in ("dns", "tls", "sockets"):
@@ -187,8 +204,13 @@ class Entities:
                     if index < len(row) and row[index] is not None:
                         text = " ".join(f"{c}={v}" for c, v in zip(columns, row, strict=False))
                         value = str(row[index])
-                        self._add(f"row:{table}.{column}:{value}", f"row:{table}.{column}",
-                                  [value], text, [f"table:{table}"])
+                        self._add(
+                            f"row:{table}.{column}:{value}",
+                            f"row:{table}.{column}",
+                            [value],
+                            text,
+                            [f"table:{table}"],
+                        )
             self._texts += [" ".join(map(str, r)) for r in rows]
 
     def _http(self, environment: Environment) -> None:
@@ -210,7 +232,9 @@ class Entities:
             for line in text.splitlines():
                 for m in _IDENT.finditer(line):
                     token = m.group("id")
-                    if not re.search(r"\d", token) or re.search(r"\d{4}-\d\d|^[0-9a-f-]{20,}$", token):
+                    if not re.search(r"\d", token) or re.search(
+                        r"\d{4}-\d\d|^[0-9a-f-]{20,}$", token
+                    ):
                         continue
                     kinds.setdefault(token, _kind_of_token(m.group("key"), token))
                     if len(lines[token]) < _LINE_LIMIT:

@@ -99,10 +99,13 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                     continue
                 if q.dimension in ("bytes", "seconds"):
                     if q.raw >= 10 and not stated.sized(q) and stated.wrong_unit(q):
-                        return [f"figure {said!r} is in the wrong unit for what the "
-                                "environment states"]
-                elif q.raw >= 10 and not (q.dimension is None and 1900 <= q.raw <= 2100):
-                    if not stated.plain(q.raw):
-                        return [f"figure {said!r} is stated nowhere in the environment or the "
-                                "tool outputs"]
+                        return [
+                            f"figure {said!r} is in the wrong unit for what the environment states"
+                        ]
+                elif (
+                    q.raw >= 10
+                    and not (q.dimension is None and 1900 <= q.raw <= 2100)
+                    and not stated.plain(q.raw)
+                ):
+                    return [f"figure {said!r} is stated nowhere in the prompt or the tool outputs"]
     return []

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 
 # Unit spelling (lower case) -> (dimension, factor to the dimension's base unit).
 _UNITS: dict[str, tuple[str, float]] = {"%": ("percent", 1.0), "percent": ("percent", 1.0)}
+_names: tuple[str, ...]
 for _names, _factor in (
     (("b", "byte", "bytes"), 1.0),
     (("kb", "kilobytes"), 1e3),
@@ -46,15 +47,15 @@ for _names, _factor in (
 _UNITS.update({n: ("usd", 1.0) for n in ("$", "usd", "dollars", "dollar")})
 _UNITS.update({n: ("eur", 1.0) for n in ("€", "eur", "euro", "euros")})
 
-# The units a task file may name (`quantity.unit`), each a key of _UNITS in its own case.
-UNIT_NAMES = ("%", "B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB", "Ki", "Mi", "Gi")
-UNIT_NAMES += ("Ti", "ms", "s", "min", "h", "d", "$", "EUR")
 
+_SMALL: tuple[str, ...] = ("zero", "one", "two", "three", "four", "five", "six", "seven")
+_SMALL += ("eight", "nine", "ten")
+_SMALL += ("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen")
+_SMALL += ("eighteen", "nineteen", "twenty")
 _WORDS = {
     w: i
     for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+        _SMALL
     )
 }
 _WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "a dozen": 12, "a couple of": 2})
@@ -153,17 +154,17 @@ def quantity_span(
     want, slack = value * factor, tolerance * factor + 1e-9 * max(1.0, abs(value * factor))
     for found in quantities(text):
         if found.dimension is not None and dimension is not None:
-            if found.dimension != dimension:
-                continue
-            if abs(found.value - want) <= max(slack, abs(want) * 0.005):
+            if found.dimension == dimension and abs(found.value - want) <= max(
+                slack, abs(want) * 0.005
+            ):
                 return found.start, found.end
-        elif found.dimension is None or dimension is None:  # a bare number, or no unit asked
-            if abs(found.raw - value) <= tolerance + 1e-9 * max(1.0, abs(value)):
-                return found.start, found.end
+        elif abs(found.raw - value) <= tolerance + 1e-9 * max(1.0, abs(value)):
+            return found.start, found.end  # a bare number, or no unit asked
     return None
 
 
-_MONTHS = {m: i + 1 for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())}
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTHS = {m: i + 1 for i, m in enumerate(_MONTH_NAMES)}
 _MONTH = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
 _MONTH += r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _CLOCK = r"(?P<h>\d{1,2}):(?P<mi>\d{2})(?::(?P<s>\d{2}))?(?:[.,]\d+)?"
@@ -171,14 +172,24 @@ _TIMES = [
     re.compile(
         r"\b(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})(?:[T\s]+(?:at\s+)?" + _CLOCK + r")?", re.I
     ),
-    re.compile(r"\b" + _MONTH + r"\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(?P<y>\d{4}),?\s+)?"
-               r"(?:at\s+)?" + _CLOCK, re.I),
-    re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+(?:(?P<y>\d{4}),?\s+)?"
-               r"(?:at\s+)?" + _CLOCK, re.I),
+    re.compile(
+        r"\b" + _MONTH + r"\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(?P<y>\d{4}),?\s+)?"
+        r"(?:at\s+)?" + _CLOCK,
+        re.I,
+    ),
+    re.compile(
+        r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+(?:(?P<y>\d{4}),?\s+)?"
+        r"(?:at\s+)?" + _CLOCK,
+        re.I,
+    ),
     re.compile(r"\b(?P<d>\d{1,2})/" + _MONTH + r"/(?P<y>\d{4}):" + _CLOCK, re.I),
-    re.compile(r"\b" + _MONTH + r"\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{4}))?\b", re.I),
-    re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"(?:,?\s+(?P<y>\d{4}))?\b",
-               re.I),
+    re.compile(
+        r"\b" + _MONTH + r"\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{4}))?\b", re.I
+    ),
+    re.compile(
+        r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"(?:,?\s+(?P<y>\d{4}))?\b",
+        re.I,
+    ),
 ]
 _EPOCH = re.compile(r"(?<![\w.])(?P<epoch>1[5-9]\d{8})(?![\w.])")
 
@@ -224,8 +235,13 @@ def moments(text: str) -> list[tuple[Moment, int, int]]:
             taken.append((m.start(), m.end()))
     for m in _EPOCH.finditer(text):
         when = datetime.fromtimestamp(int(m.group("epoch")), tz=UTC)
-        out.append((Moment(when.year, when.month, when.day, when.hour, when.minute,
-                           when.second), m.start(), m.end()))
+        out.append(
+            (
+                Moment(when.year, when.month, when.day, when.hour, when.minute, when.second),
+                m.start(),
+                m.end(),
+            )
+        )
     return out
 
 

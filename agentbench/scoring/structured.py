@@ -20,7 +20,9 @@ Add = Callable[[str, str, list[str], str, list[str]], object]
 _NAMEISH = re.compile(r"^(?=.*[A-Za-z0-9])[\w.@:/+-]{3,80}$|^[A-Z][a-z]+(?: [A-Z][a-z'-]+){1,3}$")
 _SKIP = re.compile(r"^\d{4}-\d\d-\d\d|^(?:true|false|null|none|ok|yes|no)$", re.IGNORECASE)
 _MAX_RECORDS = 2000
-_NAME_KEY = re.compile(r"(?:^|_)(?:id|name|host|user|person|primary|secondary|owner|email|sku)$", re.I)
+_NAME_KEY = re.compile(
+    r"(?:^|_)(?:id|name|host|user|person|primary|secondary|owner|email|sku)$", re.I
+)
 
 
 def parse(text: str) -> Any:
@@ -51,7 +53,9 @@ def add_records(
                     continue
                 for sub, text in value.items():
                     if isinstance(sub, str) and len(sub) >= 3:
-                        add(f"{owner}/{key}/{sub}", f"check:{key}", [sub], f"{sub}: {text}", [owner])
+                        add(
+                            f"{owner}/{key}/{sub}", f"check:{key}", [sub], f"{sub}: {text}", [owner]
+                        )
             elif isinstance(value, (dict, list)):
                 add_records(value, owner, add, f"{prefix}/{key}", budget)
     elif isinstance(data, list):
@@ -82,8 +86,10 @@ def _list_records(
         names = [
             value
             for key, value in record.items()
-            if isinstance(value, str) and counts[value] == 1
-            and _NAMEISH.match(value) and not _SKIP.match(value)
+            if isinstance(value, str)
+            and counts[value] == 1
+            and _NAMEISH.match(value)
+            and not _SKIP.match(value)
             and (re.search(r"[\d@]", value) or _NAME_KEY.search(str(key)))
         ]
         if names:

@@ -16,7 +16,9 @@ GOOD = "dep-b3e907 broke on migration 0142_add_invoice_ref: column invoice_ref a
 
 @pytest.fixture(scope="module")
 def task() -> Task:
-    return next(t for t in load_suite(ROOT / "tasks").tasks if t.id == "multi-deploy-id-to-job-logs")
+    return next(
+        t for t in load_suite(ROOT / "tasks").tasks if t.id == "multi-deploy-id-to-job-logs"
+    )
 
 
 def check(task: Task, answer: str, calls: list[CallFact]) -> tuple[bool, str]:
@@ -25,7 +27,9 @@ def check(task: Task, answer: str, calls: list[CallFact]) -> tuple[bool, str]:
     return record.passed, record.detail
 
 
-READ_LOGS = CallFact(tool="run_command", args={"cmd": "kubectl logs job/deploy-dep-b3e907 -n deployer"})
+READ_LOGS = CallFact(
+    tool="run_command", args={"cmd": "kubectl logs job/deploy-dep-b3e907 -n deployer"}
+)
 
 
 @pytest.mark.parametrize(

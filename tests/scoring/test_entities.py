@@ -30,21 +30,31 @@ def check(task: Task, answer: str) -> tuple[bool, str]:
 def test_entities_come_from_the_declared_state(tasks: dict[str, Task]) -> None:
     task = tasks["ops-crashloop-oomkilled"]
     found = declared_entities(task.environment, task.prompt)
-    assert {"pod/web/nginx-7c5ddbdf54-x8k2p", "pod/web/redis-0", "node/worker-2"} <= set(found.by_key)
+    assert {"pod/web/nginx-7c5ddbdf54-x8k2p", "pod/web/redis-0", "node/worker-2"} <= set(
+        found.by_key
+    )
     family = found.family("pod/web/nginx-7c5ddbdf54-x8k2p")
     assert "deployment/web/nginx" in family and "pod/web/redis-0" not in family
-    assert [k for _, _, k in found.mentions("redis-0 on worker-2")] == ["pod/web/redis-0", "node/worker-2"]
+    assert [k for _, _, k in found.mentions("redis-0 on worker-2")] == [
+        "pod/web/redis-0",
+        "node/worker-2",
+    ]
 
 
 def test_the_right_cause_of_the_right_pod_passes(tasks: dict[str, Task]) -> None:
     ok, why = check(tasks["ops-crashloop-oomkilled"], "The nginx pod is OOMKilled (exit 137).")
     assert ok, why
-    ok, why = check(tasks["ops-crashloop-oomkilled"], "It keeps going over its memory cap and the kernel kills it.")
+    ok, why = check(
+        tasks["ops-crashloop-oomkilled"],
+        "It keeps going over its memory cap and the kernel kills it.",
+    )
     assert ok, why
 
 
 def test_the_right_cause_of_a_healthy_neighbour_fails(tasks: dict[str, Task]) -> None:
-    ok, why = check(tasks["ops-crashloop-oomkilled"], "The redis-0 pod is being OOMKilled at its memory limit.")
+    ok, why = check(
+        tasks["ops-crashloop-oomkilled"], "The redis-0 pod is being OOMKilled at its memory limit."
+    )
     assert not ok and "redis-0" in why
 
 
@@ -67,7 +77,9 @@ def test_a_list_with_a_wrong_member_fails(tasks: dict[str, Task]) -> None:
 
 def test_a_negated_candidate_is_not_the_subject(tasks: dict[str, Task]) -> None:
     task = tasks["data-oncall-override-handover"]
-    ok, why = check(task, "Not Priya Raman and not yet Tomasz Nowak. The primary at 08:00 is Marta Silva.")
+    ok, why = check(
+        task, "Not Priya Raman and not yet Tomasz Nowak. The primary at 08:00 is Marta Silva."
+    )
     assert ok, why
     ok, _ = check(task, "Tomasz Nowak is primary at 08:00.")
     assert not ok
@@ -89,7 +101,10 @@ def test_an_unknown_lexicon_entry_is_one_line_from_validate(tmp_path: Path) -> N
     (suite / "ops" / "t.yaml").write_text(source.replace("is: oom-killed", "is: oom-kiled"))
     run = subprocess.run(
         [sys.executable, "-m", "agentbench.cli.main", "tasks", "validate", str(suite)],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
     assert run.returncode != 0
     assert "no lexicon entry 'oom-kiled'" in run.stderr + run.stdout

@@ -25,9 +25,12 @@ def test_undeclared_keys_fail_unless_the_schema_allows_them() -> None:
     assert check('{"status": 502, "missing": []}')[0]
     ok, why = check('{"status": 502, "missing": [], "cause": "upstream timeout"}')
     assert not ok and "cause" in why
-    assert closed({"type": "object", "properties": {}, "additionalProperties": True})[
-        "additionalProperties"
-    ] is True
+    assert (
+        closed({"type": "object", "properties": {}, "additionalProperties": True})[
+            "additionalProperties"
+        ]
+        is True
+    )
 
 
 def test_types_and_enums() -> None:
@@ -47,7 +50,9 @@ def test_list_contents_compare_as_multisets() -> None:
 
 def test_nested_objects_compare_key_by_key() -> None:
     schema_free = AnswerExpectation(json_fields={"v": [{"container": "migrate", "missing": ["a"]}]})
-    ok = answer_check(schema_free, EpisodeFacts(answer='{"v": [{"container": "migrate", "missing": ["a"]}]}'))
+    ok = answer_check(
+        schema_free, EpisodeFacts(answer='{"v": [{"container": "migrate", "missing": ["a"]}]}')
+    )
     assert ok.passed
     extra = '{"v": [{"container": "migrate", "missing": ["a"], "note": "x"}]}'
     assert not answer_check(schema_free, EpisodeFacts(answer=extra)).passed

@@ -18,9 +18,7 @@ def test_every_entry_has_a_corpus() -> None:
         assert len(body["miss"]) >= 5, key
 
 
-@pytest.mark.parametrize(
-    ("key", "text"), [(k, t) for k, b in CORPUS.items() for t in b["match"]]
-)
+@pytest.mark.parametrize(("key", "text"), [(k, t) for k, b in CORPUS.items() for t in b["match"]])
 def test_paraphrase_matches(key: str, text: str) -> None:
     assert entry(key).span(text) is not None, f"{key} should match {text!r}"
 
@@ -42,9 +40,9 @@ def test_evidence_decides_support() -> None:
 
 
 def test_malformed_entries_are_refused_with_their_name() -> None:
-    with pytest.raises(LexiconError, match="'x'.*kind"):
+    with pytest.raises(LexiconError, match=r"'x'.*kind"):
         _entry("x", {"kind": "mood", "wordings": ["a b"]})
-    with pytest.raises(LexiconError, match="'y'.*pattern"):
+    with pytest.raises(LexiconError, match=r"'y'.*pattern"):
         _entry("y", {"kind": "cause", "patterns": ["("]})
     with pytest.raises(KeyError, match="no lexicon entry 'nope'"):
         entry("nope")

@@ -1,7 +1,13 @@
 """Quantities normalised: sizes, durations with their unit checked, moments, numbers in any
 common format and spelled-out counts."""
 
-from agentbench.scoring.quantities import moment_span, parse_moment, parse_number, quantities, quantity_span
+from agentbench.scoring.quantities import (
+    moment_span,
+    parse_moment,
+    parse_number,
+    quantities,
+    quantity_span,
+)
 
 
 def test_sizes_in_every_spelling_are_one_size() -> None:

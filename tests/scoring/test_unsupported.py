@@ -47,7 +47,9 @@ def test_a_state_of_a_healthy_entity_fails(tasks: dict[str, Task]) -> None:
 
 def test_an_invented_component_fails(tasks: dict[str, Task]) -> None:
     task = tasks["multi-three-replica-logs"]
-    ok, why = check(task, "replica-2 is failing because its PostgreSQL pool times out (i/o timeout).")
+    ok, why = check(
+        task, "replica-2 is failing because its PostgreSQL pool times out (i/o timeout)."
+    )
     assert not ok and "postgres" in why
 
 
@@ -64,7 +66,9 @@ def test_supported_background_and_negated_causes_pass(tasks: dict[str, Task]) ->
 def test_a_figure_in_the_wrong_unit_fails(tasks: dict[str, Task]) -> None:
     task = tasks["ops-crashloop-oomkilled"]
     described = ("Limits:\n  memory: 64Mi\nLast State: Terminated\n  Reason: OOMKilled",)
-    ok, why = check(task, "The nginx container is OOMKilled: its memory limit is just 64 KB.", described)
+    ok, why = check(
+        task, "The nginx container is OOMKilled: its memory limit is just 64 KB.", described
+    )
     assert not ok and "wrong unit" in why
     assert check(task, "The nginx container is OOMKilled: its memory limit is 64 MB.", described)[0]
 
@@ -72,7 +76,9 @@ def test_a_figure_in_the_wrong_unit_fails(tasks: dict[str, Task]) -> None:
 def test_an_invented_figure_fails_and_a_printed_one_passes(tasks: dict[str, Task]) -> None:
     task = tasks["data-users-active-team-plan"]
     assert check(task, "1187 active users hold a team subscription.", ("1187",))[0]
-    ok, why = check(task, "1187 active users hold one, up 12% from 1,060 at the end of October.", ("1187",))
+    ok, why = check(
+        task, "1187 active users hold one, up 12% from 1,060 at the end of October.", ("1187",)
+    )
     assert not ok and "stated nowhere" in why
     assert check(task, "1187 users; the query scanned 2,004 rows.", ("1187", "2004 rows"))[0]
 
