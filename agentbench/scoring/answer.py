@@ -136,7 +136,7 @@ def answer_check(
     for fact in required:
         problems += fact_problems(fact, reading, required)
     for fact in rejects:
-        problems += reject_problems(fact, reading)
+        problems += reject_problems(fact, reading, required)
     problems += unsupported_problems(reading, required)
     problems += figure_problems(reading, required, [c.output for c in facts.calls])
     problems += claimed_action_problems(reading, facts.changes, facts.calls)

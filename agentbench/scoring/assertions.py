@@ -335,8 +335,10 @@ def _member_problems(fact: Fact, reading: Reading) -> list[str]:
     return problems
 
 
-def reject_problems(fact: Fact, reading: Reading) -> list[str]:
-    """A rejected statement (a planted mistake's) asserted or offered as a candidate."""
+def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = None) -> list[str]:
+    """A rejected statement (a planted mistake's) asserted or offered as a candidate. A
+    rejected figure next to the required one (a sentence either side) is its breakdown
+    ("217 sellable: 243 on hand minus 26 reserved"), not an answer."""
     find, _ = predicate(fact)
     subject = reading.key_of(fact.subject) if fact.subject else None
     if find is None and subject is not None:
@@ -344,8 +346,16 @@ def reject_problems(fact: Fact, reading: Reading) -> list[str]:
     if find is None:
         return []
     family = reading.family(subject) if subject else set()
+    near: set[int] = set()
+    if fact.amount is not None:
+        for other in required or []:
+            other_find, _ = predicate(other)
+            if other.amount is not None and other_find is not None:
+                for o in reading.occurrences(other_find):
+                    if o.stance is Stance.asserted:
+                        near |= {o.sentence - 1, o.sentence, o.sentence + 1}
     for o in reading.occurrences(find):
-        if o.stance is Stance.negated:
+        if o.stance is Stance.negated or o.sentence in near:
             continue
         if subject is None or not o.bound or o.bound & family:
             return [f"wrong answer {fact.label()!r} is {o.stance.value}"]
