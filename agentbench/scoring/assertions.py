@@ -335,6 +335,10 @@ def _member_problems(fact: Fact, reading: Reading) -> list[str]:
     return problems
 
 
+# A figure taken apart: "243 on hand minus 26 reserved", "on_hand 243 = ...", "of which".
+_BREAKDOWN = re.compile(r"\b(?:minus|plus|less|of which|out of|in total|total)\b|[=+−]|\s-\s")
+
+
 def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = None) -> list[str]:
     """A rejected statement (a planted mistake's) asserted or offered as a candidate. A
     rejected figure next to the required one (a sentence either side) is its breakdown
@@ -355,7 +359,8 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
                     if o.stance is Stance.asserted:
                         near |= {o.sentence - 1, o.sentence, o.sentence + 1}
     for o in reading.occurrences(find):
-        if o.stance is Stance.negated or o.sentence in near:
+        clause = reading.groups[o.sentence][o.clause].text
+        if o.stance is Stance.negated or (o.sentence in near and _BREAKDOWN.search(clause)):
             continue
         if subject is None or not o.bound or o.bound & family:
             return [f"wrong answer {fact.label()!r} is {o.stance.value}"]

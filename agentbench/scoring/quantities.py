@@ -154,9 +154,9 @@ def quantity_span(
     want, slack = value * factor, tolerance * factor + 1e-9 * max(1.0, abs(value * factor))
     for found in quantities(text):
         if found.dimension is not None and dimension is not None:
-            if found.dimension == dimension and abs(found.value - want) <= max(
-                slack, abs(want) * 0.005
-            ):
+            # another unit of a size or a duration rounds: 1.5 GiB for 1,610,612,736 bytes
+            rounding = abs(want) * 0.005 if dimension in ("bytes", "seconds") else 0.0
+            if found.dimension == dimension and abs(found.value - want) <= max(slack, rounding):
                 return found.start, found.end
         elif abs(found.raw - value) <= tolerance + 1e-9 * max(1.0, abs(value)):
             return found.start, found.end  # a bare number, or no unit asked
