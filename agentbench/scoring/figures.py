@@ -23,6 +23,7 @@ from agentbench.scoring.quantities import Quantity, factors, quantities
 from agentbench.tasks.expectations import Fact
 
 _PAIRS_LIMIT = 300  # distinct stated figures combined pairwise, at most
+_GLUE = re.compile(r"[/:=\[\]()<>\"']")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 # A number that labels rather than measures: "row 17", "line 31", "revision 12", "port 8080".
 _LABEL = re.compile(
@@ -47,7 +48,9 @@ class Stated:
     """Every figure the environment, the prompt and the tool outputs state."""
 
     def __init__(self, texts: list[str]) -> None:
-        self.figures: list[Quantity] = [q for t in texts for q in quantities(t)]
+        # tool output glues figures to punctuation ("[1020054732/972.7mb]", "timeout=30s")
+        loosened = [_GLUE.sub(" ", t) for t in texts]
+        self.figures: list[Quantity] = [q for t in loosened for q in quantities(t)]
         loose = {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)}
         raws = sorted({q.raw for q in self.figures} | {q.value for q in self.figures} | loose)
         self.raws = raws
