@@ -23,7 +23,7 @@ from agentbench.scoring.assertions import (
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
-from agentbench.scoring.figures import figure_problems
+from agentbench.scoring.figures import figure_problems, identifier_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
 from agentbench.tasks.model import ArgKind, Environment, Task
@@ -138,7 +138,9 @@ def answer_check(
     for fact in rejects:
         problems += reject_problems(fact, reading, required)
     problems += unsupported_problems(reading, required)
-    problems += figure_problems(reading, required, [c.output for c in facts.calls])
+    outputs = [c.output for c in facts.calls]
+    problems += figure_problems(reading, required, outputs)
+    problems += identifier_problems(reading, outputs)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)
     detail = "; ".join(problems) if problems else "answer accepted"

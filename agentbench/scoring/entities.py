@@ -23,7 +23,7 @@ from agentbench.scoring.structured import add_records, parse
 from agentbench.tasks.model import Environment
 
 # An identifier in free text: letters, then `-`/`_`-joined parts, with a digit somewhere.
-_IDENT = re.compile(
+IDENT = re.compile(
     r"(?<![\w./@-])(?:(?P<key>[a-z_]+)=)?(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)(?![\w-])"
 )
 _LINE_LIMIT = 400
@@ -44,7 +44,7 @@ class Entity:
     parents: set[str] = field(default_factory=set)
 
 
-def _kind_of_token(key: str | None, token: str) -> str:
+def kind_of_token(key: str | None, token: str) -> str:
     if key:
         return f"id:{key}"
     return "id:" + re.split(r"[-_\d]", token.lower(), maxsplit=1)[0]
@@ -230,13 +230,13 @@ class Entities:
         kinds: dict[str, str] = {}
         for text in self._texts:
             for line in text.splitlines():
-                for m in _IDENT.finditer(line):
+                for m in IDENT.finditer(line):
                     token = m.group("id")
                     if not re.search(r"\d", token) or re.search(
                         r"\d{4}-\d\d|^[0-9a-f-]{20,}$", token
                     ):
                         continue
-                    kinds.setdefault(token, _kind_of_token(m.group("key"), token))
+                    kinds.setdefault(token, kind_of_token(m.group("key"), token))
                     if len(lines[token]) < _LINE_LIMIT:
                         lines[token].append(line)
         taken = {n.lower() for e in self.by_key.values() for n in e.names}

@@ -19,6 +19,7 @@ from itertools import combinations
 
 from agentbench.scoring.assertions import Reading
 from agentbench.scoring.claims import Stance, stance_at
+from agentbench.scoring.entities import IDENT, kind_of_token
 from agentbench.scoring.quantities import Quantity, factors, quantities
 from agentbench.tasks.expectations import Fact
 
@@ -111,4 +112,28 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                     and not stated.plain(q.raw)
                 ):
                     return [f"figure {said!r} is stated nowhere in the prompt or the tool outputs"]
+    return []
+
+
+def identifier_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """An identifier shaped like the declared ones (`A-1024` where `A-1042` is declared) that
+    neither the environment, the prompt nor any tool output holds is invented."""
+    entities = reading.entities
+    if not entities.simulated:
+        return []
+    names = {n.lower() for e in entities.by_key.values() for n in e.names}
+    shapes = {kind_of_token(None, n) for n in names if IDENT.fullmatch(n) and re.search(r"\d", n)}
+    seen = "\n".join([entities.prompt, *outputs]).lower()
+    for group in reading.groups:
+        for clause in group:
+            for m in IDENT.finditer(clause.text):
+                token = m.group("id")
+                if not re.search(r"\d", token) or kind_of_token(None, token.lower()) not in shapes:
+                    continue
+                if token.lower() in names or token.lower() in seen:
+                    continue
+                if stance_at(clause, m.span()) is Stance.asserted:
+                    return [
+                        f"names {token}, which nothing in the environment or the tool outputs holds"
+                    ]
     return []

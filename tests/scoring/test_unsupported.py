@@ -89,3 +89,13 @@ def test_a_quoted_error_does_not_negate_what_it_names(tasks: dict[str, Task]) ->
         task, 'The kubelet reports configmap "report-renderer-config" not found, so no pod starts.'
     )
     assert ok, why
+
+
+def test_an_identifier_shaped_like_the_declared_ones_but_unknown_fails(
+    tasks: dict[str, Task],
+) -> None:
+    task = tasks["data-inventory-low-stock"]
+    listing = "A-1009 4 20\nB-2207 11 12\nC-3310 0 5"
+    assert check(task, "A-1009, B-2207 and C-3310 are below their reorder point.", (listing,))[0]
+    ok, why = check(task, "A-1009, B-2207, C-3310 and A-1090 are below it.", (listing,))
+    assert not ok and "A-1090" in why
