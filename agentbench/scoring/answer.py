@@ -14,16 +14,12 @@ from jsonschema.validators import validator_for
 
 from agentbench.records import CheckRecord
 from agentbench.scoring.actions import cited_evidence_problems, claimed_action_problems
-from agentbench.scoring.assertions import (
-    Reading,
-    fact_problems,
-    reject_problems,
-    unsupported_problems,
-)
+from agentbench.scoring.assertions import Reading, fact_problems, reject_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.figures import figure_problems, identifier_problems
+from agentbench.scoring.unsupported import unsupported_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
 from agentbench.tasks.model import ArgKind, Environment, Task

@@ -11,8 +11,7 @@ named in an earlier sentence; an answer that names none is unbound (about the ta
   supports (the right cause on a healthy neighbour, two names swapped).
 - `members`: a sentence that lists a member must not list another entity of the members' kind.
 - Every lexicon cause or state the answer asserts must be supported by the environment text of
-  the entities it is bound to (the whole environment when unbound): "OOMKilled" needs an
-  OOMKilled state or an out-of-memory line, "unhealthy" needs an error, a 5xx, a timeout.
+  the entities it is bound to (agentbench.scoring.unsupported).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from dataclasses import dataclass
 
 from agentbench.scoring.claims import Clause, Stance, sentence_clauses, stance_at
 from agentbench.scoring.entities import Entities, _pattern
-from agentbench.scoring.lexicon import Entry, causes, entry
+from agentbench.scoring.lexicon import Entry, entry
 from agentbench.scoring.quantities import moment_span, parse_moment, quantity_span
 from agentbench.tasks.expectations import Fact
 
@@ -364,40 +363,4 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
             continue
         if subject is None or not o.bound or o.bound & family:
             return [f"wrong answer {fact.label()!r} is {o.stance.value}"]
-    return []
-
-
-def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
-    """Lexicon causes and states the answer asserts that the environment does not support."""
-    if not reading.entities.global_evidence.strip("\n") or not reading.entities.declared:
-        return []  # an answer from knowledge: nothing declared to hold it against
-    required = [(f, *predicate(f)) for f in facts]
-    for cause in causes():
-        for o in reading.occurrences(cause.span):
-            if o.stance is not Stance.asserted:
-                continue
-            clause = reading.groups[o.sentence][o.clause].text
-            if any(
-                find
-                and (s := find(clause))
-                and s[0] < o.span[1]
-                and o.span[0] < s[1]
-                and (
-                    (lex is not None and lex.id == cause.id)
-                    or (s[0] <= o.span[0] and o.span[1] <= s[1])
-                )
-                for _, find, lex in required
-            ):
-                continue  # the clause states a required fact there
-            text = reading.evidence(o.bound) if o.bound and cause.kind != "component" else ""
-            if not text.strip():
-                text = reading.entities.global_evidence
-            said = clause[o.span[0] : o.span[1]]
-            quoted = said.lower() in reading.entities.global_evidence.lower()
-            if not quoted and not cause.supported_by("\n".join([text, *reading.happened])):
-                who = ", ".join(sorted(_show(k) for k in o.bound)) or "the system"
-                return [
-                    f"asserts {cause.id} ({said!r}) of {who}: nothing in the environment "
-                    "supports it"
-                ]
     return []
