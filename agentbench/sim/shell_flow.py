@@ -92,6 +92,9 @@ def _pipeline(shell: Shell, node: Pipeline, stdin: Input | None, state: State) -
             acc.result.stderr += "" if both else last.stderr
             feed = Input(text)
         else:
+            # An earlier stage's stderr reaches the terminal before the last stage has
+            # read (and printed) what that stage wrote to the pipe.
+            acc.result.stderr_first = bool(acc.result.stderr) or last.stderr_first
             acc.result.stderr += last.stderr
     acc.result.stdout = last.stdout
     code = last.exit_code

@@ -30,8 +30,37 @@ def run(env: SimulatedEnvironment, cmd: str) -> str:
 def test_declared_container_creating_pods_stay_waiting() -> None:
     env = env_of("ops-missing-configmap")
     lines = run(env, "kubectl get pods -n reporting").splitlines()
-    assert lines[1].split() == ["report-renderer-7b4d8c9f5-6vzrk", "0/1", "ContainerCreating", "0", "18m"]
+    assert lines[1].split() == [
+        "report-renderer-7b4d8c9f5-6vzrk",
+        "0/1",
+        "ContainerCreating",
+        "0",
+        "18m",
+    ]
     described = run(env, "kubectl describe pod report-renderer-7b4d8c9f5-6vzrk -n reporting")
     assert "Status:           Pending\n" in described
     assert "    State:          Waiting\n      Reason:       ContainerCreating\n" in described
     assert "    Name:        report-renderer-config\n" in described
+
+
+def test_job_past_its_backoff_limit_is_failed() -> None:
+    env = env_of("err-cronjob-other-namespace")
+    lines = run(env, "kubectl get jobs -n analytics").splitlines()
+    assert lines[2].split() == ["reports-cron-29931960", "Failed", "0/1", "7h35m", "7h35m"]
+    assert lines[1].split()[1] == "Complete"
+    jsonpath = "{.spec.backoffLimit} {.status.conditions[0].reason}"
+    got = run(env, f"kubectl get job reports-cron-29931960 -n analytics -o jsonpath='{jsonpath}'")
+    assert got == "1 BackoffLimitExceeded"
+
+
+def test_kubectl_pod_notice_comes_before_the_piped_output() -> None:
+    env = env_of("err-cronjob-other-namespace")
+    found = "Found 2 pods, using pod/reports-cron-29931960-h5v7c\n"
+    piped = run(env, "kubectl logs job/reports-cron-29931960 -n analytics | grep -c AccessDenied")
+    assert piped == found + "1\n"
+    alone = run(env, "kubectl logs job/reports-cron-29931960 -n analytics --tail=1")
+    assert alone.startswith(found + "boto3.exceptions.S3UploadFailedError: ")
+    assert (
+        run(env, "kubectl logs job/reports-cron-29931960 -n analytics 2>/dev/null | grep -c Found")
+        == "0\n[exit code 1]"
+    )
