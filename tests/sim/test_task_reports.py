@@ -6,8 +6,10 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from agentbench.sim.world import World, WorldSpec
 from agentbench.tasks.env import SimulatedEnvironment
 from agentbench.tasks.loader import TaskSuite, load_suite
+from agentbench.tasks.model import Environment
 
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
 
@@ -63,4 +65,45 @@ def test_kubectl_pod_notice_comes_before_the_piped_output() -> None:
     assert (
         run(env, "kubectl logs job/reports-cron-29931960 -n analytics 2>/dev/null | grep -c Found")
         == "0\n[exit code 1]"
+    )
+
+
+def sql(env: SimulatedEnvironment, text: str) -> str:
+    return env.execute("sql_query", {"query": text}).content()
+
+
+def test_sql_clock_is_the_declared_default() -> None:
+    """A database declaring no clock and no host: 2026-11-29T09:30:00Z (spec.DEFAULT_NOW)."""
+    env = env_of("none-sessions-delete-readonly")
+    got = sql(
+        env,
+        "SELECT now(), current_timestamp, current_date, current_time, localtimestamp, "
+        "now() - interval '30 days' AS cutoff",
+    )
+    assert got.splitlines()[2] == (
+        " 2026-11-29 09:30:00+00 | 2026-11-29 09:30:00+00 | 2026-11-29   | 09:30:00+00  "
+        "| 2026-11-29 09:30:00 | 2026-10-30 09:30:00+00"
+    )
+    expired = sql(
+        env, "SELECT count(*) FROM sessions WHERE expires_at < now() - interval '30 days'"
+    )
+    assert expired.splitlines()[1:] == ["-------", "     3", "(1 row)"]
+
+
+def test_sql_clock_follows_the_host_clock() -> None:
+    environment = Environment.model_validate(
+        {
+            "system": {"now": "2026-03-01T12:00:00Z"},
+            "sql": {"tables": {"t": {"columns": {"id": "int"}, "rows": [[1]]}}},
+        }
+    )
+    assert environment.sql is not None and environment.sql.now == "2026-03-01T12:00:00Z"
+    world = World(WorldSpec(system=environment.system, sql=environment.sql))
+    answer = world.call(
+        "sql_query", {"query": "SELECT current_date, today(), transaction_timestamp()"}
+    )
+    assert answer is not None
+    assert (
+        answer.result.stdout.splitlines()[2]
+        == " 2026-03-01   | 2026-03-01 | 2026-03-01 12:00:00+00"
     )
