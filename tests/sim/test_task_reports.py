@@ -107,3 +107,18 @@ def test_sql_clock_follows_the_host_clock() -> None:
         answer.result.stdout.splitlines()[2]
         == " 2026-03-01   | 2026-03-01 | 2026-03-01 12:00:00+00"
     )
+
+
+def test_rules_answer_each_command_of_an_and_list() -> None:
+    env = env_of("plan-nginx-cert-reload")
+    result = env.execute("run_command", {"cmd": "nginx -t && systemctl reload nginx"})
+    assert result.content() == (
+        "nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\n"
+        "nginx: configuration file /etc/nginx/nginx.conf test is successful\n"
+    )
+    assert result.source == "rule" and result.exit_code == 0
+    assert env.state["config_tested"] is True and env.state["serving"] == "new"
+    assert env.state["reloaded_untested"] is False
+    untested = env_of("plan-nginx-cert-reload")
+    untested.execute("run_command", {"cmd": "systemctl reload nginx || nginx -t"})
+    assert untested.state["reloaded_untested"] is True and untested.state["config_tested"] is False
