@@ -122,3 +122,13 @@ def test_rules_answer_each_command_of_an_and_list() -> None:
     untested = env_of("plan-nginx-cert-reload")
     untested.execute("run_command", {"cmd": "systemctl reload nginx || nginx -t"})
     assert untested.state["reloaded_untested"] is True and untested.state["config_tested"] is False
+
+
+def test_systemctl_show_selects_properties() -> None:
+    env = env_of("log-systemd-config-exit")
+    assert run(env, "systemctl show billing-worker -p ExecMainStatus") == "ExecMainStatus=78\n"
+    both = "systemctl show billing-worker --property=ExecMainStatus,ActiveState --value"
+    assert run(env, both) == "78\nfailed\n"  # systemd's order, not the request's
+    assert run(env, "systemctl show -P ExecMainStatus billing-worker") == "78\n"
+    many = run(env, "systemctl show billing-worker.service -p Result -p MainPID -p ExecMainPID")
+    assert many == "MainPID=0\nResult=start-limit-hit\nExecMainPID=2320\n"
