@@ -273,7 +273,7 @@ class SimulatedEnvironment:
         return ArgKind.shell in tool.match.values()
 
     def _unmatched(self, tool: ToolDef, args: dict[str, Any]) -> ToolResult:
-        program, command = "", ""
+        program, command, by_sudo = "", "", False
         for arg, kind in tool.match.items():
             if kind is ArgKind.shell and isinstance(args.get(arg), str):
                 command = args[arg]
@@ -285,7 +285,12 @@ class SimulatedEnvironment:
                 # the program as written: a wrapper (`sudo`, `watch`) names itself
                 written = (first.wrappers or first.words)[0] if first else "bash"
                 program = re.split(r"[\s(]", written, maxsplit=1)[0] or "bash"
+                if program == "sudo" and first and first.words:  # the host has sudo
+                    program = first.words[0]
+                    by_sudo = True
         template = tool.unmatched_by_program.get(program, tool.unmatched)
+        if by_sudo and program not in tool.unmatched_by_program:
+            template = template.replace("bash: {program}:", "sudo: {program}:")
         fills = {"program": program, "tool": tool.name, "command": command}
         fills.update({k: v if isinstance(v, str) else str(v) for k, v in args.items()})
         text = template

@@ -132,3 +132,21 @@ def test_systemctl_show_selects_properties() -> None:
     assert run(env, "systemctl show -P ExecMainStatus billing-worker") == "78\n"
     many = run(env, "systemctl show billing-worker.service -p Result -p MainPID -p ExecMainPID")
     assert many == "MainPID=0\nResult=start-limit-hit\nExecMainPID=2320\n"
+
+
+def test_tilde_is_the_users_home() -> None:
+    env = env_of("err-readonly-replica-write")
+    assert run(env, "cat ~/.pgpass").startswith("orders-db-1.internal:5432:orders:ops_rw:")
+    line = "echo ~ ~/x \"~\" '~/q' ~root ~ops/y ~nobody; X=~/a; echo $X"
+    assert run(env, line) == "/home/ops /home/ops/x ~ ~/q /root /home/ops/y ~nobody\n/home/ops/a\n"
+
+
+def test_off_script_sudo_names_the_program_it_runs() -> None:
+    """The host has sudo: a program it cannot find is sudo's error, not bash's about sudo."""
+    env = env_of("err-rotated-log-moved")
+    result = env.execute("run_command", {"cmd": "sudo lsof -p 1"})
+    assert (result.source, result.content()) == (
+        "fallback",
+        "sudo: lsof: command not found\n[exit code 1]",
+    )
+    assert run(env, "sudo ls /var/log").splitlines()[0] == "auth.log"
