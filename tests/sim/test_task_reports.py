@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from agentbench.sim.spec import FileSpec, SystemSpec
 from agentbench.sim.world import World, WorldSpec
 from agentbench.tasks.env import SimulatedEnvironment
 from agentbench.tasks.loader import TaskSuite, load_suite
@@ -150,3 +151,57 @@ def test_off_script_sudo_names_the_program_it_runs() -> None:
         "sudo: lsof: command not found\n[exit code 1]",
     )
     assert run(env, "sudo ls /var/log").splitlines()[0] == "auth.log"
+
+
+def test_df_filters_by_type() -> None:
+    env = env_of("multi-disk-and-memory")
+    assert run(env, "df -hT -x tmpfs") == (
+        "Filesystem      Type Size Used Avail Use% Mounted on\n"
+        "/dev/nvme0n1p1  ext4  50G  21G   29G  42% /\n"
+        "/dev/nvme1n1    xfs  200G 192G  8.0G  96% /var\n"
+        "/dev/nvme0n1p15 vfat 105M 6.1M   99M   6% /boot/efi\n"
+    )
+    assert run(env, "df -t xfs").splitlines()[0].split() == [
+        "Filesystem",
+        "1K-blocks",
+        "Used",
+        "Available",
+        "Use%",
+        "Mounted",
+        "on",
+    ]
+    assert run(env, "df -t btrfs") == "df: no file systems processed\n[exit code 1]"
+
+
+def test_journal_vacuum_deletes_archived_files_only() -> None:
+    env = env_of("multi-disk-and-memory")
+    machine = "/var/log/journal/7c1e0b9a44d84f7e9a3b2f1d6c5e8a90"
+    assert run(env, "sudo journalctl --vacuum-size=500M") == (
+        "Vacuuming done, freed 0B of archived journals from /var/log/journal.\n"
+        f"Vacuuming done, freed 0B of archived journals from {machine}.\n"
+    )
+    files = {
+        "/var/log/journal/m1/system@0001-0001.journal": FileSpec(
+            size="300M", mtime="2026-11-01T00:00:00Z"
+        ),
+        "/var/log/journal/m1/system@0002-0002.journal": FileSpec(
+            size="300M", mtime="2026-11-10T00:00:00Z"
+        ),
+        "/var/log/journal/m1/system.journal": FileSpec(size="100M"),
+    }
+    world = World(WorldSpec(files=files, system=SystemSpec()))
+    answer = world.call("run_command", {"cmd": "sudo journalctl --vacuum-size=500M"})
+    assert answer is not None
+    assert answer.result.stderr == (
+        "Vacuuming done, freed 0B of archived journals from /var/log/journal.\n"
+        "Deleted archived journal /var/log/journal/m1/system@0001-0001.journal (300.0M).\n"
+        "Vacuuming done, freed 300.0M of archived journals from /var/log/journal/m1.\n"
+    )
+    assert [str(c) for c in answer.result.changes] == [
+        "filesystem: delete /var/log/journal/m1/system@0001-0001.journal (journalctl vacuum)"
+    ]
+    listing = world.call("run_command", {"cmd": "ls /var/log/journal/m1"})
+    assert (
+        listing is not None
+        and listing.result.stdout == "system.journal\nsystem@0002-0002.journal\n"
+    )
