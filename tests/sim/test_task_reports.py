@@ -205,3 +205,28 @@ def test_journal_vacuum_deletes_archived_files_only() -> None:
         listing is not None
         and listing.result.stdout == "system.journal\nsystem@0002-0002.journal\n"
     )
+
+
+RESTARTED = (
+    '{"spec":{"template":{"metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":"%s"}}}}}'
+)
+
+
+def test_template_patch_rolls_out_and_an_off_script_line_changes_nothing() -> None:
+    env = env_of("plan-rolling-restart-in-order")
+    patched = run(
+        env, f"kubectl patch deployment api -n shop -p '{RESTARTED % '2026-11-29T10:00:00Z'}'"
+    )
+    assert patched == "deployment.apps/api patched\n"
+    sets = [line.split() for line in run(env, "kubectl get rs -n shop -l app=api").splitlines()[1:]]
+    assert [(s[0] == "api-7d9c8b6f5", s[1]) for s in sets] == [(True, "0"), (False, "3")]
+    # `date` is not on this cluster-only task's shell: the line is off-script and takes no effect
+    stamp = RESTARTED % "'$(date +%s)'"
+    line = f"kubectl patch deployment frontend -n shop -p '{stamp}'"
+    assert env.execute("run_command", {"cmd": line}).source == "fallback"
+    assert run(env, "kubectl get rs -n shop -l app=frontend").splitlines()[1].split()[:2] == [
+        "frontend-6b5c4d7f8",
+        "2",
+    ]
+    again = run(env, f"kubectl patch deployment frontend -n shop -p '{RESTARTED % ''}'")
+    assert again == "deployment.apps/frontend patched\n"
