@@ -26,14 +26,15 @@ def ss(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
         sockets = [s for s in sockets if s.proto == "udp"]
     elif flags & {"-t", "--tcp"}:
         sockets = [s for s in sockets if s.proto == "tcp"]
-    port_filter = next((w for w in rest if w.startswith(":")), None) or (
-        rest[-1] if rest and rest[-1].startswith("(") else None
-    )
-    if rest and rest[0] in ("sport", "dport") and len(rest) >= 3:
-        port_filter = rest[2]
-    if port_filter:
-        port = port_filter.lstrip(":(").rstrip(")").split(":")[-1]
-        sockets = [s for s in sockets if s.local.rsplit(":", 1)[1] == port]
+    from agentbench.sim.ss_filter import FilterError, matches, parse_filter
+
+    try:
+        expression = parse_filter(rest)
+    except FilterError as exc:
+        text = f"not simulated: ss filter {exc}\n"
+        return CommandResult(stderr=text, exit_code=1, simulated=False)
+    if expression is not None:
+        sockets = [s for s in sockets if matches(expression, int(s.local.rsplit(":", 1)[1]))]
     show_proto = not (flags & {"-t", "--tcp"}) or bool(flags & {"-u", "--udp"})
     head = (
         "Netid " if show_proto else ""
