@@ -230,3 +230,25 @@ def test_template_patch_rolls_out_and_an_off_script_line_changes_nothing() -> No
     ]
     again = run(env, f"kubectl patch deployment frontend -n shop -p '{RESTARTED % ''}'")
     assert again == "deployment.apps/frontend patched\n"
+
+
+def test_recursive_grep_walks_the_directory() -> None:
+    env = env_of(_task_of("long-context/nginx-body-size.yaml"))
+    got = run(env, "grep -rn client_max_body_size /etc/nginx").splitlines()
+    assert got[:2] == [
+        "/etc/nginx/nginx.conf:24:    client_max_body_size 50m;",
+        "/etc/nginx/sites-enabled/admin.shopco.io.conf:26:    client_max_body_size 20m;",
+    ]
+    assert len(got) == 7
+    trailing = run(env, "grep -rl server_name /etc/nginx/").splitlines()
+    assert trailing[0] == "/etc/nginx/sites-enabled/admin.shopco.io.conf"
+    assert run(env, "grep -n client_max_body_size /etc/nginx") == (
+        "grep: /etc/nginx: Is a directory\n[exit code 2]"
+    )
+
+
+def _task_of(path: str) -> str:
+    for line in (TASKS / path).read_text(encoding="utf-8").splitlines():
+        if line.startswith("id: "):
+            return line[4:].strip()
+    raise AssertionError(path)
