@@ -242,7 +242,7 @@ class SimulatedEnvironment:
         command that runs has one; else None, with the rule state as it was."""
         arg = next((a for a, k in tool.match.items() if k is ArgKind.shell), None)
         parts = list_parts(args[arg]) if arg and isinstance(args.get(arg), str) else None
-        if parts is None:
+        if arg is None or parts is None:
             return None
         before = copy.deepcopy(self.state)
         answers: list[ToolResult] = []
