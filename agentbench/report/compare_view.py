@@ -129,20 +129,21 @@ def _runs_table(runs: list[RunOverview], width: int = 200) -> Table:
     return t
 
 
-def power_lines(p: PowerFigures) -> str:
+def power_lines(power: PowerFigures) -> str:
     """What this pair could resolve, and the plan for a target effect, in words."""
-    at_least = "at least " if p.floor_used else ""
+    at_least = "at least " if power.floor_used else ""
+    smallest = fmt(power.mde * 100 if power.mde is not None else None, ".1f")
     lines = [
-        f"Power: with {p.tasks} paired tasks x {p.repeats} repeat(s) and {p.discordance:.0%} of "
-        f"tasks discordant, the smallest success-rate difference this pair could resolve "
-        f"(95%, 80% power) is {at_least}{fmt(p.mde * 100 if p.mde is not None else None, '.1f')} pp"
-        + (" (no task differed: one discordant task assumed)" if p.floor_used else "")
+        f"Power: with {power.tasks} paired tasks x {power.repeats} repeat(s) and "
+        f"{power.discordance:.0%} of tasks discordant, the smallest success-rate difference "
+        f"this pair could resolve (95%, 80% power) is {at_least}{smallest} pp"
+        + (" (no task differed: one discordant task assumed)" if power.floor_used else "")
     ]
-    if p.effect is not None:
-        needs = ", ".join(f"{x['tasks']} tasks x {x['repeats']} repeat(s)" for x in p.plan)
-        lines.append(f"To resolve {p.effect * 100:.1f} pp: {needs or 'no plan'}")
-    if p.note:
-        lines.append(f"({p.note})")
+    if power.effect is not None:
+        needs = ", ".join(f"{x['tasks']} tasks x {x['repeats']} repeat(s)" for x in power.plan)
+        lines.append(f"To resolve {power.effect * 100:.1f} pp: {needs or 'no plan'}")
+    if power.note:
+        lines.append(f"({power.note})")
     return "\n".join(lines)
 
 
