@@ -123,7 +123,7 @@ class PowerFigures(BaseModel):
     tasks: int
     repeats: int = Field(description="Fewest repeats of a paired task in either run.")
     discordance: float = Field(description="Share of paired tasks whose success rates differ.")
-    mde: float | None = Field(
+    min_detectable_effect: float | None = Field(
         description="Minimum detectable difference in success rate (rate units), two-sided 95%, "
         "80% power, from the spread of the per-task differences."
     )
@@ -154,7 +154,7 @@ def power_figures(
         tasks=pv.tasks,
         repeats=pv.repeats,
         discordance=pv.discordance,
-        mde=mde(pv),
+        min_detectable_effect=mde(pv),
         floor_used=pv.floor_used,
         effect=effect,
         plan=plans,

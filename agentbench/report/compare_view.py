@@ -132,7 +132,8 @@ def _runs_table(runs: list[RunOverview], width: int = 200) -> Table:
 def power_lines(power: PowerFigures) -> str:
     """What this pair could resolve, and the plan for a target effect, in words."""
     at_least = "at least " if power.floor_used else ""
-    smallest = fmt(power.mde * 100 if power.mde is not None else None, ".1f")
+    detectable = power.min_detectable_effect
+    smallest = fmt(detectable * 100 if detectable is not None else None, ".1f")
     lines = [
         f"Power: with {power.tasks} paired tasks x {power.repeats} repeat(s) and "
         f"{power.discordance:.0%} of tasks discordant, the smallest success-rate difference "

@@ -31,7 +31,7 @@ def test_compare_prints_the_mde_and_a_plan(two_runs: tuple[Path, str, str]) -> N
     import json
 
     power = json.loads(Path(json_out).read_text())["pairs"][0]["power"]
-    assert power["effect"] == pytest.approx(0.05) and power["mde"] > 0.05
+    assert power["effect"] == pytest.approx(0.05) and power["min_detectable_effect"] > 0.05
     assert [p["repeats"] for p in power["plan"]] == [1, 3, 5]
     needed = [p["tasks"] for p in power["plan"]]
     assert needed == sorted(needed, reverse=True)
