@@ -12,7 +12,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentbench.sim.shell_ast import Lit, Node, NotSimulated, Opaque, Param, Subst, Word
+from agentbench.sim.base import NotSimulated
+from agentbench.sim.shell_ast import Lit, Node, Opaque, Param, Subst, Word
 
 _GLOB = re.compile(r"[*?\[]")
 _BLANKS = " \t\n"
