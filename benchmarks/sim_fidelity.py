@@ -1,4 +1,4 @@
-"""The text languages' fidelity against the real tools (tests/sim/corpus/{jq,awk,sed}_programs.yaml).
+"""The text languages' fidelity against the real tools (tests/sim/corpus/*_programs.yaml).
 
     python benchmarks/sim_fidelity.py [jq|awk|sed ...]
 
@@ -132,7 +132,9 @@ def judge(language: str, entry: dict[str, Any], texts: dict[str, str]) -> tuple[
     truth = real(language, entry["args"], text)
     if (ours.stdout, ours.exit_code) == (truth.stdout, truth.exit_code):
         return "exact", ""
-    return "wrong", f"simulator {ours.exit_code} {ours.stdout!r:.300} != real {truth.exit_code} {truth.stdout!r:.300}"
+    ours_text = f"{ours.exit_code} {ours.stdout!r:.300}"
+    real_text = f"{truth.exit_code} {truth.stdout!r:.300}"
+    return "wrong", f"simulator {ours_text} != real {real_text}"
 
 
 def main(argv: list[str]) -> int:
@@ -146,7 +148,9 @@ def main(argv: list[str]) -> int:
             verdict, detail = judge(language, entry, texts)
             counts[verdict] += 1
             if verdict == "wrong":
-                wrong.append(f"  {language} {shlex.join(entry['args'])}  <{entry['in']}>\n    {detail}")
+                wrong.append(
+                    f"  {language} {shlex.join(entry['args'])}  <{entry['in']}>\n    {detail}"
+                )
         n = len(entries)
         ok = counts["exact"] + counts["not simulated"]
         print(

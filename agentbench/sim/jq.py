@@ -13,9 +13,12 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from agentbench.sim.base import CommandResult
+from agentbench.sim.base import CommandResult, NotSimulated
 from agentbench.sim.filters import Files, Inputs, parse_options
 from agentbench.sim.jq_parse import JqSyntax, Parser
+
+_FLAGS = frozenset("rcesn")  # -r -c -e -s -n, alone or combined (-rc)
+_OPTIONS = frozenset({"--raw-output", "--compact-output"})
 
 
 class JqError(ValueError):
@@ -45,7 +48,7 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
     elif op == "format":
         texts = [""]
         for part in node[1]:
-            values = [v if isinstance(v, str) else json.dumps(v) for v in _run(part, value)]
+            values = [v if isinstance(v, str) else dumps(v) for v in _run(part, value)]
             texts = [t + v for t in texts for v in values]
         yield from texts
     elif op == "key":
@@ -78,11 +81,14 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
             )
     elif op == "recurse":
         yield from _recurse(value)
-    elif op == "?":
+    elif op == "?":  # try without catch: the outputs before the first error, then stop
         try:
-            yield from list(_run(node[1], value))
+            yield from _run(node[1], value)
         except JqError:
             return
+    elif op == "if":
+        for cond in _run(node[1], value):
+            yield from _run(node[2] if truthy(cond) else node[3], value)
     elif op == "|":
         for middle in _run(node[1], value):
             yield from _run(node[2], middle)
@@ -133,28 +139,109 @@ def _binary(op: str, left: Any, right: Any, value: Any) -> Iterator[Any]:
             elif op == "or":
                 yield truthy(a) or truthy(b)
             elif op in ("==", "!="):
-                yield (a == b) == (op == "==")
+                yield (canonical(a) == canonical(b)) == (op == "==")
             elif op in ("<", "<=", ">", ">="):
-                try:
-                    yield {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
-                except TypeError:
-                    yield type_name(a) < type_name(b)
+                ka, kb = order_key(a), order_key(b)
+                yield {"<": ka < kb, "<=": ka <= kb, ">": ka > kb, ">=": ka >= kb}[op]
             else:
                 yield _arith(op, a, b)
 
 
 def _arith(op: str, a: Any, b: Any) -> Any:
-    try:
-        if op == "+":
-            return b if a is None else a if b is None else a + b
-        if op == "-":
-            return a - b
-        if op == "*":
-            return a * b
-        return a / b if not isinstance(a, str) else a.split(b)
-    except (TypeError, ZeroDivisionError) as exc:
-        left, right = f"{type_name(a)} ({json.dumps(a)})", f"{type_name(b)} ({json.dumps(b)})"
-        raise JqError(f"{left} and {right} cannot be combined") from exc
+    """jq's arithmetic by the operands' jq types (a Python bool is not a number here)."""
+    ta, tb = type_name(a), type_name(b)
+    if op == "+" and (ta == "null" or tb == "null"):
+        return b if ta == "null" else a
+    if ta == tb == "number":
+        if op == "/" or op == "%":
+            if b == 0:
+                raise JqError(
+                    f"{ta} ({dumps(a)}) and {tb} ({dumps(b)}) cannot be divided because the "
+                    "divisor is zero"
+                )
+            if op == "%":
+                x, y = int(a), int(b)
+                return abs(x) % abs(y) * (1 if x >= 0 else -1)
+            return number(a / b)
+        return number({"+": a + b, "-": a - b, "*": a * b}[op])
+    if ta == tb and op == "+" and ta in ("string", "array"):
+        return a + b
+    if ta == tb == "object" and op == "+":
+        return {**a, **b}
+    if ta == tb == "array" and op == "-":
+        keep = [canonical(x) for x in b]
+        return [x for x in a if canonical(x) not in keep]
+    if ta == tb == "string" and op == "/":
+        return a.split(b) if b else list(a)
+    if (ta, tb) in (("object", "object"), ("string", "number")) and op == "*":
+        raise NotSimulated(f"jq {ta} * {tb}")
+    verb = {"+": "added", "-": "subtracted", "*": "multiplied", "/": "divided", "%": "divided"}[op]
+    raise JqError(f"{ta} ({dumps(a)[:11]}) and {tb} ({dumps(b)[:11]}) cannot be {verb}")
+
+
+def number(x: float) -> float | int:
+    """A computed number as jq keeps it: integral values print without a fraction."""
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e17:
+        return int(x)
+    return x
+
+
+def canonical(value: Any) -> str:
+    """A value's identity for equality: its type and contents (1 == 1.0; 1 != true)."""
+    return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, float):
+        return number(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def dumps(value: Any, indent: int | None = None) -> str:
+    """jq's JSON text for a value (compact, or `indent` spaces)."""
+    separators = (",", ":") if indent is None else (",", ": ")
+    return json.dumps(_plain(value), indent=indent, separators=separators, ensure_ascii=False)
+
+
+_RANK = {"null": 0, "boolean": 1, "number": 2, "string": 3, "array": 4, "object": 5}
+
+
+def order_key(value: Any) -> Any:
+    """jq's total order: null < false < true < numbers < strings < arrays < objects."""
+    kind = type_name(value)
+    if kind == "array":
+        return (4, tuple(order_key(v) for v in value))
+    if kind == "object":
+        keys = sorted(value)
+        return (5, tuple(keys), tuple(order_key(value[k]) for k in keys))
+    return (_RANK[kind], value if value is not None else 0)
+
+
+def unbalanced(program: str) -> bool:
+    """True when brackets or string quotes do not close: a program no jq compiles."""
+    closing = {"(": ")", "[": "]", "{": "}"}
+    stack: list[str] = []
+    quoted = escaped = False
+    for ch in program:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch in closing:
+            stack.append(closing[ch])
+        elif ch in ")]}" and (not stack or stack.pop() != ch):
+            return True
+    return quoted or bool(stack)
 
 
 def _safe(node: Any, value: Any) -> list[Any]:
@@ -165,17 +252,28 @@ def _safe(node: Any, value: Any) -> list[Any]:
 
 
 def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+    for arg in argv[1:]:
+        if arg.startswith("-") and arg != "-" and arg not in _OPTIONS and set(arg[1:]) - _FLAGS:
+            raise NotSimulated(f"jq option {arg}")
     opts, rest, error = parse_options(
-        "jq", argv[1:], "rcejsSn", ["raw-output", "compact-output"], code=2
+        "jq", argv[1:], "".join(sorted(_FLAGS)), ["raw-output", "compact-output"], code=2
     )
     if error:
         return error
     flags = {o for o, _ in opts}
+    flags |= {{"--raw-output": "-r", "--compact-output": "-c"}.get(f, f) for f in flags}
     program = rest.pop(0) if rest else "."
     try:
         tree = Parser(program).parse()
     except JqSyntax as exc:
-        return CommandResult(stderr=f"jq: error: {exc}\njq: 1 compile error\n", exit_code=3)
+        if unbalanced(program):  # wrong in any jq: the compile error jq gives
+            text = (
+                "jq: error: syntax error, unexpected end of file (Unix shell quoting issues?) "
+                f"at <top-level>, line 1:\n{program}\njq: 1 compile error\n"
+            )
+            return CommandResult(stderr=text, exit_code=3)
+        # a program this parser does not read may well be valid jq: never an invented error
+        raise NotSimulated(f"jq syntax: {exc}") from exc
     inputs = Inputs("jq", rest, stdin, files)
     decoder = json.JSONDecoder()
     documents: list[Any] = []
@@ -193,29 +291,27 @@ def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
             inputs.result.stderr += f"jq: error (at <stdin>:{exc.lineno}): {exc.msg} {where}\n"
             return inputs.finish("", 2)
         documents.append(doc)
-    if "-s" in flags:
+    if "-n" in flags:
+        documents = [None]
+    elif "-s" in flags:
         documents = [documents]
     raw = bool(flags & {"-r", "--raw-output"})
     compact = bool(flags & {"-c", "--compact-output"})
     out: list[str] = []
     last: Any = None
+    produced = False
     try:
         for doc in documents:
             for result in _run(tree, doc):
-                last = result
+                last, produced = result, True
                 if raw and isinstance(result, str):
                     out.append(result)
                 else:
-                    out.append(
-                        json.dumps(
-                            result,
-                            indent=None if compact else 2,
-                            separators=(",", ":") if compact else None,
-                            ensure_ascii=False,
-                        )
-                    )
+                    out.append(dumps(result, indent=None if compact else 2))
     except JqError as exc:
         inputs.result.stderr += f"jq: error (at <stdin>:{len(text.splitlines())}): {exc}\n"
         return inputs.finish("".join(line + "\n" for line in out), 5)
-    code = 1 if "-e" in flags and not truthy(last) else 0
+    code = 0
+    if "-e" in flags:
+        code = 1 if produced and not truthy(last) else 0 if produced else 4
     return inputs.finish("".join(line + "\n" for line in out), code)

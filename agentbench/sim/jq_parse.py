@@ -8,7 +8,27 @@ from typing import Any
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<str>\"(?:[^\"\\]|\\.)*\")|(?P<field>\.[A-Za-z_]\w*)"
-    r"|(?P<name>[A-Za-z_]\w*)|(?P<op>\.\.|//|==|!=|<=|>=|[.\[\]{}(),|:;<>+\-*/?$]))"
+    r"|(?P<name>[A-Za-z_]\w*)|(?P<op>\.\.|//|==|!=|<=|>=|[.\[\]{}(),|:;<>+\-*/%?$@]))"
+)
+
+
+_KEYWORDS = frozenset(
+    {
+        "then",
+        "elif",
+        "else",
+        "end",
+        "as",
+        "def",
+        "reduce",
+        "foreach",
+        "try",
+        "catch",
+        "label",
+        "import",
+        "include",
+        "__loc__",
+    }
 )
 
 
@@ -74,10 +94,17 @@ class Parser:
         return left
 
     def boolean(self) -> Any:
+        left = self.conjunction()
+        while self.peek() == "or":
+            self.take()
+            left = ("or", left, self.conjunction())
+        return left
+
+    def conjunction(self) -> Any:
         left = self.compare()
-        while self.peek() in ("and", "or"):
-            op = self.take()[1]
-            left = (op, left, self.compare())
+        while self.peek() == "and":
+            self.take()
+            left = ("and", left, self.compare())
         return left
 
     def compare(self) -> Any:
@@ -88,8 +115,15 @@ class Parser:
         return left
 
     def additive(self) -> Any:
+        left = self.multiplicative()
+        while self.peek() in ("+", "-"):
+            op = self.take()[1]
+            left = (op, left, self.multiplicative())
+        return left
+
+    def multiplicative(self) -> Any:
         left = self.postfix()
-        while self.peek() in ("+", "-", "*", "/"):
+        while self.peek() in ("*", "/", "%"):
             op = self.take()[1]
             left = (op, left, self.postfix())
         return left
@@ -164,8 +198,13 @@ class Parser:
         if text == "-":
             self.take()
             return ("-", ("literal", 0), self.postfix())
+        if kind == "name" and text == "if":
+            self.take()
+            return self.conditional()
         if kind == "name":
             self.take()
+            if text in _KEYWORDS:
+                raise JqSyntax(f"syntax error, unexpected {text}")
             if text in ("true", "false", "null"):
                 return ("literal", json.loads(text))
             args = []
@@ -178,6 +217,21 @@ class Parser:
                 self.take(")")
             return ("call", text, args)
         raise JqSyntax(f"syntax error, unexpected {text or 'end of file'}")
+
+    def conditional(self) -> Any:
+        """After `if`: COND then A (elif COND then B)* (else C)? end; no else means `.`."""
+        cond = self.pipe()
+        self.take("then")
+        then = self.pipe()
+        if self.peek() == "elif":
+            self.take()
+            return ("if", cond, then, self.conditional())
+        otherwise: Any = ("identity",)
+        if self.peek() == "else":
+            self.take()
+            otherwise = self.pipe()
+        self.take("end")
+        return ("if", cond, then, otherwise)
 
     def object(self) -> Any:
         self.take("{")
