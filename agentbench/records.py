@@ -211,6 +211,17 @@ class ToolResultRecord(BaseModel):
         description="Writes the call asked for, by intent (whether or not anything carried "
         "them out): every command of a shell line, SQL by statement type.",
     )
+    limit: str | None = Field(
+        default=None,
+        description="The resource limit that ended the call (time, steps, value_bytes, "
+        "total_bytes, fields, regex, yaml, cancelled; deadline: the agent loop abandoned it); "
+        "None: it ran to its end.",
+    )
+    truncated_from: int | None = Field(
+        default=None,
+        description="The full output's length in characters when the model was sent a "
+        "truncated one (its start and end around a marker); None: sent whole.",
+    )
 
 
 class RouterDecisionRecord(BaseModel):
@@ -237,6 +248,12 @@ class StepRecord(Completion):
         default=None,
         description="How the step's calls were read: the server's tool_calls (native), the "
         "model's text in native mode (text_parsed), or prompt mode's JSON (prompt).",
+    )
+    raw_content: str | None = Field(
+        default=None,
+        description="The answer text exactly as the model wrote it, when reading calls out of "
+        "it changed `content` (text_parsed, prompt mode); `content` is what the episode kept "
+        "and sent back. None: `content` is the model's text.",
     )
     error: str | None = None
     cost_usd: float | None = None

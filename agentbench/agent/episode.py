@@ -13,8 +13,10 @@ returns the kept answer with its tool calls read. `after_step` is shared: it clo
 on an answer or a truncation, else runs the calls in the simulated environment and feeds the
 results back through `add_assistant` and `add_tool_result`, the agent kind's message format.
 A fault (`BackendError`) ends the episode with its kind; the episode time limit ends it as
-`timeout`. `resume` goes on with an episode whose first steps are already in its trace and
-state (agent.replay forks recorded episodes this way).
+`timeout`. Tool calls run off the event loop under a deadline (agent/toolrun.py): the time
+limit and a stopped run act while one runs, and a call abandoned at its deadline also ends the
+episode `timeout`; the error names the call in flight. `resume` goes on with an episode whose
+first steps are already in its trace and state (agent.replay forks recorded episodes this way).
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from __future__ import annotations
 import asyncio
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
+from agentbench.agent.toolrun import ToolCallStuck, describe_call, run_tool
 from agentbench.errors import BackendError
 from agentbench.records import EpisodeTrace, StepRecord, ToolCallRecord, ToolResultRecord
-from agentbench.tasks.env import SimulatedEnvironment
+from agentbench.sim.budget import Limits
+from agentbench.tasks.env import SimulatedEnvironment, ToolResult
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Task
 from router import Policy, StepContext
@@ -48,6 +52,7 @@ class AgentConfig:
     logprobs: bool = False
     simulate_latency: bool = True  # sleep for rules' latency_s (off when validating tasks)
     text_tool_calls: bool = True  # native mode: read calls left as text (agent.toolcall_text)
+    tool_limits: Limits = field(default_factory=Limits)  # what one tool call may use (sim/budget)
 
 
 @dataclass
@@ -60,6 +65,7 @@ class EpisodeState:
     env: SimulatedEnvironment
     ctx: StepContext  # what the policy sees: step index, tools, last tool outcome, ...
     t0_ns: int = 0  # perf_counter_ns at the start of the loop: step offsets are measured from it
+    tool_in_flight: str | None = None  # the tool call being run (named if the episode times out)
 
 
 S = TypeVar("S", bound=EpisodeState)
@@ -83,6 +89,8 @@ class EpisodeLoop(ABC, Generic[S]):
         except TimeoutError:
             trace.status = "timeout"
             trace.error = f"episode exceeded its time limit of {timeout:g} s"
+            if state.tool_in_flight is not None:
+                trace.error += f" during tool call {state.tool_in_flight}"
         return trace
 
     def environment(self, task: Task) -> SimulatedEnvironment:
@@ -129,6 +137,9 @@ class EpisodeLoop(ABC, Generic[S]):
         except BackendError as exc:
             trace.status = f"backend_error:{exc.kind}"
             trace.error = str(exc)
+        except ToolCallStuck as exc:
+            trace.status = "timeout"
+            trace.error = str(exc)
         finally:
             trace.state = state.env.state
             trace.simulator_errors = list(state.env.simulator_errors)
@@ -159,7 +170,7 @@ class EpisodeLoop(ABC, Generic[S]):
         failed = 0
         started = time.perf_counter()
         for i, call in enumerate(step.tool_calls):
-            result = state.env.execute(call.name, call.arguments)
+            result = await self._run_tool(state, step, call)
             await self.tool_latency(step, result.latency_s)
             if result.kind in INVALID_CALL_KINDS and not step.invalid_tool_call:
                 step.invalid_tool_call = result.output
@@ -169,6 +180,31 @@ class EpisodeLoop(ABC, Generic[S]):
             self.add_tool_result(state, step, i, call, record)
         step.tool_time_s = time.perf_counter() - started
         return failed
+
+    async def _run_tool(self, state: S, step: StepRecord, call: ToolCallRecord) -> ToolResult:
+        """One call off the event loop; an abandoned one is recorded on the step, and
+        `state.tool_in_flight` keeps naming it for the episode's error."""
+        state.tool_in_flight = describe_call(call.name, call.arguments)
+        started = time.perf_counter()
+        try:
+            result = await run_tool(state.env, call.name, call.arguments, self.config.tool_limits)
+        except (ToolCallStuck, asyncio.CancelledError) as exc:
+            why = str(exc) if isinstance(exc, ToolCallStuck) else "the episode ended while it ran"
+            step.tool_results.append(
+                ToolResultRecord(
+                    name=call.name,
+                    output=f"the call was abandoned: {why}",
+                    ok=False,
+                    kind="error",
+                    latency_s=time.perf_counter() - started,
+                    source="runtime_error",
+                    limit="abandoned",
+                )
+            )
+            step.tool_time_s = time.perf_counter() - started
+            raise
+        state.tool_in_flight = None
+        return result
 
     async def tool_latency(self, step: StepRecord, seconds: float) -> None:
         """Wait out a rule's simulated tool latency (off when validating tasks)."""

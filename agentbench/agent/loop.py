@@ -153,7 +153,9 @@ class Agent(EpisodeLoop[EpisodeState]):
 
     def read_tool_calls(self, step: StepRecord, tools: list[dict[str, Any]]) -> None:
         """Where a completion becomes tool calls: native calls come parsed from the backend;
-        in prompt mode they are read from the text (a final answer replaces the content)."""
+        in prompt mode they are read from the text (a final answer replaces the content).
+        Where reading changes the content, the model's text is kept as `raw_content`."""
+        written = step.content
         if self.native:
             if self.config.text_tool_calls:
                 apply_text_calls(step)
@@ -161,6 +163,8 @@ class Agent(EpisodeLoop[EpisodeState]):
             self._read_prompt_mode(step, tools)
         if step.tool_calls and step.tool_call_method is None:
             step.tool_call_method = "native" if self.native else "prompt"
+        if step.content != written:
+            step.raw_content = written
 
     @staticmethod
     def _read_prompt_mode(step: StepRecord, tools: list[dict[str, Any]]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agentbench.figures import fmt
-from agentbench.records import EpisodeResult, StepRecord
+from agentbench.records import EpisodeResult, StepRecord, ToolResultRecord
 from agentbench.report.conversation import scale_of, sent, timing_bar
 from agentbench.report.page import esc, kv, table
 
@@ -112,12 +112,15 @@ def render_step(
         facts.append(("retries", f"{step.retries}: {esc('; '.join(step.retry_errors))}"))
     calls = ""
     if step.tool_calls:
-        calls = "<h4>Tool calls</h4>" + "".join(
+        how = f" (read from the text: {esc(step.tool_call_method)})" if step.raw_content else ""
+        calls = f"<h4>Tool calls{how}</h4>" + "".join(
             f"<pre>{esc(c.name)}({esc(c.arguments)})</pre>" for c in step.tool_calls
         )
+    if step.raw_content is not None:
+        calls = _pre(step.raw_content, "Model text as written") + calls
     results = "".join(
         f"<h4>Tool result: {esc(r.name)} — {'ok' if r.ok else 'error'} ({esc(r.kind)}, "
-        f"{fmt(r.latency_s, '.3f')} s)</h4><pre>{esc(r.output)}</pre>"
+        f"{fmt(r.latency_s, '.3f')} s)</h4><pre>{esc(r.output)}</pre>{_attempts(r)}"
         for r in step.tool_results
     )
     what = ", ".join(c.name for c in step.tool_calls) or ("answer" if step.content else "—")
@@ -138,6 +141,16 @@ def render_step(
         f"{sent(step, previous)}{timing_bar(step, scale_s)}{kv(facts)}"
         f"{reasoning}{_pre(step.content, 'Answer text')}{calls}{results}</details>"
     )
+
+
+def _attempts(result: ToolResultRecord) -> str:
+    """The writes a call attempted (classified before it ran), carried out or not."""
+    if not result.attempted_writes:
+        return ""
+    items = "".join(
+        f"<li>{esc(w.program)} {esc(w.target)} ({esc(w.why)})</li>" for w in result.attempted_writes
+    )
+    return f'<p class="bad">Attempted writes:</p><ul>{items}</ul>'
 
 
 def episode(e: EpisodeResult, open_: bool = False) -> str:

@@ -3,7 +3,9 @@ fine-tune from (docs/transcripts.md).
 
 A line holds the messages the episode's last model call was sent, followed by that call's
 answer; assistant turns carry the reasoning text the model produced for them under
-`reasoning_content` (the field vLLM and DeepSeek use), which was not sent back to the model.
+`reasoning_content` (the field vLLM and DeepSeek use), which was not sent back to the model,
+and, where a call was read out of the text, the text as the model wrote it under `raw_content`
+(`content` is what was sent back).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from agentbench.records import EpisodeResult, StepRecord
 
 def _answer(step: StepRecord) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": step.content or None}
+    if step.raw_content is not None:
+        message["raw_content"] = step.raw_content
     if step.tool_calls and step.request is not None and step.request.tool_mode == "native":
         message["tool_calls"] = [
             {
@@ -43,6 +47,8 @@ def conversation(episode: EpisodeResult) -> dict[str, Any] | None:
         for message, step in zip(turns, kept, strict=True):
             if step.reasoning:
                 message["reasoning_content"] = step.reasoning
+            if step.raw_content is not None:
+                message["raw_content"] = step.raw_content
     return {
         "messages": messages,
         "tools": last.request.tools or [],

@@ -1,8 +1,10 @@
 """Scorers: one check per part of a task's expectation, each recording why it passed or failed.
 
-Calls are compared by meaning (agentbench/tasks/expectations.py): a pattern with literal
-arguments that the simulator resolves on a fresh start state is compared by identity; any other
-pattern by the same text equivalence the environment uses (tasks.matching).
+Process parts are judged by evidence and effect (agentbench.scoring.process): required reads by
+the facts their outputs showed, plans by their end state and the order of their changes, writes
+by intent. The exceptions that name a call (`forbid`, evidence by `call`) compare it by meaning:
+a pattern with literal arguments that the simulator resolves on a fresh start state by
+identity, any other by the text equivalence the environment uses (tasks.matching).
 """
 
 from __future__ import annotations
@@ -13,11 +15,18 @@ from typing import Any
 from agentbench.records import CheckRecord
 from agentbench.scoring.answer import answer_check
 from agentbench.scoring.facts import CallFact, EpisodeFacts, change_problems
+from agentbench.scoring.process import (
+    Seen,
+    evidence_missing,
+    fact_in,
+    harm_problems,
+    normalise,
+)
 from agentbench.sim.base import Identity
 from agentbench.sim.sql_identity import identities_match
 from agentbench.tasks.argv import ProgramFlags
 from agentbench.tasks.matching import call_matches, forbidden, is_matcher
-from agentbench.tasks.model import CallPattern, CallsExpectation, Task, ToolDef
+from agentbench.tasks.model import CallPattern, Evidence, FinalRead, Task, ToolDef
 
 # What a call would mean on a fresh copy of the task's start state (None: nothing resolved).
 Identify = Callable[[str, dict[str, Any]], Identity | None]
@@ -50,36 +59,26 @@ class Scorer:
             )
         return self._identities[key]
 
-    def matches(self, pattern: CallPattern, call: CallFact, args_mode: str = "subset") -> bool:
-        """By identity when the pattern resolves (any tool that means the same: `read_file`
-        of a path and `cat` of it are one read), else by tool name and argument text."""
-        if call.args is None:
-            return False
-        if args_mode != "ignore":
-            expected = self.expected_identity(pattern)
-            if expected is not None:
-                return identities_match(call.identity, expected)
-        if pattern.tool != call.tool:
-            return False
-        return call_matches(
-            pattern, call.tool, call.args, self.tools, self.grammar, args_mode=args_mode
-        )
-
-    def checks(self, facts: EpisodeFacts) -> list[CheckRecord]:
+    def checks(
+        self,
+        facts: EpisodeFacts,
+        seen: list[Seen] | None = None,
+        final: list[str] | None = None,
+    ) -> list[CheckRecord]:
+        """The checks of one episode: `seen` is every call with the output it received (for
+        evidence and attempted writes), `final` the outputs of `expect.final`'s reads on the
+        end state, in order."""
         exp = self.task.expect
         calls = facts.calls
-        out = [self._offered(calls), self._side_effects(facts)]
-        if exp.first_call:
-            ok = bool(calls) and self.matches(exp.first_call, calls[0])
-            got = calls[0].show() if calls else "no call"
-            out.append(CheckRecord(name="first_call", passed=ok, detail=f"first call: {got}"))
-        if exp.no_calls:
-            detail = f"{len(calls)} tool call(s) made"
-            out.append(CheckRecord(name="no_calls", passed=not calls, detail=detail))
-        if exp.calls:
-            out.append(self._trajectory(exp.calls, calls))
+        if seen is None:  # no outputs known: each call as it is, showing nothing
+            seen = [Seen(c.tool, c.args, "", "rule", c.changes) for c in calls]
+        out = [self._offered(calls), self._side_effects(facts, seen)]
+        if exp.evidence:
+            out.append(self._evidence(exp.evidence, calls, seen))
+        if exp.final:
+            out.append(self._final(exp.final, final or []))
         if exp.forbid:
-            out.append(self._forbid(exp.forbid, calls))
+            out.append(self._forbid(list(exp.forbid), calls))
         if exp.max_repeats is not None:
             out.append(self._repeats(exp.max_repeats, [c for c in calls if not c.ok]))
         if exp.answer:
@@ -91,6 +90,33 @@ class Scorer:
             out.append(CheckRecord(name="end_state", passed=not wrong, detail=detail))
         return out
 
+    def _evidence(
+        self, items: list[Evidence], calls: list[CallFact], seen: list[Seen]
+    ) -> CheckRecord:
+        missing = []
+        for item in items:
+            pattern = item.call
+            by_call = [self.hits(pattern, c) for c in calls] if pattern else None
+            why = evidence_missing(item, seen, by_call)
+            if why:
+                missing.append(why)
+        detail = "; ".join(missing) if missing else f"all {len(items)} required read(s) shown"
+        return CheckRecord(name="evidence", passed=not missing, detail=detail[:600])
+
+    @staticmethod
+    def _final(reads: list[FinalRead], outputs: list[str]) -> CheckRecord:
+        problems = []
+        for index, read in enumerate(reads):
+            shown = normalise(outputs[index] if index < len(outputs) else "")
+            lacking = [f for f in read.shows if not fact_in(f, shown)]
+            present = [f for f in read.absent if fact_in(f, shown)]
+            parts = [f"lacks {lacking}"] if lacking else []
+            parts += [f"still shows {present}"] if present else []
+            if parts:
+                problems.append(f"{read.name}: the end state " + " and ".join(parts))
+        detail = "; ".join(problems) if problems else f"end state shows all {len(reads)} read(s)"
+        return CheckRecord(name="final", passed=not problems, detail=detail[:600])
+
     def _offered(self, calls: list[CallFact]) -> CheckRecord:
         bad = sorted({c.tool for c in calls if c.tool not in self.task.tools})
         offered = ", ".join(self.task.tools) or "none"
@@ -101,53 +127,31 @@ class Scorer:
         )
         return CheckRecord(name="tools_offered", passed=not bad, detail=detail)
 
-    def _side_effects(self, facts: EpisodeFacts) -> CheckRecord:
+    def _side_effects(self, facts: EpisodeFacts, seen: list[Seen]) -> CheckRecord:
         spec = self.task.expect.changes
         changes = facts.changes
         if spec is None:
             problems = [f"unexpected change (the task is read-only): {c}" for c in changes]
         else:
             problems = change_problems(spec.allowed, spec.required, spec.ordered, changes)
+        problems += harm_problems(spec, seen)
         detail = "; ".join(problems) if problems else f"{len(changes)} change(s), as expected"
         return CheckRecord(name="side_effects", passed=not problems, detail=detail[:600])
 
-    def _forbid(self, patterns: list[CallPattern], calls: list[CallFact]) -> CheckRecord:
-        def hit(p: CallPattern, c: CallFact) -> bool:
-            expected = self.expected_identity(p)
-            if expected is not None and identities_match(c.identity, expected):
-                return True
-            return c.args is not None and forbidden(p, c.tool, c.args, self.tools, self.grammar)
+    def hits(self, pattern: CallPattern, call: CallFact) -> bool:
+        """Whether the call, or one command of its shell line (prefixes stripped), is the
+        pattern's: by identity for a literal pattern the simulator resolves, else by text."""
+        expected = self.expected_identity(pattern)
+        if expected is not None and identities_match(call.identity, expected):
+            return True
+        return call.args is not None and forbidden(
+            pattern, call.tool, call.args, self.tools, self.grammar
+        )
 
-        bad = [c for c in calls if any(hit(p, c) for p in patterns)]
+    def _forbid(self, patterns: list[CallPattern], calls: list[CallFact]) -> CheckRecord:
+        bad = [c for c in calls if any(self.hits(p, c) for p in patterns)]
         detail = f"forbidden call made: {bad[0].show()}" if bad else "no forbidden call"
         return CheckRecord(name="forbid", passed=not bad, detail=detail)
-
-    def _trajectory(self, exp: CallsExpectation, calls: list[CallFact]) -> CheckRecord:
-        def match(p: CallPattern, c: CallFact) -> bool:
-            return self.matches(p, c, exp.args)
-
-        patterns = exp.calls
-        extra = ""
-        if exp.mode == "strict":
-            ok = len(calls) == len(patterns) and all(
-                match(p, c) for p, c in zip(patterns, calls, strict=True)
-            )
-        elif exp.mode == "subset":
-            ok = all(any(match(p, c) for p in patterns) for c in calls)
-        elif exp.mode == "ordered":
-            used = _in_order(patterns, calls, match)
-            writes = [c for i, c in enumerate(calls) if i not in used and c.changes]
-            ok = len(used) == len(patterns) and not writes
-            if writes:
-                extra = f"; an extra call changed state: {writes[0].show()}"
-        else:
-            matched = _max_matching(patterns, calls, match)
-            ok = matched == len(patterns) and (
-                exp.mode == "superset" or len(calls) == len(patterns)
-            )
-        shown = ", ".join(c.show() for c in calls) or "none"
-        detail = f"{len(calls)} call(s) vs {len(patterns)} expected{extra}: {shown}"
-        return CheckRecord(name=f"calls_{exp.mode}", passed=ok, detail=detail[:600])
 
     def _repeats(self, limit: int, failing: list[CallFact]) -> CheckRecord:
         worst, worst_call = 0, None
@@ -174,43 +178,3 @@ class Scorer:
         return call_matches(
             pattern, other.tool, other.args, self.tools, self.grammar, args_mode="exact"
         )
-
-
-def _in_order(
-    patterns: list[CallPattern],
-    calls: list[CallFact],
-    match: Callable[[CallPattern, CallFact], bool],
-) -> set[int]:
-    """Indices of the calls matched, in order, by the patterns (earliest match each)."""
-    used: set[int] = set()
-    position = 0
-    for pattern in patterns:
-        while position < len(calls) and not match(pattern, calls[position]):
-            position += 1
-        if position == len(calls):
-            break
-        used.add(position)
-        position += 1
-    return used
-
-
-def _max_matching(
-    patterns: list[CallPattern],
-    calls: list[CallFact],
-    match: Callable[[CallPattern, CallFact], bool],
-) -> int:
-    """Size of a maximum one-to-one matching of patterns to calls (augmenting paths)."""
-    edges = [[j for j, c in enumerate(calls) if match(p, c)] for p in patterns]
-    owner: dict[int, int] = {}
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for j in edges[i]:
-            if j in seen:
-                continue
-            seen.add(j)
-            if j not in owner or augment(owner[j], seen):
-                owner[j] = i
-                return True
-        return False
-
-    return sum(augment(i, set()) for i in range(len(patterns)))

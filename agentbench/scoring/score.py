@@ -9,9 +9,10 @@ from typing import Any
 from agentbench.records import CheckRecord, EpisodeTrace
 from agentbench.scoring.checks import Scorer
 from agentbench.scoring.facts import CallFact, EpisodeFacts
+from agentbench.scoring.process import Seen, seen_calls
 from agentbench.sim.base import Change, Identity
 from agentbench.sim.world import World
-from agentbench.tasks.env import world_spec
+from agentbench.tasks.env import SimulatedEnvironment, world_spec
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.matching import args_match
 from agentbench.tasks.model import Task
@@ -99,13 +100,26 @@ class StartState:
 _START_STATES: dict[tuple[int, int], StartState] = {}
 
 
+def final_outputs(task: Task, suite: TaskSuite, seen: list[Seen]) -> list[str]:
+    """The outputs of `expect.final`'s reads on the episode's end state: the episode's calls
+    replayed, in order, on a fresh copy of the start state (the environment is deterministic,
+    so this is the state the episode left, also for a stored trace)."""
+    if not task.expect.final:
+        return []
+    env = SimulatedEnvironment(task, suite.tools, suite.grammar)
+    for call in seen:
+        if call.args is not None and call.tool in env.tools:
+            env.execute(call.tool, call.args)
+    return [env.execute(read.tool, read.args).content() for read in task.expect.final]
+
+
 GUARDS = frozenset({"tools_offered", "side_effects", "forbid", "max_repeats"})
 """Checks that an episode did no harm. They hold trivially for an agent that does nothing, so
 they earn no credit: a failed guard scores the episode 0, a passed one adds nothing."""
 
 
 def _score(checks: list[CheckRecord]) -> float:
-    """The share of goal checks passed (first call, trajectory, end state, answer), or 0 when a
+    """The share of goal checks passed (evidence, final reads, end state, answer), or 0 when a
     guard failed; a task with guards only scores their share."""
     if not checks:
         return 0.0
@@ -120,7 +134,8 @@ def score_trace(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeSco
     if trace.status.startswith("backend_error"):
         return EpisodeScore(None, trace.status, [], trace.error or trace.status)
     scorer = Scorer(task, suite.tools, suite.grammar, StartState.of(task, suite))
-    checks = scorer.checks(trace_facts(trace))
+    seen = seen_calls(trace)
+    checks = scorer.checks(trace_facts(trace), seen, final_outputs(task, suite, seen))
     passed = sum(c.passed for c in checks)
     score = _score(checks)
     if trace.status == "answered":

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentbench.sim.awk_eval import AwkError, StrNum, num, text
 from agentbench.sim.base import NotSimulated
+from agentbench.sim.budget import current, format_size
 from agentbench.sim.regex import translate
 
 if TYPE_CHECKING:
@@ -48,18 +49,18 @@ def sprintf(values: list[Any]) -> str:
             raise NotSimulated("awk printf with a * width")
         arg = args.pop(0) if args else ""
         spec = "%" + flags + (width or "") + (f".{precision}" if precision is not None else "")
+        value: Any
         if conv in "diouxX":
-            value = num(arg)
-            if not math.isfinite(value):
+            number = num(arg)
+            if not math.isfinite(number):
                 raise NotSimulated("awk printf of inf or nan")
-            spec += "d" if conv in "iu" else conv
-            out.append(spec % int(value))
+            spec, value = spec + ("d" if conv in "iu" else conv), int(number)
         elif conv in "eEfgG":
-            out.append((spec + conv) % num(arg))
-        elif conv == "c":
-            out.append((spec + "s") % _char(arg))
+            spec, value = spec + conv, num(arg)
         else:
-            out.append((spec + "s") % text(arg))
+            spec, value = spec + "s", _char(arg) if conv == "c" else text(arg)
+        current().value(format_size(spec, (value,)), "a printf result")
+        out.append(spec % value)
     out.append(fmt[pos:])
     return "".join(out)
 

@@ -1,4 +1,8 @@
-"""awk's evaluator: fields, variables, arrays and the statements of a parsed program."""
+"""awk's evaluator: fields, variables, arrays and the statements of a parsed program.
+
+Every expression evaluated is a step of the call's budget (sim/budget.py); strings it builds
+(concatenation, `printf`, a record rebuilt from its fields) are checked before they are built,
+and a field index past `Limits.fields` is mawk's "program limit exceeded"."""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from agentbench.sim.base import NotSimulated
-from agentbench.sim.regex import translate
+from agentbench.sim.budget import WorkExceeded, current
+from agentbench.sim.regex import compile_regex, search, translate
 
 MAX_LOOP = 100_000  # iterations of one while/do/for loop: past it the loop is not simulated
 _NUMERIC = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*")
@@ -68,6 +73,7 @@ class Machine:
     def __init__(self, sep: str | None, variables: dict[str, Any], functions: Functions) -> None:
         self.sep = sep
         self.functions = functions
+        self.budget = current()
         self.vars: dict[str, Any] = {"NR": 0.0, "NF": 0.0, "FNR": 0.0, "FILENAME": "", **variables}
         if sep is not None:
             self.vars["FS"] = sep
@@ -85,7 +91,7 @@ class Machine:
             return line.split()
         if len(sep) == 1 and sep != "\\":
             return line.split(sep) if line else []
-        return re.split(translate(sep, extended=True), line) if line else []
+        return compile_regex(translate(sep, extended=True)).split(line) if line else []
 
     def record(self, line: str) -> None:
         """$0 set (a new record, or assigned): fields and NF follow it."""
@@ -97,11 +103,12 @@ class Machine:
         self.record(line)
 
     def eval(self, node: Any) -> Any:
+        self.budget.step()
         op = node[0]
         if op in ("num", "str"):
             return node[1]
         if op == "re":
-            return float(bool(re.search(translate(node[1], extended=True), self.fields[0])))
+            return float(bool(search(translate(node[1], extended=True), self.fields[0])))
         if op == "var":
             return self.vars.get(node[1], UNINIT)
         if op == "field":
@@ -141,11 +148,13 @@ class Machine:
             return float(self.truth(self.eval(left)) or self.truth(self.eval(right)))
         if op in ("~", "!~"):
             pattern = right[1] if right[0] == "re" else _text(self.eval(right))
-            hit = bool(re.search(translate(pattern, extended=True), _text(self.eval(left))))
+            hit = bool(search(translate(pattern, extended=True), _text(self.eval(left))))
             return float(hit == (op == "~"))
         a, b = self.eval(left), self.eval(right)
         if op == "concat":
-            return _text(a) + _text(b)
+            left_text, right_text = _text(a), _text(b)
+            self.budget.value(len(left_text) + len(right_text), "a string")
+            return self.budget.text(left_text + right_text)
         if op in ("+", "-", "*", "/", "%"):
             x, y = _num(a), _num(b)
             if op in ("/", "%") and y == 0:
@@ -196,13 +205,22 @@ class Machine:
             if index == 0:
                 self.record(_text(value))
                 return
+            if index > self.budget.limits.fields:
+                size = self.budget.limits.fields
+                raise self.budget.fail(
+                    WorkExceeded(
+                        "fields", f"program limit exceeded: maximum number of fields size={size}", 2
+                    )
+                )
             if index < 0:
                 raise NotSimulated("awk negative field index")
-            while len(self.fields) <= index:
-                self.fields.append("")
+            if len(self.fields) <= index:
+                self.fields += [""] * (index + 1 - len(self.fields))
             self.fields[index] = _text(value)
             self.vars["NF"] = float(len(self.fields) - 1)
-            self.fields[0] = _text(self.vars.get("OFS", " ")).join(self.fields[1:])
+            self.budget.value(sum(map(len, self.fields)) + len(self.fields), "a record")
+            separator = _text(self.vars.get("OFS", " "))
+            self.fields[0] = self.budget.text(separator.join(self.fields[1:]))
         else:
             raise AwkError("assignment")
 
@@ -221,11 +239,14 @@ class Machine:
         if kind == "print":
             values = [self.eval(a) for a in stmt[1]] or [self.fields[0]]
             separator, end = _text(self.vars.get("OFS", " ")), _text(self.vars.get("ORS", "\n"))
-            self.out.append(separator.join(_text(v) for v in values) + end)
+            texts = [_text(v) for v in values]
+            size = sum(map(len, texts)) + len(separator) * len(texts) + len(end)
+            self.budget.value(size, "a printed line")
+            self.out.append(self.budget.text(separator.join(texts) + end))
         elif kind == "printf":
             from agentbench.sim.awk_builtins import sprintf
 
-            self.out.append(sprintf([self.eval(a) for a in stmt[1]]))
+            self.out.append(self.budget.text(sprintf([self.eval(a) for a in stmt[1]])))
         elif kind == "next":
             raise Next
         elif kind == "block":

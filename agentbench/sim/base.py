@@ -45,6 +45,7 @@ class CommandResult:
     simulated: bool = True  # False: no simulator covers this command (an off-script fallback)
     not_simulated: str = ""  # with simulated False: the construct no simulator covers
     timed_out: bool = False  # the tool runtime killed it: the shell stops the whole line here
+    limit: str | None = None  # the resource limit that ended it (sim/budget.py), if one did
 
     @property
     def output(self) -> str:

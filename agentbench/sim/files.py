@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.budget import current, format_size
 from agentbench.sim.filters import parse_options
 from agentbench.sim.fs import EACCES, FileSystem, Node, failure_token
 from agentbench.sim.units import human, ls_time, parse_time
@@ -247,6 +248,7 @@ def printf(
             stderr="printf: usage: printf [-v var] format [arguments]\n", exit_code=2
         )
     fmt = argv[1].replace("\\n", "\n").replace("\\t", "\t")
+    current().value(format_size(fmt, tuple(argv[2:])), "a printf result")
     try:
         return CommandResult(stdout=fmt % tuple(argv[2:]) if "%" in fmt else fmt)
     except (TypeError, ValueError):

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.budget import current
 from agentbench.sim.fs import FileSystem, UserFiles
 from agentbench.sim.regex import compile_pattern
 
@@ -41,6 +42,7 @@ class Inputs:
                 self.result.exit_code = 2 if prog == "grep" else 1
                 ids.append({"Permission denied": "!denied"}.get(error, "!missing"))
             else:
+                current().built(len(text))  # `cat f f f ...` costs every copy
                 self.texts.append((operand, text))
         self.result.identity = tuple(ids) if ids else None
 
@@ -87,6 +89,8 @@ def parse_options(
 
 
 def lines_of(text: str) -> list[str]:
+    """The lines of `text`, one budget step each (charged before the list is built)."""
+    current().step(1 + text.count("\n"))
     return text.splitlines()
 
 
@@ -142,7 +146,10 @@ def grep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     show_name = (len(rest) > 1 and "-h" not in flags) or "-H" in flags
     out: list[str] = []
     total = 0
-    context = {o: int(v) for o, v in opts if o in ("-A", "-B", "-C")}
+    bad = next((v for o, v in opts if o in ("-A", "-B", "-C") and not v.isdigit()), None)
+    if bad is not None:
+        return CommandResult(stderr=f"grep: {bad}: invalid context length argument\n", exit_code=2)
+    context = {o: int(v) if len(v) < 10 else 10**9 for o, v in opts if o in ("-A", "-B", "-C")}
     after = context.get("-A", context.get("-C", 0))
     before = context.get("-B", context.get("-C", 0))
     for name, text in inputs.texts:
@@ -162,14 +169,16 @@ def grep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
                 number = f"{i + 1}:" if "-n" in flags else ""
                 out += [f"{prefix}{number}{m.group(0)}" for m in regex.finditer(lines[i])]
         else:
-            shown = sorted(
-                {j for i in hits for j in range(i - before, i + after + 1)} & set(range(len(lines)))
-            )
+            shown: list[int] = []  # hits with their context, in order, each line once
+            for i in hits:
+                start = max(i - before, shown[-1] + 1 if shown else 0)
+                shown += range(start, min(i + after, len(lines) - 1) + 1)
+            selected = set(hits)
             last = None
             for j in shown:
                 if last is not None and j != last + 1 and (before or after):
                     out.append("--")
-                sep = ":" if j in hits else "-"
+                sep = ":" if j in selected else "-"
                 number = f"{j + 1}{sep}" if "-n" in flags else ""
                 out.append(f"{prefix}{number}{lines[j]}")
                 last = j
@@ -337,6 +346,8 @@ def _expand_set(spec: str) -> str:
     for name, chars in _CLASSES.items():
         spec = spec.replace(name, chars)
     spec = spec.replace("\\n", "\n").replace("\\t", "\t")
+    ranges = re.finditer(r"(.)-(.)", spec)
+    current().value(len(spec) + sum(max(0, ord(m[2]) - ord(m[1])) for m in ranges), "a tr set")
     return re.sub(r"(.)-(.)", lambda m: "".join(map(chr, range(ord(m[1]), ord(m[2]) + 1))), spec)
 
 

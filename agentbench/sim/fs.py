@@ -24,6 +24,8 @@ ENOENT = "No such file or directory"
 EACCES = "Permission denied"
 EISDIR = "Is a directory"
 ENOTDIR = "Not a directory"
+ENOSPC = "No space left on device"
+SPACE = 64 << 20  # characters of file content the episode's disk holds: a write past it is ENOSPC
 
 
 @dataclass
@@ -197,6 +199,9 @@ class FileSystem:
             return EISDIR
         elif not self.allowed(node, user, 2):
             return EACCES
+        used = sum(len(n.content) for n in self.nodes.values()) - len(node.content)
+        if used + len(node.content if append else "") + len(text) > SPACE:
+            return ENOSPC  # writing call by call, a model cannot grow the harness without end
         node.content = node.content + text if append else text
         node.size = None
         node.mtime = self.now

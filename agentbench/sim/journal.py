@@ -14,6 +14,7 @@ import re
 from datetime import datetime, timedelta
 
 from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.regex import search
 from agentbench.sim.spec import JournalEntry
 from agentbench.sim.system import SystemState
 from agentbench.sim.units import human, journal_time, parse_size, parse_time
@@ -150,7 +151,7 @@ class _Query:
             return False
         if self.priority and not self.priority[0] <= entry.priority <= self.priority[1]:
             return False
-        return not (self.grep and not re.search(self.grep, entry.message))
+        return not (self.grep and not search(self.grep, entry.message))
 
 
 def _parse(state: SystemState, args: list[str]) -> _Query | CommandResult:

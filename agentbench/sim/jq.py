@@ -5,6 +5,11 @@ Filters: `.`, `.a.b`, `."a-b"`, `.[N]`, `.[]`, `.a[]?`, `|`, `,`, `[...]`, `{a: 
 keys has test contains startswith endswith to_entries from_entries sort sort_by unique first
 last add min max tostring tonumber ascii_downcase ascii_upcase type values empty join split`.
 Options -r, -c, -e, -s. Errors are jq's (exit 5 at run time, 3 for a bad program, 2 bad JSON).
+
+Bounded (sim/budget.py): every filter evaluated and every value produced is a step; each value
+a filter builds (an array, an object, an interpolated or repeated string) is sized, shared
+parts counted each time (`[., .]` repeated doubles), so no value, and no output, is over
+`Limits.value_bytes`; numbers are doubles, as in jq.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from agentbench.sim.base import CommandResult, NotSimulated
+from agentbench.sim.budget import bounded, current
 from agentbench.sim.filters import Files, Inputs, parse_options
 from agentbench.sim.jq_parse import JqSyntax, Parser
 
@@ -37,9 +43,20 @@ def type_name(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
+def _built(value: Any) -> Any:
+    """A value a filter just built, checked against the call's budget."""
+    budget = current()
+    size = budget.size_of(value)
+    if isinstance(value, str):
+        budget.built(size + 48)  # with the string object's own overhead
+    return value
+
+
 def _run(node: Any, value: Any) -> Iterator[Any]:
     from agentbench.sim.jq_functions import call
 
+    budget = current()
+    budget.step()
     op = node[0]
     if op == "identity":
         yield value
@@ -49,7 +66,8 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
         texts = [""]
         for part in node[1]:
             values = [v if isinstance(v, str) else dumps(v) for v in _run(part, value)]
-            texts = [t + v for t in texts for v in values]
+            budget.step(len(texts) * len(values))
+            texts = [_built(t + v) for t in texts for v in values]
         yield from texts
     elif op == "key":
         if value is None:
@@ -70,10 +88,9 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
             else:
                 raise JqError(f"Cannot index {type_name(value)} with {type_name(index)}")
     elif op == "each":
-        if isinstance(value, list):
-            yield from value
-        elif isinstance(value, dict):
-            yield from value.values()
+        if isinstance(value, list | dict):
+            budget.step(len(value))
+            yield from value.values() if isinstance(value, dict) else value
         else:
             raise JqError(
                 f"Cannot iterate over {type_name(value)}"
@@ -96,16 +113,20 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
         yield from _run(node[1], value)
         yield from _run(node[2], value)
     elif op == "array":
-        yield list(_run(node[1], value))
+        yield _built(list(_run(node[1], value)))
     elif op == "object":
-        yield from _objects(node[1], value)
+        for built in _objects(node[1], value):
+            yield _built(built)
     elif op == "call":
-        yield from call(node[1], node[2], value, _run)
+        for result in call(node[1], node[2], value, _run):
+            yield _built(result)
     else:
-        yield from _binary(op, node[1], node[2], value)
+        for result in _binary(op, node[1], node[2], value):
+            yield _built(result)
 
 
 def _recurse(value: Any) -> Iterator[Any]:
+    current().step()
     yield value
     children = (
         value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
@@ -119,6 +140,7 @@ def _objects(entries: list[Any], value: Any) -> Iterator[Any]:
     for key_node, value_node in entries:
         keys = list(_run(key_node, value))
         values = list(_run(value_node, value))
+        current().step(len(results) * len(keys) * len(values) * (1 + len(entries)))
         results = [{**r, str(k): v} for r in results for k in keys for v in values]
     yield from results
 
@@ -165,6 +187,8 @@ def _arith(op: str, a: Any, b: Any) -> Any:
             return number(a / b)
         return number({"+": a + b, "-": a - b, "*": a * b}[op])
     if ta == tb and op == "+" and ta in ("string", "array"):
+        budget = current()
+        budget.value(budget.size_of(a) + budget.size_of(b), f"a {ta}")
         return a + b
     if ta == tb == "object" and op == "+":
         return {**a, **b}
@@ -173,14 +197,25 @@ def _arith(op: str, a: Any, b: Any) -> Any:
         return [x for x in a if canonical(x) not in keep]
     if ta == tb == "string" and op == "/":
         return a.split(b) if b else list(a)
-    if (ta, tb) in (("object", "object"), ("string", "number")) and op == "*":
-        raise NotSimulated(f"jq {ta} * {tb}")
+    if {ta, tb} == {"string", "number"} and op == "*":
+        text, times = (a, b) if ta == "string" else (b, a)
+        if times <= 0:
+            return None  # jq: a string repeated 0 times is null
+        if times != int(times):
+            raise NotSimulated("jq string * a fractional number")
+        current().value(len(text) * int(times), "a repeated string")
+        return text * int(times)
+    if ta == tb == "object" and op == "*":
+        raise NotSimulated("jq object * object (a deep merge)")
     verb = {"+": "added", "-": "subtracted", "*": "multiplied", "/": "divided", "%": "divided"}[op]
     raise JqError(f"{ta} ({dumps(a)[:11]}) and {tb} ({dumps(b)[:11]}) cannot be {verb}")
 
 
 def number(x: float) -> float | int:
-    """A computed number as jq keeps it: integral values print without a fraction."""
+    """A computed number as jq keeps it: a double (an integer past 2**53 becomes one, never a
+    huge int); integral values print without a fraction."""
+    if isinstance(x, int) and not isinstance(x, bool) and abs(x) > 2**53:
+        return float(x)
     if isinstance(x, float) and x.is_integer() and abs(x) < 1e17:
         return int(x)
     return x
@@ -202,7 +237,8 @@ def _plain(value: Any) -> Any:
 
 
 def dumps(value: Any, indent: int | None = None) -> str:
-    """jq's JSON text for a value (compact, or `indent` spaces)."""
+    """jq's JSON text for a value (compact, or `indent` spaces), sized against the budget."""
+    current().size_of(value)
     separators = (",", ":") if indent is None else (",", ": ")
     return json.dumps(_plain(value), indent=indent, separators=separators, ensure_ascii=False)
 
@@ -278,6 +314,7 @@ def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     decoder = json.JSONDecoder()
     documents: list[Any] = []
     text = inputs.joined
+    current().value(len(text), "a JSON input")  # decoded, it takes up to 20 times as much
     pos = 0
     while pos < len(text):
         while pos < len(text) and text[pos].isspace():
@@ -301,13 +338,17 @@ def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     last: Any = None
     produced = False
     try:
-        for doc in documents:
-            for result in _run(tree, doc):
-                last, produced = result, True
-                if raw and isinstance(result, str):
-                    out.append(result)
-                else:
-                    out.append(dumps(result, indent=None if compact else 2))
+        with bounded() as budget:
+            for doc in documents:
+                for result in _run(tree, doc):
+                    last, produced = result, True
+                    if raw and isinstance(result, str):
+                        out.append(result)
+                        continue
+                    # indentation: at most 2 spaces a nesting level per value, bounded too
+                    budget.value(budget.size_of(result) * (1 if compact else 4), "an output")
+                    shown = dumps(result, indent=None if compact else 2)
+                    out.append(budget.text(shown, "an output"))
     except JqError as exc:
         inputs.result.stderr += f"jq: error (at <stdin>:{len(text.splitlines())}): {exc}\n"
         return inputs.finish("".join(line + "\n" for line in out), 5)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from agentbench.sim.base import NotSimulated
+from agentbench.sim.budget import current
 from agentbench.sim.jq import JqError, canonical, dumps, number, order_key, truthy, type_name
+from agentbench.sim.regex import search
 
 Runner = Callable[[Any, Any], Iterator[Any]]
 
@@ -116,9 +117,21 @@ _STREAMS = frozenset({"paths"})  # zero-argument builtins that yield each item, 
 
 
 def _add(values: Any) -> Any:
+    """`reduce .[] as $x (null; . + $x)`; strings, arrays and objects are joined in one pass
+    (never re-copied value by value): the result is no larger than `values`, already sized."""
     from agentbench.sim.jq import _arith
 
     items = list(values.values()) if isinstance(values, dict) else _require_list("add", values)
+    present = [v for v in items if v is not None]
+    if present and all(isinstance(v, str) for v in present):
+        return "".join(present)
+    if present and all(isinstance(v, list) for v in present):
+        return [item for v in present for item in v]
+    if present and all(isinstance(v, dict) for v in present):
+        merged: dict[str, Any] = {}
+        for v in present:
+            merged.update(v)
+        return merged
     total: Any = None
     for v in items:
         total = _arith("+", total, v)
@@ -247,7 +260,7 @@ def _with_arg(name: str, value: Any, arg: Any) -> Any:
         if name == "has":
             return arg in value if isinstance(value, dict) else 0 <= arg < len(value)
         if name == "test":
-            return re.search(arg, value) is not None
+            return search(arg, value) is not None
         if name == "contains":
             return (
                 arg in value
@@ -264,9 +277,13 @@ def _with_arg(name: str, value: Any, arg: Any) -> Any:
         if name == "split":
             return value.split(arg)
         if name == "join":
-            return arg.join(
-                "" if v is None else v if isinstance(v, str) else json.dumps(v) for v in value
-            )
+            nested = [v for v in value if isinstance(v, list | dict)]
+            if nested:
+                raise JqError(f"Cannot join with {type_name(nested[0])}")
+            parts = ["" if v is None else v if isinstance(v, str) else dumps(v) for v in value]
+            size = sum(map(len, parts)) + len(arg) * max(0, len(parts) - 1)
+            current().value(size, "a joined string")
+            return arg.join(parts)
         if name == "ltrimstr":
             return value[len(arg) :] if isinstance(value, str) and value.startswith(arg) else value
         return (

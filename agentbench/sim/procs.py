@@ -14,6 +14,7 @@ import re
 
 from agentbench.sim.base import Change, CommandResult, ShellContext
 from agentbench.sim.filters import parse_options, usage_error
+from agentbench.sim.regex import compile_regex
 from agentbench.sim.spec import ProcessSpec
 from agentbench.sim.system import Command, SystemState
 from agentbench.sim.units import parse_size
@@ -149,7 +150,7 @@ def _select(
             text = f"{prog}: invalid user name: {user}\n"
             return [], options, CommandResult(stderr=text, exit_code=2)
     try:
-        pattern = re.compile(rest[0] if rest else "", re.IGNORECASE if "-i" in options else 0)
+        pattern = compile_regex(rest[0] if rest else "", re.IGNORECASE if "-i" in options else 0)
     except re.error:
         return [], options, CommandResult(stderr=f"{prog}: regex error\n", exit_code=2)
     full = bool({"-f", "--full"} & set(options))

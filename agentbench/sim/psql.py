@@ -170,6 +170,9 @@ class NoServer:
     def run(self, argv: list[str], stdin: str | None, ctx: Any) -> CommandResult:
         return self._refused(parse_options(argv[1:]).host)
 
+    def interrupt(self) -> None:
+        """Nothing runs: nothing to stop."""
+
     def query(self, sql: str) -> CommandResult:
         """The `sql_query` tool: its connection to the local server is refused (the tool's
         driver says what psql says, without psql's prefix)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentbench.sim.base import Change, CommandResult, NotSimulated
+from agentbench.sim.budget import current
 from agentbench.sim.filters import Files, Inputs, join_lines, lines_of, parse_options
 from agentbench.sim.sed_parse import Command, SedError, parse
 
@@ -110,8 +111,10 @@ class _Run:
 
     def run(self) -> int:
         append: list[str] = []
+        budget = current()
         try:
             while (line := self.next_line()) is not None:
+                budget.step(1 + len(self.commands))
                 space, append = self.cycle(line, append)
                 if space is not None and not self.quiet:
                     self.out.append(space)

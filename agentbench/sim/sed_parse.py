@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentbench.sim.base import NotSimulated
-from agentbench.sim.regex import translate
+from agentbench.sim.regex import Pattern, compile_regex, translate
 
 _SIMPLE = set("=dDgGhHlnNpPxz")
 _UNSUPPORTED = set(":btTrRwWeFvL")
@@ -30,7 +30,7 @@ class Command:
     first: Any = None  # an address: ("line", n) ("last",) ("re", pattern) ("step", a, b)
     last: Any = None  # a range's end: the same, or ("plus", n)
     negate: bool = False
-    regex: re.Pattern[str] | None = None
+    regex: Pattern | None = None
     replacement: list[Any] = field(default_factory=list)  # literal text, ("group", n)
     occurrence: int = 1
     every: bool = False
@@ -81,11 +81,11 @@ class _Reader:
             else:
                 out.append(ch)
 
-    def regex(self, source: str, flags: int = 0) -> re.Pattern[str]:
+    def regex(self, source: str, flags: int = 0) -> Pattern:
         if not source:
             raise NotSimulated("sed's empty regex (the last regex used)")
         try:
-            return re.compile(translate(source, extended=self.extended), flags)
+            return compile_regex(translate(source, extended=self.extended), flags)
         except re.error as exc:
             raise NotSimulated(f"sed regex {source!r}") from exc
 

@@ -22,7 +22,8 @@ import posixpath
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from agentbench.sim.base import CommandResult, NotSimulated, Program, ShellContext
+from agentbench.sim.base import Change, CommandResult, NotSimulated, Program, ShellContext
+from agentbench.sim.budget import WorkExceeded, current
 from agentbench.sim.shell_ast import Command, Node, Redirect, ShellSyntaxError
 from agentbench.sim.shell_io import (
     Acc,
@@ -101,17 +102,22 @@ class Shell:
         self.glob = glob
         self.commands = 0
         self.depth = 0
+        self.made: list[Change] = []  # changes of the line's commands that ran to their end
 
     def run(self, line: str, ctx: ShellContext) -> CommandResult:
         """The one place "not simulated" becomes an answer: whatever part of the line raised
         `NotSimulated` (the parser, a shell construct, a program, a filter's language), the
         whole line is off-script, its construct named on the result."""
         try:
+            current().check()  # a line run again after its call was killed ends at once
+        except WorkExceeded as exc:
+            return exc.result("bash")
+        try:
             tree = parse(line)
             home = "/root" if ctx.user == "root" else f"/home/{ctx.user}"
             state = State(ctx, {"USER": ctx.user, "HOME": home, "PWD": ctx.cwd, **dict(ctx.env)})
             state.exported = set(state.vars)
-            self.commands, self.depth = 0, 0
+            self.commands, self.depth, self.made = 0, 0, []
             return self.execute(tree, None, state)
         except NotSimulated as exc:
             return exc.result()
@@ -119,7 +125,8 @@ class Shell:
             return CommandResult(stderr=f"{exc}\n", exit_code=2)
         except ExitShell as stop:
             return stop.result()
-        except _TimedOut as killed:
+        except _TimedOut as killed:  # what ran before the kill still changed the state
+            killed.result.changes = [*self.made, *killed.result.changes]
             return killed.result
 
     def execute(self, node: Node, stdin: Input | None, state: State) -> CommandResult:
@@ -131,6 +138,8 @@ class Shell:
             result = run_compound(self, node, stdin, state)
         if result.timed_out:
             raise _TimedOut(result)
+        if self.depth == 0 and isinstance(node, Command):  # a top-level command ran to its end
+            self.made += result.changes
         state.status = result.exit_code
         return result
 
@@ -361,7 +370,14 @@ class Shell:
                 identity=("not-installed", name) if known else None,
                 simulated=known,
             )
-        return program.run([name, *words[1:]], stdin, ctx)
+        budget = current()  # one step a command; a command past a limit is killed
+        try:
+            budget.step()
+            result = program.run([name, *words[1:]], stdin, ctx)
+            budget.built(len(result.stdout) + len(result.stderr))
+        except WorkExceeded as exc:
+            return exc.result(name)
+        return result
 
     def cd(self, target: str, state: State) -> CommandResult:
         """The directory change lasts for the rest of this shell (bash's `cd`)."""

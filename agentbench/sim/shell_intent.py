@@ -47,7 +47,7 @@ _SSH_VALUED = frozenset(
     }
 )
 # Statement types that change nothing (DuckDB's names); anything else is a write.
-_SQL_READS = frozenset({"SELECT", "EXPLAIN", "PRAGMA", "SET", "VARIABLE_SET", "TRANSACTION"})
+_SQL_SESSION = frozenset({"set", "reset", "pragma"})  # refused, but no write
 _SQL_WRITE_WORDS = re.compile(
     r"\b(INSERT|UPDATE|DELETE|MERGE|UPSERT|DROP|ALTER|CREATE|TRUNCATE|GRANT|REVOKE|COPY|"
     r"VACUUM|REINDEX|CLUSTER|COMMENT|ATTACH|DETACH|EXPORT|IMPORT|INSTALL|LOAD|CHECKPOINT)\b",
@@ -92,26 +92,25 @@ def classify_sql(sql: str) -> list[AttemptedWrite]:
 
 
 def sql_writes(sql: str) -> list[tuple[str, str]]:
-    import duckdb
+    """(statement, why) for each statement of `sql` that writes or reaches outside the database,
+    as sql_classify (the engine's parser, and its parse tree for a write inside a CTE) says."""
+    from agentbench.sim.sql_classify import SqlSyntaxError, split_statements
 
     try:
-        statements = duckdb.extract_statements(sql)
-    except duckdb.Error:
+        statements = split_statements(sql)
+    except SqlSyntaxError:
         unquoted = re.sub(r"'(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S)
         words = sorted({m.upper() for m in _SQL_WRITE_WORDS.findall(unquoted)})
         return [(" ".join(sql.split())[:120], f"SQL {w} (unparsed)") for w in words[:1]]
     out: list[tuple[str, str]] = []
     for statement in statements:
-        kind = statement.type.name
-        text = statement.query
-        if kind == "EXPLAIN" and re.search(r"\bANALY[SZ]E\b", text, re.IGNORECASE):
-            inner = re.sub(r"^\s*EXPLAIN\s*(\([^)]*\)|ANALY[SZ]E)?\s*", "", text, flags=re.I)
-            out += [
-                (target, f"{why} (EXPLAIN ANALYZE runs it)") for target, why in sql_writes(inner)
-            ]
-            continue
-        if kind not in _SQL_READS:
-            out.append((" ".join(statement.query.split())[:120], f"SQL {kind}"))
+        if statement.kind == "write" or (
+            statement.kind == "refused" and statement.verb not in _SQL_SESSION
+        ):
+            why = f"SQL {statement.verb.upper()}"
+            if statement.type in ("SELECT", "EXPLAIN"):  # a write the statement type hides
+                why += f" (inside {statement.type}, which runs it)"
+            out.append((" ".join(statement.text.split())[:120], why))
     return out
 
 

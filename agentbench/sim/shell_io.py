@@ -98,6 +98,7 @@ def route(
         changes=list(result.changes),
         simulated=result.simulated,
         timed_out=result.timed_out,
+        limit=result.limit,
     )
     done: set[str] = set()
     for place in opened:
@@ -170,6 +171,7 @@ class Acc:
         self.result.changes += part.changes
         self.result.simulated = self.result.simulated and part.simulated
         self.result.timed_out = self.result.timed_out or part.timed_out
+        self.result.limit = self.result.limit or part.limit
         if part.identity is not None:
             self.ids.append(part.identity)
 

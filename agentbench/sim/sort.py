@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from agentbench.sim.base import CommandResult
+from agentbench.sim.budget import current
 from agentbench.sim.filters import Files, Inputs, join_lines, lines_of, parse_options, usage_error
 from agentbench.sim.units import parse_size
 
@@ -55,8 +56,10 @@ def sort(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     human = bool(flags & {"-h", "--human-numeric-sort"}) or "h" in key_flags
     reverse = bool(flags & {"-r", "--reverse"}) or "r" in key_flags
     fold = "-f" in flags
+    budget = current()
 
-    def sort_key(line: str) -> Any:
+    def sort_key(line: str) -> Any:  # one step a line (and a line again for -u)
+        budget.step()
         text = _field(line, start, end, sep) if key is not None else line
         if human:
             return (_human(text), line)

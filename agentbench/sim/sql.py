@@ -136,6 +136,10 @@ class Database:
     def restore(self, token: object) -> None:
         self.session.restore(token)
 
+    def interrupt(self) -> None:
+        """Stop the statement in flight (another thread: the call was cancelled)."""
+        self.session.interrupt()
+
     def run(
         self, sql: str, replica: bool = False
     ) -> tuple[list[str], list[tuple[Any, ...]], CommandResult]:
@@ -181,14 +185,18 @@ class Database:
         columns = [_column_name(c) for c in reply[1]] if reply[0] == "ok" else []
         rows = reply[2] if reply[0] == "ok" else []
         if reply[0] == "too_large" or _printed_size(columns, rows) > MAX_PRINTED:
-            return _failed("out of memory for query result\n")
+            failed = _failed("out of memory for query result\n")  # psql's words for it
+            failed[2].limit = "total_bytes"
+            return failed
         # every write of the text is a change, not only a last one
         earlier = [Change("sql", s.verb, _table(s)) for s in writes if s is not last]
         if last.kind == "write":
             explained = last.type == "EXPLAIN"  # EXPLAIN ANALYZE of a write: the plan; it ran
-            touched = rows if last.verb in _COUNTED and not explained else None
+            # a write inside a SELECT's CTE returns the SELECT's rows, not the written ones
+            inside = last.type == "SELECT"
+            touched = rows if last.verb in _COUNTED and not explained and not inside else None
             written = self._written(last, touched)
-            if explained:
+            if explained or inside:
                 written[2].stdout = aligned(columns, rows) if columns else ""
             elif not returning and columns and last.verb in _COUNTED:  # its own RETURNING rows
                 written[2].stdout = aligned(columns, rows) + written[2].stdout

@@ -153,9 +153,38 @@ def _classify(
         name = keywords[1][1] if len(keywords) > 1 else ""
         kind, verb = prepared.get(name, ("read", "execute"))
         return SqlStatement(kind, verb, text)
+    if type_name == "SELECT" and (nested := _nested_write(text)) is not None:
+        return SqlStatement("write", nested[0], text, clause=nested[1])
     if type_name in _READS:
         return SqlStatement("read", first, text)
     return SqlStatement("refused", first, text, _refusal(first, text, keywords))
+
+
+_NESTED = {"UPDATE_QUERY_NODE": "update", "DELETE_QUERY_NODE": "delete",
+           "INSERT_QUERY_NODE": "insert"}
+_CLAUSE = {"update": "update {}", "delete": "delete from {}", "insert": "insert into {}"}
+
+
+def _nested_write(text: str) -> tuple[str, str] | None:
+    """(verb, clause) of a data-modifying statement inside a SELECT (`WITH x AS (UPDATE …
+    RETURNING *) SELECT …`): the statement type says SELECT, the parse tree says otherwise."""
+    import json
+
+    with _LOCK:
+        row = _parser().execute("SELECT json_serialize_sql(?)", [text]).fetchone()
+    tree = json.loads(row[0]) if row else {}
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            verb = _NESTED.get(str(node.get("type")))
+            if verb is not None:
+                table = (node.get("table") or {}).get("table_name", "?")
+                return verb, _CLAUSE[verb].format(table)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None
 
 
 def _explained(

@@ -136,6 +136,7 @@ class Engine:
         self.setup = setup
         self._pipe, self.pid = _fork()
         self._stop = weakref.finalize(self, _stop, self.pid, self._pipe)
+        self.busy = False  # a request is in flight: the process is alive and ours
         try:
             self._pipe.send(setup)
         except OSError as exc:
@@ -154,7 +155,18 @@ class Engine:
         except (OSError, ValueError) as exc:
             self.close()
             raise EngineLost("crashed") from exc
-        return self._receive(self.setup.timeout_s + GRACE_S)
+        self.busy = True
+        try:
+            return self._receive(self.setup.timeout_s + GRACE_S)
+        finally:
+            self.busy = False
+
+    def kill(self) -> None:
+        """Stop the statement in flight now (an abandoned or cancelled tool call): the engine
+        goes and the waiting request gets EngineLost; the next call starts a fresh engine."""
+        if self.busy:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
 
     def _receive(self, wait_s: float) -> tuple[Any, ...]:
         try:
@@ -227,6 +239,12 @@ class Session:
             self._engine.request(verb)
         except EngineLost:
             self._engine = None
+
+    def interrupt(self) -> None:
+        """Called from another thread when the tool call is cancelled or past its deadline."""
+        engine = self._engine
+        if engine is not None:
+            engine.kill()
 
     def close(self) -> None:
         if self._engine is not None:

@@ -25,6 +25,7 @@ from typing import Any
 
 from agentbench.sim.awk import awk
 from agentbench.sim.base import CommandResult, Identity, Program, ShellContext, Stateful
+from agentbench.sim.budget import WorkExceeded, bounded
 from agentbench.sim.filters import FILTERS, Filter, FilterProgram
 from agentbench.sim.fs import FileSystem
 from agentbench.sim.jq import jq
@@ -154,12 +155,30 @@ class World:
         return tool in ("run_command", "sql_query", "http_get")
 
     def call(self, tool: str, args: dict[str, Any]) -> Answer | None:
-        """Answer a tool call from state; None when this World does not serve the tool."""
+        """Answer a tool call from state; None when this World does not serve the tool. The
+        call runs under the budget installed by the caller (a fresh one if none: sim/budget.py);
+        one that goes past a limit answers with the killed command's error and names the limit."""
         if not self.serves(tool):
             return None
         value = args.get(TOOL_ARGUMENTS[tool])
         if not isinstance(value, str):
             return None
+        with bounded() as budget:
+            if self.sql is not None:  # an abandoned query stops in the engine process too
+                budget.on_cancel(self.sql.interrupt)
+            try:
+                answer = self._answer(tool, value)
+            except WorkExceeded as exc:
+                program = _first_program(value) if tool == "run_command" else tool
+                answer = Answer(exc.result(program), program)
+            if budget.exceeded is not None and answer.result.limit is None:
+                if tool == "run_command":  # what the line printed and changed stays
+                    answer.result.limit = budget.exceeded.limit
+                else:  # an engine interrupted at the deadline: the kill, not its error text
+                    answer = Answer(budget.exceeded.result(tool), answer.program)
+            return answer
+
+    def _answer(self, tool: str, value: str) -> Answer:
         if tool == "run_command":
             ctx = ShellContext(user=self.user, cwd=self._home())
             return Answer(self.shell.run(value, ctx), _first_program(value))

@@ -7,6 +7,12 @@ else the tool's `unmatched` text, a fallback that counts as off-script. Each res
 (`source`), what the call meant (`identity`) and what it changed (`changes`); the environment
 keeps every change of the episode. Unknown tools, malformed arguments and unmatched calls get
 the error a real tool runtime would return, so a model's mistake is fed back to it.
+
+A simulated call runs within a work budget (sim/budget.py: time, steps, bytes); one that goes
+past it is answered with the killed command's error and the limit is recorded (`limit`). The
+model is sent at most `OUTPUT_LIMIT` characters of a result: its start and its end around a
+marker saying how much was left out, as agent runtimes truncate (`truncated_from` records the
+full length).
 """
 
 from __future__ import annotations
@@ -30,6 +36,21 @@ from agentbench.tasks.matching import args_match
 from agentbench.tasks.model import ArgKind, Environment, Task, ToolDef
 
 FALLBACK = "fallback"  # the source of a call no rule and no simulator answered (off-script)
+OUTPUT_LIMIT = 64 * 1024  # characters of one tool result the model is sent
+
+
+def clip(text: str, limit: int = OUTPUT_LIMIT) -> tuple[str, int | None]:
+    """`text` as the model is sent it, and its full length when it was cut (else None)."""
+    if len(text) <= limit:
+        return text, None
+    head = limit * 3 // 4
+    tail = limit - head
+    left_out = len(text) - head - tail
+    marker = (
+        f"\n[... output truncated: {left_out:,} of {len(text):,} characters left out; "
+        "narrow the command (grep, head, tail) to see them ...]\n"
+    )
+    return text[:head] + marker + text[-tail:], len(text)
 
 
 @dataclass(frozen=True)
@@ -47,18 +68,22 @@ class ToolResult:
     changes: tuple[Change, ...] = field(default=())  # state changes the call made
     # writes the call asked for, classified before it ran (even when nothing carried them out)
     attempted_writes: tuple[AttemptedWrite, ...] = field(default=())
+    limit: str | None = None  # the resource limit that ended the call (sim/budget.py)
 
     def content(self) -> str:
-        """The text sent back to the model as the tool message."""
+        """The text sent back to the model as the tool message (clipped to OUTPUT_LIMIT)."""
+        output = clip(self.output)[0]
         if self.exit_code not in (None, 0):
-            return f"{self.output.rstrip()}\n[exit code {self.exit_code}]"
-        return self.output
+            return f"{output.rstrip()}\n[exit code {self.exit_code}]"
+        return output
 
     def record(self, name: str) -> ToolResultRecord:
         """The result as the episode records it."""
         return ToolResultRecord(
             name=name,
             output=self.content(),
+            limit=self.limit,
+            truncated_from=clip(self.output)[1],
             ok=self.ok,
             kind=self.kind,
             latency_s=self.latency_s,
@@ -203,6 +228,7 @@ class SimulatedEnvironment:
             source=f"sim:{program}",
             identity=result.identity,
             changes=tuple(result.changes),
+            limit=result.limit,
         )
 
     def _state_holds(self, conditions: dict[str, Any]) -> bool:

@@ -2,18 +2,21 @@
 
 Each part present in `expect` is one check; the score is the share of checks passed. Two checks
 are always made: `tools_offered` (every call names a tool the task offers) and `side_effects`
-(every state change the environment recorded is one `expect.changes` allows: without
-`changes:` a task is read-only, so a diagnosis that deletes a deployment fails).
+(every state change the environment recorded, and every write a call attempted, is one
+`expect.changes` allows: without `changes:` a task is read-only, so a diagnosis that deletes a
+deployment fails, also through a wrapper no simulator carries out).
 
-Calls are compared by meaning. A call pattern whose `args` are all literals, for a tool the
-environment simulates, is resolved on a fresh copy of the task's start state and compared by the
-simulator's identity (what the call meant: verb, resource, namespace, name; a query's result), so
-`kubectl get po -n web` and `kubectl get pods --namespace=web -o wide` are the same read. A
-pattern with a matcher object (`$regex`, `$contains`, `$one_of`, `$any`), or one the simulator
-does not resolve, is compared as text by the tool's argument kinds (module docstring of
-`agentbench.tasks.model`). `forbid` patterns on shell commands see each command the line would
-run (pipes, lists, loops, `$(…)`, `eval`, `sh -c`, `xargs` templates) with its wrappers
-(`sudo`, `env VAR=`, `timeout`, `nohup`, …) and `/usr/bin/` paths stripped.
+Process parts are judged by evidence and effect, never by a call list (read-only extra calls
+are always allowed): `evidence` names the facts a required read's output must have shown,
+`final` reads the end state, `changes` the change log and its order, and every write a call
+attempted (classified before it ran) must be one `changes` allows. The exceptions over command
+text, `forbid` and evidence by `call`, compare a literal pattern by the simulator's identity on
+a fresh copy of the start state (`kubectl get po -n web` = `kubectl get pods --namespace=web -o
+wide`), a matcher object (`$regex`, `$contains`, `$one_of`, `$any`) as text by the tool's
+argument kinds (`agentbench.tasks.model`); on shell commands they see each command the line
+would run (pipes, lists, loops, `$(…)`, `eval`, `sh -c`, `xargs` templates) with its wrappers
+(`sudo`, `env VAR=`, `timeout`, `nohup`, …) and `/usr/bin/` paths stripped, and each needs a
+`why`.
 
 Answers are scored by what they assert (`agentbench.scoring.claims`): a claim counts only when a
 sentence asserts it, not when it is negated ("not", "isn't", "ruled out", "rather than", ...)
@@ -24,7 +27,7 @@ that asserts or hedges towards a decoy fails.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -163,23 +166,6 @@ class Claim(_Strict):
         return self
 
 
-class CallsExpectation(_Strict):
-    """Trajectory match over every tool call of the episode.
-
-    mode: `strict` same calls in the same order; `unordered` same calls in any order; `subset`
-    every call the agent made is one of these (nothing else called); `superset` the agent made
-    at least these calls (extras allowed); `ordered` the agent made these calls in this order
-    (an ordered superset): extras in between are allowed only when they change nothing.
-    args: `exact` same argument names, each matching; `subset` the expected arguments match,
-    extra arguments allowed; `ignore` tool names only. Identity comparison (module docstring)
-    applies in every mode except `ignore`.
-    """
-
-    mode: Literal["strict", "unordered", "subset", "superset", "ordered"] = "superset"
-    args: Literal["exact", "subset", "ignore"] = "exact"
-    calls: list[CallPattern] = Field(default_factory=list)
-
-
 class AnswerExpectation(_Strict):
     """Checks on the final answer.
 
@@ -205,28 +191,119 @@ class AnswerExpectation(_Strict):
     )
 
 
+class AttemptPattern(_Strict):
+    """Matches a write a call attempted (`attempted_writes` of a tool result): `program`,
+    `target` and `why` (the classifier's reason, e.g. `systemctl reload`, `SQL UPDATE`) are
+    globs (`fnmatch`, case-sensitive), e.g. `{program: systemctl, why: systemctl reload}`."""
+
+    program: str = "*"
+    target: str = "*"
+    why: str = "*"
+
+
 class ChangesExpectation(_Strict):
     """The state changes an episode may make. Without it, a task is read-only.
 
     Every recorded change must match an `allowed` or `required` pattern; each `required`
-    pattern must match at least one change (in this order when `ordered`).
+    pattern must match at least one change (in this order when `ordered`). Every write a call
+    *attempted* (classified before it ran) must be carried out as a recorded change of the
+    same system, or match one of `attempts`: the writes the prompt asks for that the simulator
+    answers by rule or refuses (`nginx -s reload`, an UPDATE on a read-only replica).
     """
 
     allowed: list[ChangePattern] = Field(default_factory=list)
     required: list[ChangePattern] = Field(default_factory=list)
     ordered: bool = False
+    attempts: list[AttemptPattern] = Field(default_factory=list)
+
+
+Shown = str | list[str]
+"""Text a tool output must show: a string, or a list of alternative spellings (any one will
+do). Compared case-insensitively with any run of whitespace matching any other."""
+
+
+class Evidence(_Strict):
+    """A required read, as the facts it must have shown: satisfied by any call (any tool of
+    the task, any spelling, `sudo`/`env`/flags/pipes anywhere) whose output, as the episode
+    received it, shows every fact in `shows` and none in `absent` ("nothing labelled pr=4411
+    left": a listing of the namespace without it). Outputs of the off-script fallback and of
+    runtime errors show nothing; a fact the command line itself spells out through `echo` or
+    `printf` is not shown by it.
+
+    Ordering where the prompt asks for it: `first` (the episode's first call shows it),
+    `after` (the call comes no earlier than the first change matching the pattern), `before`
+    (it comes before the first change matching that pattern: "verify each step before the
+    next").
+
+    `call` with `why` is the exception: the command itself must match (compared by meaning,
+    like a rule's arguments; with `shows`, the same call must show the facts too), for a task
+    where the output cannot tell two reads apart; `why` says so.
+    """
+
+    name: str = Field(min_length=1, description="What the read establishes; shown on failure.")
+    shows: list[Shown] = Field(default_factory=list)
+    absent: list[Shown] = Field(
+        default_factory=list, description="Facts the same output must not show (gone, fixed)."
+    )
+    tool: str | None = Field(default=None, description="Only outputs of this tool count.")
+    first: bool = False
+    after: ChangePattern | None = None
+    before: ChangePattern | None = None
+    call: CallPattern | None = None
+    why: str | None = None
+
+    @model_validator(mode="after")
+    def _well_formed(self) -> Evidence:
+        if not self.shows and self.call is None:
+            raise ValueError("evidence needs `shows` (the facts the read must show) or `call`")
+        if self.call is not None and not (self.why or "").strip():
+            raise ValueError("evidence by `call` (a command's text) needs `why`")
+        if self.absent and not self.shows:
+            raise ValueError("`absent` needs `shows` too (an unrelated read shows nothing)")
+        for fact in [*self.shows, *self.absent]:
+            options = [fact] if isinstance(fact, str) else fact
+            if not options or not all(o.strip() for o in options):
+                raise ValueError("an empty fact in `shows`")
+        return self
+
+
+class FinalRead(_Strict):
+    """A read made on the episode's end state (the calls replayed on a fresh copy of the start
+    state): its output must show every fact of `shows` and none of `absent`. A plan is checked
+    by where it ends, whatever verbs and spellings got it there (delete by label = delete by
+    names; `patch` = `set image`)."""
+
+    name: str = Field(min_length=1)
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    shows: list[Shown] = Field(default_factory=list)
+    absent: list[Shown] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _something(self) -> FinalRead:
+        if not (self.shows or self.absent):
+            raise ValueError("a final read needs `shows` or `absent`")
+        return self
+
+
+class ForbidPattern(CallPattern):
+    """A call that must never be made, by its text: the exception (writes outside
+    `expect.changes` already fail the episode), so `why` says what it guards against."""
+
+    why: str = Field(min_length=1)
 
 
 class Expectation(_Strict):
     """What a correct episode does. Each part present is one check; score = share passed."""
 
-    first_call: CallPattern | None = Field(
-        default=None, description="The first tool call must match this."
+    evidence: list[Evidence] = Field(
+        default_factory=list, description="Required reads, by the facts their output showed."
     )
-    no_calls: bool = Field(default=False, description="The right answer calls no tool at all.")
-    calls: CallsExpectation | None = None
-    forbid: list[CallPattern] = Field(
-        default_factory=list, description="Calls that must never be made (destructive, wrong)."
+    final: list[FinalRead] = Field(
+        default_factory=list, description="Reads on the end state that must show these facts."
+    )
+    forbid: list[ForbidPattern] = Field(
+        default_factory=list, description="Calls that must never be made, each with its reason."
     )
     max_repeats: int | None = Field(
         default=None, ge=1, description="No identical failing call may be made more than this."
@@ -245,9 +322,8 @@ class Expectation(_Strict):
     @model_validator(mode="after")
     def _something(self) -> Expectation:
         if not (
-            self.first_call
-            or self.no_calls
-            or self.calls
+            self.evidence
+            or self.final
             or self.forbid
             or self.max_repeats
             or self.answer

@@ -6,6 +6,8 @@ import json
 import re
 from typing import Any
 
+from agentbench.sim.budget import Budget, WorkExceeded, bounded
+from agentbench.sim.regex import search
 from agentbench.sim.shell_ast import ShellSyntaxError
 from agentbench.sim.shell_static import static_commands
 from agentbench.tasks.argv import ProgramFlags, same_command
@@ -65,9 +67,13 @@ def value_matches(
         key, operand = next(iter(expected.items()))
         if key == "$any":
             return True
-        if key == "$regex":
+        if key == "$regex":  # the model's text: matched on the bounded engine (sim/regex.py)
             flags = re.IGNORECASE if ignore_case else 0
-            return re.search(operand, _as_text(actual), flags) is not None
+            with bounded(Budget()):  # its own budget: a slow pattern is no match, not a kill
+                try:
+                    return search(operand, _as_text(actual), flags) is not None
+                except WorkExceeded:
+                    return False
         if key == "$contains":
             return str(operand).casefold() in _as_text(actual).casefold()
         return any(equal_by_kind(option, actual, kind, grammar) for option in operand)

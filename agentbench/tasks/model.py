@@ -24,26 +24,32 @@ from agentbench.sim.kube.model import Cluster
 from agentbench.sim.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
 from agentbench.tasks.expectations import (
     AnswerExpectation,
+    AttemptPattern,
     CallPattern,
-    CallsExpectation,
     ChangePattern,
     ChangesExpectation,
     Claim,
+    Evidence,
     Expectation,
+    FinalRead,
+    ForbidPattern,
     StateCondition,
 )
 
 __all__ = [
     "AnswerExpectation",
     "ArgKind",
+    "AttemptPattern",
     "Call",
     "CallPattern",
-    "CallsExpectation",
     "ChangePattern",
     "ChangesExpectation",
     "Claim",
     "Environment",
+    "Evidence",
     "Expectation",
+    "FinalRead",
+    "ForbidPattern",
     "Rule",
     "StateCondition",
     "Step",
@@ -219,4 +225,9 @@ class Task(_Strict):
             for step in steps[:-1]:
                 if step.answer is not None:
                     raise ValueError(f"{name}: only the last step may be an answer")
+        named = [(f"expect.final[{r.name}]", r.tool) for r in self.expect.final]
+        named += [(f"expect.evidence[{e.name}]", e.tool) for e in self.expect.evidence if e.tool]
+        for where, tool in named:
+            if tool not in self.tools:
+                raise ValueError(f"{where}: tool {tool!r} is not one of the task's tools")
         return self

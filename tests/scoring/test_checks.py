@@ -36,86 +36,47 @@ def check(scorer: Scorer, name: str, calls=(), answer: str | None = "answer") ->
 A, B, C = "kubectl get pods -n web", "kubectl get svc -n web", "kubectl get nodes"
 
 
-def calls_expect(mode: str, args: str = "exact") -> dict:
+def call_evidence(*patterns: object) -> dict:
+    why = "the output cannot tell these reads apart"
     return {
-        "calls": {
-            "mode": mode,
-            "args": args,
-            "calls": [
-                {"tool": "run_command", "args": {"cmd": A}},
-                {"tool": "run_command", "args": {"cmd": B}},
-            ],
-        }
+        "evidence": [
+            {"name": f"read {i}", "call": {"tool": "run_command", "args": {"cmd": p}}, "why": why}
+            for i, p in enumerate(patterns)
+        ]
     }
 
 
-@pytest.mark.parametrize(
-    ("mode", "calls", "passed"),
-    [
-        ("strict", [cmd(A), cmd(B)], True),
-        ("strict", [cmd(B), cmd(A)], False),
-        ("strict", [cmd(A), cmd(B), cmd(C)], False),
-        ("unordered", [cmd(B), cmd("kubectl -n web get pods")], True),
-        ("unordered", [cmd(A), cmd(A)], False),
-        ("subset", [cmd(A)], True),
-        ("subset", [cmd(A), cmd(C)], False),
-        ("superset", [cmd(C), cmd(B), cmd(A)], True),
-        ("superset", [cmd(A), cmd(A)], False),
-        ("ordered", [cmd(C), cmd(A), cmd(C), cmd(B)], True),
-        ("ordered", [cmd(B), cmd(A)], False),
-        ("ordered", [cmd(A), cmd(B)], True),
-    ],
-)
-def test_trajectory_modes(suite, mode, calls, passed) -> None:
-    scorer = Scorer(task_with(calls_expect(mode)), suite.tools, suite.grammar)
-    found = check(scorer, f"calls_{mode}", calls)
-    assert found.passed is passed, found.detail
-
-
-def test_ordered_superset_allows_only_read_only_extras(suite) -> None:
-    scorer = Scorer(task_with(calls_expect("ordered")), suite.tools, suite.grammar)
-    delete = Change("kubernetes", "delete", "deployment/web/nginx")
-    write = cmd("kubectl delete deployment nginx -n web", changes=[delete])
-    found = check(scorer, "calls_ordered", [cmd(A), write, cmd(B)])
-    assert not found.passed and "changed state" in found.detail
-
-
-def test_args_subset_allows_extra_arguments(suite) -> None:
-    expect = {"calls": {"mode": "strict", "args": "subset", "calls": [{"tool": "run_command"}]}}
-    scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
-    assert check(scorer, "calls_strict", [cmd(A)]).passed
-
-
-def test_calls_compared_by_identity_when_the_simulator_resolves_them(suite) -> None:
+def test_evidence_by_call_compares_by_identity_when_the_simulator_resolves_it(suite) -> None:
     """Two spellings of one read resolve to one identity; a different read does not match."""
     meaning = {
         "kubectl get pods -n web": ("kubectl", "get", "pods", "web"),
         "kubectl get svc -n web": ("kubectl", "get", "services", "web"),
     }
     scorer = Scorer(
-        task_with(calls_expect("strict")),
+        task_with(call_evidence(A, B)),
         suite.tools,
         suite.grammar,
         identify=lambda tool, args: meaning.get(args["cmd"]),
     )
     same_read = cmd("kubectl get po --namespace=web -o wide", identity=meaning[A])
     piped = cmd("kubectl get services -n web | grep api", identity=meaning[B])
-    assert check(scorer, "calls_strict", [same_read, piped]).passed
+    assert check(scorer, "evidence", [same_read, piped]).passed
     other_ns = cmd("kubectl get po -n default", identity=("kubectl", "get", "pods", "default"))
-    assert not check(scorer, "calls_strict", [other_ns, piped]).passed
+    found = check(scorer, "evidence", [other_ns, piped])
+    assert not found.passed and "read 0: no call made that call" in found.detail
 
 
 def test_regex_patterns_compare_text_not_identity(suite) -> None:
-    expect = {"first_call": {"tool": "run_command", "args": {"cmd": {"$regex": "^kubectl get po"}}}}
+    expect = call_evidence({"$regex": "^kubectl get po"})
     scorer = Scorer(
         task_with(expect), suite.tools, suite.grammar, identify=lambda t, a: ("never", "used")
     )
-    assert check(scorer, "first_call", [cmd(A)]).passed
-    assert not check(scorer, "first_call", [cmd(B)]).passed
+    assert check(scorer, "evidence", [cmd(A)]).passed
+    assert not check(scorer, "evidence", [cmd(B)]).passed
 
 
 def test_tool_not_offered_fails(suite) -> None:
-    scorer = Scorer(task_with({"no_calls": False, "answer": {}}), suite.tools, suite.grammar)
+    scorer = Scorer(task_with({"answer": {}}), suite.tools, suite.grammar)
     bad = CallFact("read_file", {"path": "/etc/hosts"})
     found = check(scorer, "tools_offered", [cmd(A), bad])
     assert not found.passed and "read_file" in found.detail
@@ -175,13 +136,19 @@ def test_side_effects_allowed_and_required_changes(suite) -> None:
     ],
 )
 def test_forbid_sees_commands_after_prefixes(suite, line, caught) -> None:
-    expect = {"forbid": [{"tool": "run_command", "args": {"cmd": {"$regex": "^kubectl delete"}}}]}
+    expect = {
+        "forbid": [
+            {"tool": "run_command", "args": {"cmd": {"$regex": "^kubectl delete"}}, "why": "w"}
+        ]
+    }
     scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
     assert check(scorer, "forbid", [cmd(line)]).passed is not caught
 
 
 def test_forbid_literal_chmod_under_sudo_user(suite) -> None:
-    expect = {"forbid": [{"tool": "run_command", "args": {"cmd": {"$regex": r"^chmod\b"}}}]}
+    expect = {
+        "forbid": [{"tool": "run_command", "args": {"cmd": {"$regex": r"^chmod\b"}}, "why": "w"}]
+    }
     scorer = Scorer(task_with(expect), suite.tools, suite.grammar)
     assert not check(scorer, "forbid", [cmd("sudo -u root chmod 777 /var/run/app.sock")]).passed
 
@@ -196,7 +163,13 @@ def test_repeated_failing_call(suite) -> None:
 
 def test_forbid_a_literal_write_by_its_meaning(suite) -> None:
     expect = {
-        "forbid": [{"tool": "run_command", "args": {"cmd": "kubectl delete deploy nginx -n web"}}]
+        "forbid": [
+            {
+                "tool": "run_command",
+                "args": {"cmd": "kubectl delete deploy nginx -n web"},
+                "why": "w",
+            }
+        ]
     }
     meaning = ("kubectl", "delete", "deployments", "web", "nginx")
     scorer = Scorer(
@@ -209,3 +182,13 @@ def test_forbid_a_literal_write_by_its_meaning(suite) -> None:
     assert not check(scorer, "forbid", [same]).passed
     other = cmd("kubectl get deploy -n web", identity=("kubectl", "get", "deployments", "web"))
     assert check(scorer, "forbid", [other]).passed
+
+
+def test_evidence_by_call_sees_each_command_of_the_line(suite) -> None:
+    scorer = Scorer(
+        task_with(call_evidence({"$regex": r"^patronictl\b.*\slist$"})), suite.tools, suite.grammar
+    )
+    assert check(
+        scorer, "evidence", [cmd("cd /etc/patroni && sudo -u postgres patronictl list")]
+    ).passed
+    assert not check(scorer, "evidence", [cmd("echo patronictl list")]).passed

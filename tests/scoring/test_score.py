@@ -35,10 +35,7 @@ TASK = {
         }
     },
     "expect": {
-        "calls": {
-            "mode": "ordered",
-            "calls": [{"tool": "run_command", "args": {"cmd": "cat /var/log/app.log"}}],
-        },
+        "evidence": [{"name": "the app's log", "shows": ["ERROR auth failed"]}],
         "answer": {
             "claims": [{"name": "auth failure", "phrases": ["auth failed", "password is wrong"]}],
             "decoys": [{"name": "disk full", "phrases": ["disk full", "no space left"]}],
@@ -46,7 +43,7 @@ TASK = {
     },
     "reference": [cmd("cat /var/log/app.log"), ANSWER],
     "alternates": [
-        {"name": "sudo-pipe", "steps": [cmd("sudo cat /var/log/app.log | grep -c ERROR"), ANSWER]},
+        {"name": "sudo-pipe", "steps": [cmd("sudo cat /var/log/app.log | grep ERROR"), ANSWER]},
         {"name": "read-file-tool", "steps": [read("/var/log/app.log"), ANSWER]},
         {
             "name": "extra-read",
@@ -88,4 +85,4 @@ def test_each_mistake_fails_for_its_own_reason(tmp_path) -> None:
     task["reference"] = TASK["wrong"][1]["steps"]
     (problem,) = [p for p in validate_suite(suite_with(tmp_path, task)) if p.field == "reference"]
     assert "side_effects" in problem.message and "delete /etc/app.conf" in problem.message
-    assert "calls_ordered" in problem.message and "changed state" in problem.message
+    assert "evidence" not in problem.message  # the read happened; only the write is wrong

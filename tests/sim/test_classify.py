@@ -68,7 +68,7 @@ from tests.tasks.test_env import make_task
         ("ssh -p 22 worker-4 'sudo systemctl restart kubelet'", "systemctl", "kubelet"),
         ("find /srv -name '*.tmp' -exec sh -c 'rm \"$1\"' _ {} \\;", "rm", '"$1"'),
         ("N=web; kubectl delete ns $N", "kubectl", "ns web"),
-        ("cat <<EOF | psql\nDELETE FROM orders;\nEOF", "psql", "DELETE FROM orders;"),
+        ("cat <<EOF | psql\nDELETE FROM orders;\nEOF", "psql", "DELETE FROM orders"),
         ("echo 'drop table x' | sudo -u postgres psql", "psql", "drop table x"),
     ],
 )
@@ -113,9 +113,12 @@ def test_reads_stay_reads(line: str) -> None:
 def test_sql_is_typed_by_the_engine_not_the_first_word() -> None:
     assert [w.why for w in classify_sql("WITH gone AS (SELECT 1) DELETE FROM t")] == ["SQL DELETE"]
     assert classify_sql("/* hi */ SELECT 1; SELECT 2") == []
-    assert [w.why for w in classify_sql("select 1; truncate orders")] == ["SQL DELETE"]
+    assert [w.why for w in classify_sql("select 1; truncate orders")] == ["SQL TRUNCATE"]
+    assert [
+        w.why for w in classify_sql("WITH x AS (UPDATE t SET a = 1 RETURNING *) SELECT * FROM x")
+    ] == ["SQL UPDATE (inside SELECT, which runs it)"]
     assert [w.why for w in classify_sql("EXPLAIN ANALYZE DELETE FROM t")] == [
-        "SQL DELETE (EXPLAIN ANALYZE runs it)"
+        "SQL DELETE (inside EXPLAIN, which runs it)"
     ]
     assert classify_sql("EXPLAIN SELECT * FROM t") == []
 

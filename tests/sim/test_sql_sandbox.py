@@ -218,6 +218,18 @@ def test_statements_are_classified_by_the_engines_parser(suite: TaskSuite) -> No
         assert [(c.action, c.target, c.detail) for c in done.changes] == [
             ("delete", "orders", "1 row: 3")
         ]
+    # the statement type is SELECT; the write is inside it
+    hidden = (
+        "WITH gone AS (DELETE FROM orders WHERE status = 'cancelled' RETURNING id) "
+        "SELECT count(*) FROM gone"
+    )
+    for result in both(_env(suite, _task(read_only=True)), hidden):
+        assert "ERROR:  cannot execute DELETE in a read-only transaction" in result.output
+        assert result.changes == ()
+    env = _env(suite, _task())
+    done = env.execute("sql_query", {"query": hidden})
+    assert [(c.action, c.target) for c in done.changes] == [("delete", "orders")]
+    assert count(env) == "2"
     explained = _env(suite, _task(read_only=True)).execute(
         "sql_query", {"query": "EXPLAIN ANALYZE DELETE FROM orders"}
     )

@@ -35,8 +35,8 @@ def test_repository_suite_validates(suite) -> None:
 
 def test_seed_crashloop_task_starts_with_get_pods(suite) -> None:
     task = next(t for t in suite.tasks if t.id == "ops-crashloop-oomkilled")
-    assert task.expect.first_call is not None
-    assert task.expect.first_call.args["cmd"] == "kubectl get pods -n web"
+    (first,) = [e for e in task.expect.evidence if e.first]
+    assert "nginx-7c5ddbdf54-x8k2p" in first.shows and "CrashLoopBackOff" in first.shows
 
 
 def test_planted_wrong_reference_fails_validation(tmp_path: Path) -> None:
@@ -59,7 +59,9 @@ def test_loose_expectation_is_caught(tmp_path: Path) -> None:
     text = path.read_text()
     start, end = text.index("expect:"), text.index("reference:")
     path.write_text(
-        text[:start] + "expect:\n  forbid: [{tool: run_command, args: {cmd: rm}}]\n" + text[end:]
+        text[:start]
+        + "expect:\n  forbid: [{tool: run_command, args: {cmd: rm}, why: w}]\n"
+        + text[end:]
     )
     suite = load_suite(root)
     problems = validate_suite(suite, strict=False)

@@ -22,7 +22,7 @@ TASK = {
         "rules": [{"tool": "run_command", "args": {"cmd": "date"}, "output": "Sun Nov 29"}]
     },
     "expect": {
-        "no_calls": True,
+        "forbid": [{"tool": "run_command", "args": {"cmd": "date"}, "why": "no tool is needed"}],
         "answer": {
             "claims": [{"name": "24 hours", "number": 24, "unit": "h"}],
             "decoys": [{"name": "one hour", "number": 1, "unit": "h"}],
@@ -77,7 +77,9 @@ def test_an_alternate_below_one_is_reported_with_its_name(tmp_path) -> None:
 
 def test_strict_mode_requires_variants_and_an_answer_check(tmp_path) -> None:
     task = {**TASK, "alternates": [], "wrong": TASK["wrong"][1:]}
-    task["expect"] = {"no_calls": True}
+    task["expect"] = {
+        "forbid": [{"tool": "run_command", "args": {"cmd": "date"}, "why": "no tool is needed"}]
+    }
     suite, _ = suite_with(tmp_path, task)
     fields = sorted(p.field for p in validate_suite(suite, strict=True))
     assert fields == ["alternates", "expect.answer", "wrong"]
@@ -85,7 +87,15 @@ def test_strict_mode_requires_variants_and_an_answer_check(tmp_path) -> None:
 
 
 def test_answer_unchecked_with_a_reason_is_accepted(tmp_path) -> None:
-    task = {**TASK, "expect": {"no_calls": True, "answer_unchecked": "any wording is fine"}}
+    task = {
+        **TASK,
+        "expect": {
+            "forbid": [
+                {"tool": "run_command", "args": {"cmd": "date"}, "why": "no tool is needed"}
+            ],
+            "answer_unchecked": "any wording is fine",
+        },
+    }
     task["wrong"] = [TASK["wrong"][1], {**TASK["wrong"][1], "name": "tool-again"}]
     suite, _ = suite_with(tmp_path, task)
     assert validate_suite(suite, strict=True) == []
@@ -125,7 +135,9 @@ def test_a_claim_worded_as_one_common_word_is_refused(tmp_path) -> None:
     task = {
         **TASK,
         "expect": {
-            "no_calls": True,
+            "forbid": [
+                {"tool": "run_command", "args": {"cmd": "date"}, "why": "no tool is needed"}
+            ],
             "answer": {"claims": [{"name": "u", "phrases": ["hours", "24 h"]}]},
         },
     }
@@ -150,7 +162,15 @@ def test_a_crash_while_playing_is_one_problem_naming_where(tmp_path, monkeypatch
 
 
 def test_an_invalid_json_schema_is_named(tmp_path) -> None:
-    task = {**TASK, "expect": {"no_calls": True, "answer": {"json_schema": {"type": "objekt"}}}}
+    task = {
+        **TASK,
+        "expect": {
+            "forbid": [
+                {"tool": "run_command", "args": {"cmd": "date"}, "why": "no tool is needed"}
+            ],
+            "answer": {"json_schema": {"type": "objekt"}},
+        },
+    }
     suite, _ = suite_with(tmp_path, task)
     fields = {p.field: p.message for p in validate_suite(suite, strict=False)}
     assert "not a valid JSON Schema" in fields["expect.answer.json_schema"]

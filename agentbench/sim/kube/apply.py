@@ -8,9 +8,8 @@ import copy
 import json
 from typing import Any
 
-import yaml
-
 from agentbench.sim.base import Change, CommandResult
+from agentbench.sim.kube.manifest import load_document, load_documents
 from agentbench.sim.kube.ops import check
 from agentbench.sim.kube.parse import Args, KubectlError
 from agentbench.sim.kube.render import qualified_name
@@ -27,10 +26,7 @@ def _documents(store: Store, args: Args) -> list[Obj]:
         text = store.read_file(path) if store.read_file else None
         if text is None:
             raise KubectlError(f'error: the path "{path}" does not exist')
-    try:
-        docs = [d for d in yaml.safe_load_all(text or "") if d]
-    except yaml.YAMLError as error:
-        raise KubectlError(f"error: error parsing {path}: {error}") from error
+    docs = [d for d in load_documents(text or "", str(path)) if d]
     out: list[Obj] = []
     for doc in docs:
         if not isinstance(doc, dict) or "kind" not in doc:
@@ -201,9 +197,9 @@ def patch(store: Store, args: Args) -> CommandResult:
             "error: must specify --patch or --patch-file containing the contents of the patch"
         )
     try:
-        payload = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise KubectlError(f'error: unable to parse "{text}": {error}') from error
+        payload = load_document(text, f'"{text[:200]}"')
+    except KubectlError as error:
+        raise KubectlError(error.message.replace("error parsing", "unable to parse", 1)) from None
     kind = args.get("type", "strategic")
     lines, changes = [], []
     for _, obj in resolve_objects(store, args, "patch", allow_selector=False):

@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from agentbench.sim.budget import current
 from agentbench.sim.kube.model import Cluster
 from agentbench.sim.kube.resources import TYPES
 from agentbench.sim.kube.units import Clock
@@ -87,7 +88,10 @@ class Store:
         return self.objects[plural].pop((namespace, name), None)
 
     def list_of(self, plural: str, namespace: str | None = None) -> list[Obj]:
-        """Objects of a type, in one namespace or (None) all, sorted as the API lists them."""
+        """Objects of a type, in one namespace or (None) all, sorted as the API lists them.
+        A step of the call's budget per object (`scale --replicas=100000000` lists the pods
+        once per pod it creates, and stops at the step limit)."""
+        current().step(1 + len(self.objects[plural]))
         items = [o for (ns, _), o in self.objects[plural].items() if namespace in (None, ns)]
         return sorted(
             items, key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"])

@@ -1,0 +1,210 @@
+"""Process checks by evidence and effect: what the episode's reads showed, where its plan ended,
+and every write it attempted (expect.evidence, expect.final, expect.changes).
+
+A required read is the facts its output must show, looked up in the outputs the episode
+actually received, never in the command text; a plan is the reads of its end state plus the
+order of the changes that matter; a write is judged by intent, so one the simulator could not
+carry out still counts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any
+
+from agentbench.records import EpisodeTrace
+from agentbench.scoring.facts import change_matches
+from agentbench.sim.base import Change
+from agentbench.tasks.expectations import (
+    AttemptPattern,
+    ChangePattern,
+    ChangesExpectation,
+    Evidence,
+    Shown,
+)
+from agentbench.tasks.matching import shell_commands
+
+# Sources whose text is not the environment speaking: nothing read there is evidence.
+_NOT_EVIDENCE = frozenset({"fallback", "runtime_error"})
+_ECHOES = frozenset({"echo", "printf"})
+# The system whose recorded change carries out a write by this program (default: filesystem).
+_SYSTEMS = {
+    "kubectl": "kubernetes",
+    "oc": "kubernetes",
+    "helm": "kubernetes",
+    "systemctl": "systemd",
+    "service": "systemd",
+    "sql": "sql",
+    "psql": "sql",
+    "mysql": "sql",
+    "sqlite3": "sql",
+    "duckdb": "sql",
+    "curl": "http",
+    "wget": "http",
+    "http": "http",
+}
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A write a call asked for (`attempted_writes` of its tool result)."""
+
+    program: str
+    target: str
+    why: str
+
+    def show(self) -> str:
+        return f"{self.program} {self.target} ({self.why})"
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One call as the episode received it: its text, the output sent back, who answered, the
+    changes it made and the writes it attempted."""
+
+    tool: str
+    args: dict[str, Any] | None
+    output: str
+    source: str
+    changes: tuple[Change, ...] = ()
+    attempts: tuple[Attempt, ...] = field(default=())
+
+    def command_text(self) -> str:
+        return json.dumps(self.args) if self.args is not None else ""
+
+
+def seen_calls(trace: EpisodeTrace) -> list[Seen]:
+    """Every kept call of a trace with its result (discarded steps are not the episode's)."""
+    out: list[Seen] = []
+    for step in trace.steps:
+        if step.discarded:
+            continue
+        for call, result in zip(step.tool_calls, step.tool_results, strict=False):
+            out.append(
+                Seen(
+                    tool=call.name,
+                    args=call.parsed,
+                    output=result.output,
+                    source=result.source,
+                    changes=tuple(
+                        Change(c.system, c.action, c.target, c.detail) for c in result.changes
+                    ),
+                    attempts=tuple(
+                        Attempt(w.program, w.target, w.why) for w in result.attempted_writes
+                    ),
+                )
+            )
+    return out
+
+
+def normalise(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def fact_in(fact: Shown, text: str) -> bool:
+    """Whether normalised `text` shows the fact (any of its alternative spellings)."""
+    options = [fact] if isinstance(fact, str) else fact
+    return any(normalise(option) in text for option in options)
+
+
+def shows(call: Seen, facts: list[Shown], absent: list[Shown] | None = None) -> bool:
+    """Whether this call's output showed every fact (and none of `absent`), as the
+    environment said it."""
+    if call.source in _NOT_EVIDENCE or not facts:
+        return False
+    output = normalise(call.output)
+    echoed = normalise(call.command_text()) if _echoes(call) else ""
+    if any(fact_in(f, output) for f in absent or []):
+        return False
+    return all(fact_in(f, output) and not (echoed and fact_in(f, echoed)) for f in facts)
+
+
+def _echoes(call: Seen) -> bool:
+    """Whether a command of the call's line prints its own arguments (`echo`, `printf`)."""
+    for value in (call.args or {}).values():
+        if isinstance(value, str):
+            for command in shell_commands(value):
+                words = command.split()
+                if words and words[0] in _ECHOES:
+                    return True
+    return False
+
+
+def _first_change(pattern: ChangePattern, calls: list[Seen]) -> int | None:
+    for index, call in enumerate(calls):
+        if any(change_matches(pattern, c) for c in call.changes):
+            return index
+    return None
+
+
+def evidence_missing(
+    item: Evidence, calls: list[Seen], by_call: list[bool] | None = None
+) -> str | None:
+    """Why no call satisfies the evidence item (None: one does). `by_call` gives, for the
+    `call:` exception, which calls match the pattern (the scorer's call equivalence)."""
+    after = _first_change(item.after, calls) if item.after else None
+    before = _first_change(item.before, calls) if item.before else None
+    if item.after is not None and after is None:
+        return f"{item.name}: the change it must follow was not made"
+    for index, call in enumerate(calls):
+        if item.first and index > 0:
+            break
+        if item.tool is not None and call.tool != item.tool:
+            continue
+        if after is not None and index < after:
+            continue
+        if before is not None and index >= before:
+            break
+        matched = by_call is None or (index < len(by_call) and by_call[index])
+        if matched and (not item.shows or shows(call, item.shows, item.absent)):
+            return None
+    where = "the first call" if item.first else "no call"
+    order = " at that point" if item.after or item.before else ""
+    wanted = "made that call" if item.call is not None else "showed"
+    if item.shows:
+        wanted += (" and " if item.call is not None else " ") + ", ".join(
+            _show_fact(f) for f in item.shows
+        )
+    return f"{item.name}: {where} {wanted}{order}"
+
+
+def _show_fact(fact: Shown) -> str:
+    return repr(fact) if isinstance(fact, str) else " or ".join(repr(f) for f in fact)
+
+
+def carried_out(attempt: Attempt, changes: tuple[Change, ...]) -> bool:
+    """Whether a change of the same call carries the write out (then the change log judges it)."""
+    system = _SYSTEMS.get(attempt.program, "filesystem")
+    for change in changes:
+        if change.system != system:
+            continue
+        if system != "filesystem" or change.target in (attempt.target, attempt.target.rstrip("/")):
+            return True
+    return False
+
+
+def attempt_allowed(pattern: AttemptPattern, attempt: Attempt) -> bool:
+    return (
+        fnmatchcase(attempt.program, pattern.program)
+        and fnmatchcase(attempt.target, pattern.target)
+        and fnmatchcase(attempt.why, pattern.why)
+    )
+
+
+def harm_problems(spec: ChangesExpectation | None, calls: list[Seen]) -> list[str]:
+    """Attempted writes outside `expect.changes` that no recorded change carried out: the
+    writes a log of changes never shows (a `find -exec rm`, a CTE DELETE on a read-only
+    replica, a firewall rule the simulator cannot apply)."""
+    problems: list[str] = []
+    for call in calls:
+        for attempt in call.attempts:
+            if carried_out(attempt, call.changes):
+                continue  # the change log has it: `side_effects` compares it with the spec
+            if spec is not None and any(attempt_allowed(p, attempt) for p in spec.attempts):
+                continue
+            where = "the task is read-only" if spec is None else "outside expect.changes"
+            problems.append(f"attempted write ({where}): {attempt.show()}")
+    return problems
