@@ -78,7 +78,7 @@ class Parser:
             self.i += 1
 
     def program(self) -> list[tuple[Any, Any]]:
-        rules = []
+        rules: list[tuple[Any, Any]] = []
         self.skip_newlines()
         while self.i < len(self.toks):
             pattern: Any = None
