@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<str>\"(?:[^\"\\]|\\.)*\")|(?P<field>\.[A-Za-z_]\w*)"
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<field>\.[A-Za-z_]\w*)"
     r"|(?P<name>[A-Za-z_]\w*)|(?P<op>\.\.|//|==|!=|<=|>=|[.\[\]{}(),|:;<>+\-*/%?$@]))"
 )
 
@@ -39,6 +39,13 @@ class JqSyntax(ValueError):
 def _tokens(text: str) -> list[tuple[str, str]]:
     out, pos = [], 0
     while pos < len(text.rstrip()):
+        while text[pos].isspace():
+            pos += 1
+        if text[pos] == '"':
+            end = string_end(text, pos)
+            out.append(("str", text[pos:end]))
+            pos = end
+            continue
         match = _TOKEN.match(text, pos)
         if not match:
             raise JqSyntax(
@@ -198,6 +205,16 @@ class Parser:
         if text == "-":
             self.take()
             return ("-", ("literal", 0), self.postfix())
+        if (
+            text == "@"
+            and self.toks[self.i + 1 : self.i + 2]
+            and self.toks[self.i + 1][0] == "name"
+        ):
+            self.take()
+            name = self.take()[1]
+            if self.toks[self.i : self.i + 1] and self.toks[self.i][0] == "str":
+                raise JqSyntax(f"syntax error: @{name} applied to a string (not read here)")
+            return ("call", "@" + name, [])
         if kind == "name" and text == "if":
             self.take()
             return self.conditional()
@@ -261,6 +278,36 @@ def _unescape(segment: str) -> str:
     return str(value)
 
 
+def string_end(text: str, start: int) -> int:
+    """The index just past the string literal opening at `start` (interpolations `\\(…)` may
+    hold strings and parentheses of their own)."""
+    j = start + 1
+    while j < len(text):
+        ch = text[j]
+        if ch == '"':
+            return j + 1
+        if ch == "\\" and text[j + 1 : j + 2] == "(":
+            j = _interpolation_end(text, j + 2)
+            continue
+        j += 2 if ch == "\\" else 1
+    raise JqSyntax("syntax error, unterminated string")
+
+
+def _interpolation_end(text: str, j: int) -> int:
+    """The index just past the `)` closing an interpolation whose body starts at `j`."""
+    depth = 1
+    while j < len(text):
+        ch = text[j]
+        if ch == '"':
+            j = string_end(text, j)
+            continue
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        j += 1
+        if depth == 0:
+            return j
+    raise JqSyntax("syntax error, unterminated string interpolation")
+
+
 def string_node(token: str) -> Any:
     """A string literal: a constant, or ("format", parts) when it interpolates `\\(expr)`."""
     body = token[1:-1]
@@ -269,17 +316,14 @@ def string_node(token: str) -> Any:
     parts: list[Any] = []
     i = start = 0
     while i < len(body):
-        if body.startswith("\\(", i) and (i == 0 or body[i - 1] != "\\"):
+        if body.startswith("\\(", i):
             if i > start:
                 parts.append(("literal", _unescape(body[start:i])))
-            depth, j = 1, i + 2
-            while j < len(body) and depth:
-                depth += {"(": 1, ")": -1}.get(body[j], 0)
-                j += 1
-            if depth:
-                raise JqSyntax("syntax error, unterminated string interpolation")
+            j = _interpolation_end(body, i + 2)
             parts.append(Parser(body[i + 2 : j - 1]).parse())
             i = start = j
+        elif body[i] == "\\":
+            i += 2
         else:
             i += 1
     if start < len(body):
