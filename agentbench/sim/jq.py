@@ -1,10 +1,11 @@
-"""A common subset of jq over simulated JSON output (`kubectl get ... -o json | jq ...`).
+"""jq over simulated JSON output (`kubectl get ... -o json | jq ...`), answering as jq 1.7 does.
 
-Filters: `.`, `.a.b`, `."a-b"`, `.[N]`, `.[]`, `.a[]?`, `|`, `,`, `[...]`, `{a: f, b}`, literals,
-`==` `!=` `<` `<=` `>` `>=`, `and` `or` `not`, `//`, `+ - * /`; functions `select map length
-keys has test contains startswith endswith to_entries from_entries sort sort_by unique first
-last add min max tostring tonumber ascii_downcase ascii_upcase type values empty join split`.
-Options -r, -c, -e, -s. Errors are jq's (exit 5 at run time, 3 for a bad program, 2 bad JSON).
+Filters: paths (`.a.b`, `."a-b"`, `.[N]`, `.[]`, `.[a:b]`, `?`), `|`, `,`, `[...]`, `{...}`,
+literals and interpolated strings, comparisons, `and`/`or`, `//`, arithmetic, `if`/`elif`/
+`else`, `E as $x | …`, `reduce`, `try` (a constant `catch`), `$name` from `--arg`/`--argjson`;
+the builtins of jq_functions.py and the `@` formats; values by jq_values.py. Options -r, -c,
+-e, -s, -n. Errors are jq's (exit 5 at run time, 3 for a bad program, 2 bad JSON). What the
+parser does not read, or a builtin it lacks, raises `NotSimulated`, never an invented error.
 
 Bounded (sim/budget.py): every filter evaluated and every value produced is a step; each value
 a filter builds (an array, an object, an interpolated or repeated string) is sized, shared
@@ -21,26 +22,20 @@ from typing import Any
 from agentbench.sim.base import CommandResult, NotSimulated
 from agentbench.sim.budget import bounded, current
 from agentbench.sim.filters import Files, Inputs, parse_options
-from agentbench.sim.jq_parse import JqSyntax, Parser
+from agentbench.sim.jq_lex import JqSyntax, JqUndefined, unbalanced
+from agentbench.sim.jq_parse import Parser
+from agentbench.sim.jq_values import (
+    JqError,
+    arith,
+    canonical,
+    dumps,
+    order_key,
+    truthy,
+    type_name,
+)
 
 _FLAGS = frozenset("rcesn")  # -r -c -e -s -n, alone or combined (-rc)
 _OPTIONS = frozenset({"--raw-output", "--compact-output"})
-
-
-class JqError(ValueError):
-    """A run-time error (exit 5)."""
-
-
-def type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _built(value: Any) -> Any:
@@ -106,6 +101,28 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
     elif op == "if":
         for cond in _run(node[1], value):
             yield from _run(node[2] if truthy(cond) else node[3], value)
+    elif op == "as":
+        for bound in _run(node[1], value):
+            yield from _run(bind(node[3], node[2], bound), value)
+    elif op == "reduce":
+        starts = list(_run(node[3], value))
+        if len(starts) != 1:
+            raise NotSimulated("jq reduce with an initial value that is not one value")
+        state = starts[0]
+        for item in _run(node[1], value):
+            outputs = list(_run(bind(node[4], node[2], item), state))
+            state = outputs[-1] if outputs else None
+        yield state
+    elif op == "try":
+        try:
+            yield from _run(node[1], value)
+        except JqError:
+            if node[2] is not None:
+                yield from _run(node[2], value)
+    elif op == "slice":
+        yield from _slices(node, value)
+    elif op == "var":
+        raise NotSimulated(f"jq ${node[1]} unbound at run time")
     elif op == "|":
         for middle in _run(node[1], value):
             yield from _run(node[2], middle)
@@ -123,6 +140,43 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
     else:
         for result in _binary(op, node[1], node[2], value):
             yield _built(result)
+
+
+def bind(node: Any, name: str, value: Any) -> Any:
+    """`node` with `$name` replaced by `value` (an inner binding of the same name shadows)."""
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        if isinstance(node, list | tuple):
+            return type(node)(bind(part, name, value) for part in node)
+        return node
+    op = node[0]
+    if op == "literal":
+        return node
+    if op == "var":
+        return ("literal", value) if node[1] == name else node
+    current().step()
+    if op == "as" and node[2] == name:
+        return ("as", bind(node[1], name, value), node[2], node[3])
+    if op == "reduce" and node[2] == name:
+        return ("reduce", bind(node[1], name, value), name, bind(node[3], name, value), node[4])
+    return (op, *(bind(part, name, value) for part in node[1:]))
+
+
+def _slices(node: Any, value: Any) -> Iterator[Any]:
+    starts = [None] if node[1] is None else list(_run(node[1], value))
+    ends = [None] if node[2] is None else list(_run(node[2], value))
+    for end in ends:
+        for start in starts:
+            if value is None:
+                yield None
+                continue
+            if not isinstance(value, list | str):
+                raise JqError(f"Cannot index {type_name(value)} with object")
+            for bound in (start, end):
+                if bound is not None and (type_name(bound) != "number" or bound != int(bound)):
+                    raise NotSimulated("jq slice with a bound that is not an integer")
+            if isinstance(value, str) and not value.isascii():
+                raise NotSimulated("jq slice of non-ASCII text")
+            yield value[None if start is None else int(start) : None if end is None else int(end)]
 
 
 def _recurse(value: Any) -> Iterator[Any]:
@@ -145,10 +199,6 @@ def _objects(entries: list[Any], value: Any) -> Iterator[Any]:
     yield from results
 
 
-def truthy(value: Any) -> bool:
-    return value is not None and value is not False
-
-
 def _binary(op: str, left: Any, right: Any, value: Any) -> Iterator[Any]:
     if op == "//":
         found = [v for v in _safe(left, value) if truthy(v)]
@@ -166,118 +216,7 @@ def _binary(op: str, left: Any, right: Any, value: Any) -> Iterator[Any]:
                 ka, kb = order_key(a), order_key(b)
                 yield {"<": ka < kb, "<=": ka <= kb, ">": ka > kb, ">=": ka >= kb}[op]
             else:
-                yield _arith(op, a, b)
-
-
-def _arith(op: str, a: Any, b: Any) -> Any:
-    """jq's arithmetic by the operands' jq types (a Python bool is not a number here)."""
-    ta, tb = type_name(a), type_name(b)
-    if op == "+" and (ta == "null" or tb == "null"):
-        return b if ta == "null" else a
-    if ta == tb == "number":
-        if op == "/" or op == "%":
-            if b == 0:
-                raise JqError(
-                    f"{ta} ({dumps(a)}) and {tb} ({dumps(b)}) cannot be divided because the "
-                    "divisor is zero"
-                )
-            if op == "%":
-                x, y = int(a), int(b)
-                return abs(x) % abs(y) * (1 if x >= 0 else -1)
-            return number(a / b)
-        return number({"+": a + b, "-": a - b, "*": a * b}[op])
-    if ta == tb and op == "+" and ta in ("string", "array"):
-        budget = current()
-        budget.value(budget.size_of(a) + budget.size_of(b), f"a {ta}")
-        return a + b
-    if ta == tb == "object" and op == "+":
-        return {**a, **b}
-    if ta == tb == "array" and op == "-":
-        keep = [canonical(x) for x in b]
-        return [x for x in a if canonical(x) not in keep]
-    if ta == tb == "string" and op == "/":
-        return a.split(b) if b else list(a)
-    if {ta, tb} == {"string", "number"} and op == "*":
-        text, times = (a, b) if ta == "string" else (b, a)
-        if times <= 0:
-            return None  # jq: a string repeated 0 times is null
-        if times != int(times):
-            raise NotSimulated("jq string * a fractional number")
-        current().value(len(text) * int(times), "a repeated string")
-        return text * int(times)
-    if ta == tb == "object" and op == "*":
-        raise NotSimulated("jq object * object (a deep merge)")
-    verb = {"+": "added", "-": "subtracted", "*": "multiplied", "/": "divided", "%": "divided"}[op]
-    raise JqError(f"{ta} ({dumps(a)[:11]}) and {tb} ({dumps(b)[:11]}) cannot be {verb}")
-
-
-def number(x: float) -> float | int:
-    """A computed number as jq keeps it: a double (an integer past 2**53 becomes one, never a
-    huge int); integral values print without a fraction."""
-    if isinstance(x, int) and not isinstance(x, bool) and abs(x) > 2**53:
-        return float(x)
-    if isinstance(x, float) and x.is_integer() and abs(x) < 1e17:
-        return int(x)
-    return x
-
-
-def canonical(value: Any) -> str:
-    """A value's identity for equality: its type and contents (1 == 1.0; 1 != true)."""
-    return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"))
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, float):
-        return number(value)
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def dumps(value: Any, indent: int | None = None) -> str:
-    """jq's JSON text for a value (compact, or `indent` spaces), sized against the budget."""
-    current().size_of(value)
-    separators = (",", ":") if indent is None else (",", ": ")
-    return json.dumps(_plain(value), indent=indent, separators=separators, ensure_ascii=False)
-
-
-_RANK = {"null": 0, "boolean": 1, "number": 2, "string": 3, "array": 4, "object": 5}
-
-
-def order_key(value: Any) -> Any:
-    """jq's total order: null < false < true < numbers < strings < arrays < objects."""
-    kind = type_name(value)
-    if kind == "array":
-        return (4, tuple(order_key(v) for v in value))
-    if kind == "object":
-        keys = sorted(value)
-        return (5, tuple(keys), tuple(order_key(value[k]) for k in keys))
-    return (_RANK[kind], value if value is not None else 0)
-
-
-def unbalanced(program: str) -> bool:
-    """True when brackets or string quotes do not close: a program no jq compiles."""
-    closing = {"(": ")", "[": "]", "{": "}"}
-    stack: list[str] = []
-    quoted = escaped = False
-    for ch in program:
-        if quoted:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                quoted = False
-            continue
-        if ch == '"':
-            quoted = True
-        elif ch in closing:
-            stack.append(closing[ch])
-        elif ch in ")]}" and (not stack or stack.pop() != ch):
-            return True
-    return quoted or bool(stack)
+                yield arith(op, a, b)
 
 
 def _safe(node: Any, value: Any) -> list[Any]:
@@ -287,7 +226,32 @@ def _safe(node: Any, value: Any) -> list[Any]:
         return []
 
 
+def _named(argv: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """argv without its `--arg NAME TEXT` and `--argjson NAME JSON`, and those values."""
+    rest: list[str] = []
+    named: dict[str, Any] = {}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("--arg", "--argjson") and i + 2 < len(argv):
+            name, raw = argv[i + 1], argv[i + 2]
+            if arg == "--arg":
+                named[name] = raw
+            else:
+                try:
+                    named[name] = json.loads(raw)
+                except json.JSONDecodeError as exc:
+                    raise NotSimulated("jq --argjson with text that is not JSON") from exc
+            i += 3
+            continue
+        rest.append(arg)
+        i += 1
+    return rest, named
+
+
 def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+    args, named = _named(argv[1:])
+    argv = [argv[0], *args]
     for arg in argv[1:]:
         if arg.startswith("-") and arg != "-" and arg not in _OPTIONS and set(arg[1:]) - _FLAGS:
             raise NotSimulated(f"jq option {arg}")
@@ -300,7 +264,10 @@ def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     flags |= {{"--raw-output": "-r", "--compact-output": "-c"}.get(f, f) for f in flags}
     program = rest.pop(0) if rest else "."
     try:
-        tree = Parser(program).parse()
+        tree = Parser(program, frozenset(named)).parse()
+    except JqUndefined as exc:
+        text = f"jq: error: {exc} at <top-level>, line 1:\n{program}\njq: 1 compile error\n"
+        return CommandResult(stderr=text, exit_code=3)
     except JqSyntax as exc:
         if unbalanced(program):  # wrong in any jq: the compile error jq gives
             text = (
@@ -310,6 +277,8 @@ def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
             return CommandResult(stderr=text, exit_code=3)
         # a program this parser does not read may well be valid jq: never an invented error
         raise NotSimulated(f"jq syntax: {exc}") from exc
+    for name, value in named.items():
+        tree = bind(tree, name, value)
     inputs = Inputs("jq", rest, stdin, files)
     decoder = json.JSONDecoder()
     documents: list[Any] = []

@@ -10,7 +10,16 @@ from typing import Any
 
 from agentbench.sim.base import NotSimulated
 from agentbench.sim.budget import current
-from agentbench.sim.jq import JqError, canonical, dumps, number, order_key, truthy, type_name
+from agentbench.sim.jq_values import (
+    JqError,
+    arith,
+    canonical,
+    dumps,
+    number,
+    order_key,
+    truthy,
+    type_name,
+)
 from agentbench.sim.regex import search
 
 Runner = Callable[[Any, Any], Iterator[Any]]
@@ -121,8 +130,6 @@ _STREAMS = frozenset({"paths"})  # zero-argument builtins that yield each item, 
 def _add(values: Any) -> Any:
     """`reduce .[] as $x (null; . + $x)`; strings, arrays and objects are joined in one pass
     (never re-copied value by value): the result is no larger than `values`, already sized."""
-    from agentbench.sim.jq import _arith
-
     items = list(values.values()) if isinstance(values, dict) else _require_list("add", values)
     present = [v for v in items if v is not None]
     if present and all(isinstance(v, str) for v in present):
@@ -136,7 +143,7 @@ def _add(values: Any) -> Any:
         return merged
     total: Any = None
     for v in items:
-        total = _arith("+", total, v)
+        total = arith("+", total, v)
     return total
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
-_TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<field>\.[A-Za-z_]\w*)"
-    r"|(?P<name>[A-Za-z_]\w*)|(?P<op>\.\.|//|==|!=|<=|>=|[.\[\]{}(),|:;<>+\-*/%?$@]))"
+from agentbench.sim.jq_lex import (
+    JqSyntax,
+    JqUndefined,
+    _interpolation_end,
+    _unescape,
+    tokens,
 )
-
 
 _KEYWORDS = frozenset(
     {
@@ -32,35 +33,34 @@ _KEYWORDS = frozenset(
 )
 
 
-class JqSyntax(ValueError):
-    """A program that does not compile (exit 3)."""
-
-
-def _tokens(text: str) -> list[tuple[str, str]]:
-    out, pos = [], 0
-    while pos < len(text.rstrip()):
-        while text[pos].isspace():
-            pos += 1
-        if text[pos] == '"':
-            end = string_end(text, pos)
-            out.append(("str", text[pos:end]))
-            pos = end
-            continue
-        match = _TOKEN.match(text, pos)
-        if not match:
-            raise JqSyntax(
-                f"syntax error, unexpected INVALID_CHARACTER at '{text[pos : pos + 10]}'"
-            )
-        kind = match.lastgroup or "op"
-        out.append((kind, match.group(kind)))
-        pos = match.end()
-    return out
+_TERMS = frozenset(
+    {
+        "identity",
+        "literal",
+        "format",
+        "key",
+        "index",
+        "slice",
+        "each",
+        "recurse",
+        "?",
+        "|",
+        "array",
+        "object",
+        "call",
+        "if",
+        "var",
+        "reduce",
+        "try",
+    }
+)
 
 
 class Parser:
-    def __init__(self, text: str) -> None:
-        self.toks = _tokens(text)
+    def __init__(self, text: str, bound: frozenset[str] = frozenset()) -> None:
+        self.toks = tokens(text)
         self.i = 0
+        self.bound = bound  # the $names in scope
 
     def peek(self, offset: int = 0) -> str:
         j = self.i + offset
@@ -81,6 +81,17 @@ class Parser:
 
     def pipe(self) -> Any:
         left = self.comma()
+        if self.peek() == "as":
+            if left[0] not in _TERMS:
+                raise JqSyntax("syntax error: `as` after an expression that is not a term")
+            self.take()
+            name = self.variable()
+            self.take("|")
+            outer, self.bound = self.bound, self.bound | {name}
+            try:
+                return ("as", left, name, self.pipe())
+            finally:
+                self.bound = outer
         while self.peek() == "|":
             self.take()
             left = ("|", left, self.comma())
@@ -157,14 +168,26 @@ class Parser:
             else:
                 return node
 
+    def variable(self) -> str:
+        self.take("$")
+        kind, name = self.take()
+        if kind != "name" or name in ("__loc__", "ENV", "ARGS", "__prog_args"):
+            raise JqSyntax(f"syntax error: ${name} (not read here)")
+        return name
+
     def bracket(self) -> Any:
         self.take("[")
         if self.peek() == "]":
             self.take()
             return ("each",)
-        index = self.pipe()
+        start = None if self.peek() == ":" else self.pipe()
+        if self.peek() == ":":
+            self.take()
+            end = None if self.peek() == "]" else self.pipe()
+            self.take("]")
+            return ("slice", start, end)
         self.take("]")
-        return ("index", index)
+        return ("index", start)
 
     def primary(self) -> Any:
         kind, text = self.toks[self.i] if self.i < len(self.toks) else ("", "")
@@ -186,7 +209,37 @@ class Parser:
             return ("literal", json.loads(text))
         if kind == "str":
             self.take()
-            return string_node(text)
+            return string_node(text, self.bound)
+        if text == "$":
+            name = self.variable()
+            if name not in self.bound:
+                raise JqUndefined(f"${name} is not defined")
+            return ("var", name)
+        if kind == "name" and text == "reduce":
+            self.take()
+            source = self.postfix()
+            self.take("as")
+            name = self.variable()
+            self.take("(")
+            init = self.pipe()
+            self.take(";")
+            outer, self.bound = self.bound, self.bound | {name}
+            try:
+                update = self.pipe()
+            finally:
+                self.bound = outer
+            self.take(")")
+            return ("reduce", source, name, init, update)
+        if kind == "name" and text == "try":
+            self.take()
+            body = self.postfix()
+            handler = None
+            if self.peek() == "catch":
+                self.take()
+                handler = self.postfix()
+                if handler[0] != "literal" and handler != ("call", "empty", []):
+                    raise JqSyntax("syntax error: a catch that reads the error (not read here)")
+            return ("try", body, handler)
         if text == "(":
             self.take()
             node = self.pipe()
@@ -270,45 +323,7 @@ class Parser:
         return ("object", entries)
 
 
-def _unescape(segment: str) -> str:
-    try:
-        value = json.loads(f'"{segment}"')
-    except json.JSONDecodeError as exc:
-        raise JqSyntax(f"syntax error, invalid escape in string {segment!r}") from exc
-    return str(value)
-
-
-def string_end(text: str, start: int) -> int:
-    """The index just past the string literal opening at `start` (interpolations `\\(…)` may
-    hold strings and parentheses of their own)."""
-    j = start + 1
-    while j < len(text):
-        ch = text[j]
-        if ch == '"':
-            return j + 1
-        if ch == "\\" and text[j + 1 : j + 2] == "(":
-            j = _interpolation_end(text, j + 2)
-            continue
-        j += 2 if ch == "\\" else 1
-    raise JqSyntax("syntax error, unterminated string")
-
-
-def _interpolation_end(text: str, j: int) -> int:
-    """The index just past the `)` closing an interpolation whose body starts at `j`."""
-    depth = 1
-    while j < len(text):
-        ch = text[j]
-        if ch == '"':
-            j = string_end(text, j)
-            continue
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        j += 1
-        if depth == 0:
-            return j
-    raise JqSyntax("syntax error, unterminated string interpolation")
-
-
-def string_node(token: str) -> Any:
+def string_node(token: str, bound: frozenset[str] = frozenset()) -> Any:
     """A string literal: a constant, or ("format", parts) when it interpolates `\\(expr)`."""
     body = token[1:-1]
     if "\\(" not in body:
@@ -320,7 +335,7 @@ def string_node(token: str) -> Any:
             if i > start:
                 parts.append(("literal", _unescape(body[start:i])))
             j = _interpolation_end(body, i + 2)
-            parts.append(Parser(body[i + 2 : j - 1]).parse())
+            parts.append(Parser(body[i + 2 : j - 1], bound).parse())
             i = start = j
         elif body[i] == "\\":
             i += 2
