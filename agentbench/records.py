@@ -114,6 +114,14 @@ class Completion(BaseModel):
     reasoning_tokens: int | None = None
     tokens_method: TokensMethod = "none"
     reasoning_method: TokensMethod = "none"
+    connect_s: float | None = Field(
+        default=None,
+        description="Pool wait + TCP connect + TLS before t_send (the first byte written); "
+        "not part of ttft_s.",
+    )
+    connection_reused: bool | None = Field(
+        default=None, description="A kept-alive connection carried the call (None: unknown)."
+    )
     ttft_byte_s: float | None = Field(default=None, description="First SSE event - t_send.")
     ttft_s: float | None = Field(default=None, description="First token-bearing delta - t_send.")
     ttfa_s: float | None = Field(default=None, description="First answer/tool delta - t_send.")

@@ -72,6 +72,11 @@ class RunConfig(BaseModel):
     text_tool_calls: bool = Field(
         default=True, description="Native mode: calls left as text are read (text-parsed)."
     )
+    connection: str = Field(
+        default="reused",
+        description="Connection policy of the model calls: reused (a kept-alive pool, as the "
+        "OpenAI SDK does); each step records its connect_s and whether it reused one.",
+    )
 
     def agent_config(self, *, logprobs: bool | None = None) -> AgentConfig:
         """The agent loop's settings for this run: the one place they are derived (a run, its

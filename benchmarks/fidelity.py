@@ -8,6 +8,8 @@ OpenAI-compatible streaming adapter, forced output length) at concurrency 1 and 
 signed relative error of every stream is summarised.
 
     python benchmarks/fidelity.py [--quick] [--subprocess-server] [--benchy-home DIR]
+    python benchmarks/fidelity.py --peers [...]    (benchmarks/side_by_side.py: agentbench,
+        llama-benchy, AIPerf and GuideLLM on one truth server, installed on demand)
 
 Prints a table and a JSON summary line; it is a measurement, not a test.
 """
@@ -356,6 +358,12 @@ def summarize(rows: list[dict[str, Any]], tool: str, concurrency: int) -> dict[s
 
 
 def main() -> None:
+    if "--peers" in sys.argv:  # agentbench, llama-benchy, AIPerf, GuideLLM on one truth server
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from side_by_side import main as side_by_side
+
+        side_by_side(sys.argv[1:])
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="TTFT 50 ms, no reasoning only.")
     parser.add_argument("--runs", type=int, default=3, help="Repetitions at concurrency 1.")

@@ -7,9 +7,10 @@
 2. `agentbench run tasks/ --base-url <refserver> --model oracle` end to end against the same
    instant server: wall time of the whole suite, and per episode and per step.
 
-3. With `--benchy-home DIR` (benchmarks/benchy_setup.sh): llama-benchy's client CPU per request
-   against the same instant server, side by side: its child-process CPU for 200 runs minus for 10
-   runs, over the 190 extra requests (its start-up, imports and tokenizer load cancel out).
+3. With `--benchy-home DIR` (benchmarks/benchy_setup.sh): llama-benchy's and `agentbench
+   bench`'s client CPU per request against the same instant server, side by side: each one's
+   child-process CPU for 200 requests minus for 10, over the 190 extra requests (start-up,
+   imports and tokenizer load cancel out), median of three pairs.
 4. With `--profile`: where agentbench's client CPU goes, by package (cProfile, so inflated).
 
     python benchmarks/overhead.py [--calls N] [--benchy-home DIR] [--profile]
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -141,50 +143,57 @@ async def profile_groups(calls: int = 300) -> dict[str, float]:
     return {k: round(v / total, 3) for k, v in groups.most_common()}
 
 
-def benchy_cpu_per_request(home: str, low: int = 10, high: int = 200) -> float | None:
-    """llama-benchy's CPU seconds per request: its child CPU at `high` runs minus at `low` runs,
-    over the difference (its start-up, ~0.5 s of CPU that varies by tens of ms, cancels out
-    only over many requests), median of two such pairs."""
+def child_cpu_per_request(
+    command: Callable[[int, str], list[str]], env: dict[str, str], low: int = 10, high: int = 200
+) -> float | None:
+    """A client's CPU seconds per request: its child-process CPU at `high` requests minus at
+    `low`, over the difference (start-up, imports and tokenizer load cancel out only over many
+    requests), median of three such pairs. `command(n, tmp)` makes n requests."""
     import resource
 
     def cpu_of(n: int) -> float | None:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cmd = [
-            str(Path(home) / "venv/bin/llama-benchy"),
-            "--base-url",
-            f"http://127.0.0.1:{PORT}/v1",
-            "--model",
-            "echo",
-            "--tokenizer",
-            str(Path(home) / "tokenizer.json"),
-            "--book-url",
-            "http://offline.invalid/agentbench-corpus",
-            "--pp",
-            "16",
-            "--tg",
-            "16",
-            "--runs",
-            str(n),
-            "--skip-coherence",
-            "--latency-mode",
-            "none",
-            "--no-cache",
-        ]
-        env = {**os.environ, "HOME": home, "HF_HUB_OFFLINE": "1"}
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+        with tempfile.TemporaryDirectory() as tmp:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            proc = subprocess.run(
+                command(n, tmp), capture_output=True, text=True, timeout=300, env=env, cwd=tmp
+            )
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if proc.returncode != 0:
-            print(f"llama-benchy failed: {proc.stderr[-400:]}", file=sys.stderr)
+            print(f"{command(n, '.')[0]} failed: {proc.stderr[-400:]}", file=sys.stderr)
             return None
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
     per_request = []
-    for _ in range(2):
+    for _ in range(3):
         few, many = cpu_of(low), cpu_of(high)
         if few is None or many is None:
             return None
         per_request.append((many - few) / (high - low))
     return statistics.median(per_request)
+
+
+def benchy_command(home: str) -> Callable[[int, str], list[str]]:
+    """llama-benchy, 16 prompt + 16 output tokens, n runs (benchmarks/benchy_setup.sh)."""
+
+    def command(n: int, tmp: str) -> list[str]:
+        return [
+            str(Path(home) / "venv/bin/llama-benchy"), "--base-url",
+            f"http://127.0.0.1:{PORT}/v1", "--model", "echo", "--tokenizer",
+            str(Path(home) / "tokenizer.json"), "--book-url",
+            "http://offline.invalid/agentbench-corpus", "--pp", "16", "--tg", "16", "--runs",
+            str(n), "--skip-coherence", "--latency-mode", "none", "--no-cache",
+        ]  # fmt: skip
+
+    return command
+
+
+def bench_command(n: int, tmp: str) -> list[str]:
+    """`agentbench bench`, the same shape: n measured repetitions after one warm-up."""
+    return [
+        sys.executable, "-m", "agentbench.cli.main", "bench", "--base-url",
+        f"http://127.0.0.1:{PORT}/v1", "--model", "echo", "--skip-gate", "--pp", "16", "--tg",
+        "16", "--runs", str(n), "--quiet", "--db", str(Path(tmp) / "b.db"),
+    ]  # fmt: skip
 
 
 def suite_wall(concurrency: int) -> dict[str, float]:
@@ -249,13 +258,18 @@ def main() -> None:
                 f"{c['wall_ms_per_call_median']:.2f} ms/call (n={c['calls']})",
                 flush=True,
             )
-        benchy = benchy_cpu_per_request(args.benchy_home) if args.benchy_home else None
-        if benchy is not None:
-            print(
-                f"llama-benchy, same server, 16+16 tokens: client CPU {benchy * 1000:.2f} "
-                "ms/request (200 − 10 runs)",
-                flush=True,
-            )
+        benchy = bench = None
+        if args.benchy_home:  # the two CLIs side by side, same server, same shape
+            env = {**os.environ, "HOME": args.benchy_home, "HF_HUB_OFFLINE": "1"}
+            benchy = child_cpu_per_request(benchy_command(args.benchy_home), env)
+            bench = child_cpu_per_request(bench_command, {**os.environ, "PYTHONPATH": str(ROOT)})
+        for name, cpu in (("llama-benchy", benchy), ("agentbench bench", bench)):
+            if cpu is not None:
+                print(
+                    f"{name}, same server, 16+16 tokens: client CPU {cpu * 1000:.2f} "
+                    "ms/request (200 − 10 requests, median of 3 pairs)",
+                    flush=True,
+                )
         groups = asyncio.run(profile_groups()) if args.profile else None
         if groups:
             print(
@@ -285,6 +299,7 @@ def main() -> None:
                 "wall_s": round(time.perf_counter() - started, 1),
                 "per_call": calls,
                 "benchy_cpu_ms_per_request": None if benchy is None else benchy * 1000,
+                "bench_cli_cpu_ms_per_request": None if bench is None else bench * 1000,
                 "profile_share_by_package": groups,
                 "suite": suites,
             }

@@ -15,7 +15,13 @@ from router._base import (
     PolicyFactory,
     StepContext,
 )
-from router._registry import available_policies, build_policy, parse_spec, register
+from router._registry import (
+    PolicySpecError,
+    available_policies,
+    build_policy,
+    parse_spec,
+    register,
+)
 
 __all__ = [
     "FRONTIER",
@@ -24,6 +30,7 @@ __all__ = [
     "LocalAnswer",
     "Policy",
     "PolicyFactory",
+    "PolicySpecError",
     "StepContext",
     "assess_answer",
     "available_policies",

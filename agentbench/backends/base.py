@@ -39,6 +39,9 @@ class RetryPolicy:
     connect_timeout_s: float = 10.0
     request_timeout_s: float = 300.0  # one call, from sending to the last byte
     idle_timeout_s: float = 60.0  # between two stream events, once the first one arrived
+    # False: a kept-alive connection pool (what real clients do); True: a new connection per
+    # call, so every call pays connect (and TLS) in its connect_s (the cold path).
+    new_connection_per_request: bool = False
 
     def delay(self, attempt: int, retry_after_s: float | None) -> float:
         if retry_after_s is not None:

@@ -4,6 +4,10 @@ and one mapping from HTTP and transport failures to agentbench's fault kinds.
 A protocol adapter (OpenAI SSE, Ollama NDJSON) supplies only a `StreamReader` that turns one
 line of its stream into `StreamAccumulator` calls; `HttpBackend.stream` does the rest.
 
+The call's clock starts at the first request byte written, with connection set-up timed apart
+(backends.clock); connections are kept alive unless `RetryPolicy.new_connection_per_request`.
+Plain http:// streams go through the lean client of backends.wire, everything else httpx.
+
 Deadlines of one call (see RetryPolicy):
     call deadline   `request_timeout_s` from sending the request to the stream's last byte;
                     nothing resets it.
@@ -19,14 +23,16 @@ import asyncio
 import difflib
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import httpx
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
+from agentbench.backends.clock import IdleTimer, SendClock, start_clock
 from agentbench.backends.stream import StreamAccumulator
+from agentbench.backends.wire import WirePool, WireResponse, dump_json, load_json, wire_usable
 from agentbench.errors import (
     BackendError,
     ConfigError,
@@ -158,7 +164,7 @@ class StreamReader(Protocol):
 @dataclass
 class StreamResult:
     acc: StreamAccumulator
-    headers: httpx.Headers
+    headers: Mapping[str, str]  # look names up in lower case
     cut_reason: str | None = None  # set when agentbench cut a runaway stream
 
 
@@ -184,10 +190,28 @@ class HttpBackend(Backend):
         self.extra_body = dict(extra_body or {})  # merged into every request body
         self._owns_client = client is None
         timeout = httpx.Timeout(self.retry.request_timeout_s, connect=self.retry.connect_timeout_s)
+        # Kept alive by default, as the OpenAI SDK's client is; none kept = a new connection
+        # for every call (--new-connection-per-request).
+        keep = 0 if self.retry.new_connection_per_request else 256
         self.client = client or httpx.AsyncClient(
             timeout=timeout,
-            limits=httpx.Limits(max_connections=None, max_keepalive_connections=256),
+            limits=httpx.Limits(max_connections=None, max_keepalive_connections=keep),
         )
+        self._urls: dict[str, httpx.URL] = {}
+        # The streamed POST on plain http:// without a proxy: the lean client (backends.wire).
+        self._wire = (
+            WirePool(keepalive=keep > 0, connect_timeout_s=self.retry.connect_timeout_s)
+            if client is None and wire_usable(self.base_url)
+            else None
+        )
+        for name, value in self.auth_headers().items():
+            if any(c in name + value for c in "\r\n\0"):
+                raise ConfigError(f"header '{name[:40]}' holds a line break; give it on one line")
+
+    @property
+    def connection_policy(self) -> str:
+        """`reused` (a kept-alive pool) or `new` (one connection per call), as stored."""
+        return "new" if self.retry.new_connection_per_request else "reused"
 
     def auth_headers(self) -> dict[str, str]:
         """Headers every request carries: the user's `--header`s and the bearer token."""
@@ -217,22 +241,24 @@ class HttpBackend(Backend):
         loop = asyncio.get_running_loop()
         call_s, idle_s = self.retry.request_timeout_s, self.retry.idle_timeout_s
         deadline = loop.time() + call_s
-        request = self.client.build_request(
-            "POST", url, json=body, headers={"accept": accept, **self.auth_headers()}
-        )
-        acc = StreamAccumulator(t_send_ns=time.perf_counter_ns())
-        result = StreamResult(acc, httpx.Headers())
+        clock = SendClock()
+        send = self._sender(url, body, {"accept": accept, **self.auth_headers()}, clock)
+        handed_ns = time.perf_counter_ns()
+        acc = StreamAccumulator(t_send_ns=handed_ns)
+        result = StreamResult(acc, {})
         limit = RUNAWAY_FACTOR * max_tokens if max_tokens else None
         try:
             async with asyncio.timeout_at(deadline) as scope:
+                timer = IdleTimer(scope, loop, deadline)
                 try:
-                    response = await self.client.send(request, stream=True)
+                    response = await send()
                 except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
                     # e.g. a kept-alive connection the server closed (llama-server after a
                     # cancelled request): nothing was answered, so it is safe to send again
                     raise RetryableBackendError(
                         "connection_closed", f"{shown}: connection closed before any answer: {exc}"
                     ) from exc
+                start_clock(acc, clock, handed_ns)
                 result.headers = response.headers
                 try:
                     await self._check_response(response, shown)
@@ -248,8 +274,7 @@ class HttpBackend(Backend):
                         except (AttributeError, TypeError, ValueError, KeyError) as exc:
                             raise bad_stream(shown, line, "a payload of the wrong shape") from exc
                         # after the end marker, only a short drain is worth waiting for
-                        wait = 2.0 if reader.complete else idle_s
-                        scope.reschedule(min(deadline, loop.time() + wait))
+                        timer.event(2.0 if reader.complete else idle_s)
                         if limit and acc.token_events > limit:
                             result.cut_reason = (
                                 f"the server streamed over {limit} token events for "
@@ -274,7 +299,25 @@ class HttpBackend(Backend):
                 raise transport_error(exc, shown) from exc
         return result
 
-    async def _check_response(self, response: httpx.Response, shown: str) -> None:
+    def _url(self, url: str) -> httpx.URL:
+        """Parsed once per route (parsing costs more than the rest of a request's head)."""
+        parsed = self._urls.get(url)
+        if parsed is None:
+            parsed = self._urls[url] = httpx.URL(url)
+        return parsed
+
+    def _sender(
+        self, url: str, body: dict[str, Any], headers: dict[str, str], clock: SendClock
+    ) -> Callable[[], Awaitable[httpx.Response | WireResponse]]:
+        """The call's send, built before its clock starts (body encoded, request made)."""
+        if self._wire is not None:
+            wire, target, payload = self._wire, self._url(url), dump_json(body)
+            return lambda: wire.post(target, headers, payload, clock)
+        request = self.client.build_request("POST", url, json=body, headers=headers)
+        request.extensions["trace"] = clock
+        return lambda: self.client.send(request, stream=True)
+
+    async def _check_response(self, response: httpx.Response | WireResponse, shown: str) -> None:
         if response.status_code != 200:
             text = (await response.aread()).decode("utf-8", "replace")
             raise http_error(
@@ -287,6 +330,26 @@ class HttpBackend(Backend):
             )
         if "text/html" in response.headers.get("content-type", ""):
             raise NotAnLLMServer(f"{shown} answered an HTML page, not a stream of an LLM API.")
+
+    async def post_json(self, url: str, payload: Any, timeout_s: float = 10.0) -> Any:
+        """POST a JSON body, the answer's JSON on HTTP 200 else None (a helper route such as
+        /tokenize: bench counts every prompt with it, so it takes the lean client too).
+        Raises httpx.HTTPError, TimeoutError or ValueError when there is no such answer."""
+        async with asyncio.timeout(timeout_s):
+            if self._wire is None:
+                response = await self.client.post(
+                    url, json=payload, headers=self.auth_headers(), timeout=timeout_s
+                )
+                return response.json() if response.status_code == 200 else None
+            answer = await self._wire.post(
+                self._url(url), {"accept": "application/json", **self.auth_headers()},
+                dump_json(payload),
+            )  # fmt: skip
+            try:
+                body = await answer.aread()
+            finally:
+                await answer.aclose()
+            return load_json(body) if answer.status_code == 200 else None
 
     async def get_json(self, url: str, timeout_s: float = 10.0) -> Any:
         """GET a JSON document for a pre-flight check; one line when it cannot be had."""
@@ -322,5 +385,7 @@ class HttpBackend(Backend):
             ) from exc
 
     async def aclose(self) -> None:
+        if self._wire is not None:
+            await self._wire.aclose()
         if self._owns_client:
             await self.client.aclose()

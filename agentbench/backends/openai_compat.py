@@ -8,7 +8,6 @@ choices, llama.cpp's `timings`) must be read raw. The SDK, which now runs on htt
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import re
@@ -20,6 +19,7 @@ import httpx
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, bad_stream, unknown_model
 from agentbench.backends.stream import StreamAccumulator
+from agentbench.backends.wire import load_json
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
 from agentbench.records import Completion, ServerInfo, TokensMethod
 from agentbench.tokens import estimate_tokens
@@ -57,7 +57,7 @@ class SseReader:
             self.complete = True
             return
         try:
-            chunk = json.loads(data)
+            chunk = load_json(data)
         except json.JSONDecodeError as exc:
             raise bad_stream(self.url, line, "an SSE line that is not JSON") from exc
         if not isinstance(chunk, dict):
@@ -278,11 +278,7 @@ class OpenAICompatBackend(HttpBackend):
         for name in order:
             url, payload = routes[name]
             try:
-                async with asyncio.timeout(10.0):
-                    response = await self.client.post(
-                        url, json=payload, headers=self.auth_headers(), timeout=10.0
-                    )
-                data = response.json() if response.status_code == 200 else None
+                data = await self.post_json(url, payload, timeout_s=10.0)
             except (httpx.HTTPError, ValueError, TimeoutError):
                 data = None
             count = _token_count(data)

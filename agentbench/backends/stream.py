@@ -82,6 +82,10 @@ class StreamAccumulator:
     t_first_answer_ns: int | None = None
     t_last_token_ns: int | None = None
     t_end_ns: int | None = None
+    # Pool wait + connect + TLS before t_send (ns), and whether a kept-alive connection was
+    # used; None when the transport did not say (backends.http.SendClock).
+    connect_ns: int | None = None
+    connection_reused: bool | None = None
     token_events: int = 0
     # (arrival ns, characters of token text) per token-bearing event, in arrival order.
     events: list[tuple[int, int]] = field(default_factory=list)
@@ -197,6 +201,8 @@ class StreamAccumulator:
                 prefill = (prompt_tokens - (cached or 0)) / ttft
         decode = decode_figures(output_tokens, self.events, self.t_end_ns)
         return {
+            "connect_s": None if self.connect_ns is None else self.connect_ns / 1e9,
+            "connection_reused": self.connection_reused,
             "ttft_byte_s": self.seconds(self.t_first_event_ns),
             "ttft_s": ttft,
             "ttfa_s": self.seconds(self.t_first_answer_ns),

@@ -13,13 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentbench.backends.base import Backend
+from agentbench.backends.vllm import SpecSnapshot
 from agentbench.bench.arrivals import RateMode
 from agentbench.bench.gate import FATAL, SKIPPED, run_gate
 from agentbench.bench.measure import ContextTooSmall, ForceOutput, measure_run
 from agentbench.bench.prompts import PromptBuilder
-from agentbench.bench.records import BenchRow, GateRecord, SloRecord
+from agentbench.bench.records import BenchRow, GateRecord, SloRecord, SpecDecodeRecord
 from agentbench.bench.results import apply_slo, summarize_row
 from agentbench.bench.scenarios import Scenario
+from agentbench.bench.specdecode import read_counters, row_figures
+from agentbench.bench.workers import WorkerPool
 from agentbench.errors import BackendError
 from agentbench.records import ServerInfo
 
@@ -39,6 +42,10 @@ class BenchConfig:
     force_output: bool = True
     rates: list[RateMode] = field(default_factory=list)  # request-rate mode when not empty
     slo: SloRecord | None = None
+    # Read the server's /metrics around every repetition instead of once per sweep point.
+    metrics_per_repetition: bool = False
+    new_connection_per_request: bool = False  # stored as `connection`; the backend applies it
+    workers: int = 1  # client processes for fixed-concurrency rows above 1 (bench.workers)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -56,6 +63,9 @@ class BenchConfig:
             "skip_gate": self.skip_gate,
             "measure_prefix_cache": self.measure_prefix_cache,
             "force_output": self.force_output,
+            "metrics_per_repetition": self.metrics_per_repetition,
+            "connection": "new" if self.new_connection_per_request else "reused",
+            "workers": self.workers,
         }
 
 
@@ -116,14 +126,20 @@ async def run_row(
     force: ForceOutput,
     progress: Progress,
     rate: RateMode | None,
+    pool: WorkerPool | None = None,
 ) -> None:
     counted: list[int] = []
+    each = config.metrics_per_repetition
+    around_row = not each and rate is None and row.requests_per_run == 1
+    before = None
     for index in range(config.warmup + config.runs):
         prompts = [await builder.build(scenario, row.depth) for _ in range(row.requests_per_run)]
         counted += [p.prompt_tokens for p in prompts]
         row.prompt_tokens_method = prompts[0].method
         offsets = rate.offsets_s(index) if rate else None
-        run = await measure_run(backend, prompts, scenario, force, offsets)
+        if around_row and index == config.warmup:
+            before = await read_counters(backend)
+        run = await measure_run(backend, prompts, scenario, force, offsets, each, pool)
         if index < config.warmup:
             continue
         run.run = index - config.warmup + 1
@@ -131,6 +147,23 @@ async def run_row(
         row.runs.append(run)
         progress("run", row)
     row.prompt_tokens_counted = sorted(set(counted))
+    if before is not None:
+        spread_row_counters(row, before, await read_counters(backend))
+
+
+def spread_row_counters(row: BenchRow, before: SpecSnapshot, after: SpecSnapshot | None) -> None:
+    """The sweep point's /metrics figures (one read before, one after its repetitions) on each
+    repetition, marked as the row's: acceptance and the server's decode rate."""
+    spec, rate = row_figures(before, after, len(row.runs))
+    for run in row.runs:
+        if spec and run.spec_decode is None:
+            run.spec_decode = SpecDecodeRecord.model_validate(spec)
+        if rate is not None and run.server_decode_tok_s is None:
+            run.server_decode_tok_s = rate
+            run.server_decode_method = (
+                "vLLM /metrics: (Δgeneration_tokens_total − requests) / "
+                "Δrequest_decode_time_seconds_sum over the sweep point's measured repetitions"
+            )
 
 
 def flag_client_lag(row: BenchRow, share: float = 0.05) -> None:
@@ -167,22 +200,29 @@ async def run_bench(
     builder = PromptBuilder(backend.count_tokens, measure_prefix_cache=config.measure_prefix_cache)
     force = ForceOutput(enabled=config.force_output and "api.openai.com" not in backend.base_url)
     loads: list[int | RateMode] = [*config.rates] if config.rates else [*config.concurrencies]
-    for scenario in config.scenarios:
-        for depth in config.depths:
-            for load in loads:
-                row = new_row(scenario, depth, load)
-                outcome.results.append(row)
-                progress("start", row)
-                await _measure_row(
-                    backend, builder, row, scenario, config, force, progress, server.max_context
-                )
-                summarize_row(row)
-                if config.slo:
-                    apply_slo(row, config.slo)
-                flag_client_lag(row)
-                if row.status == "ok" and not row.runs:
-                    row.status = "no_runs"
-                progress("done", row)
+    several = config.workers > 1 and not config.rates and max(config.concurrencies) > 1
+    pool = WorkerPool(backend, config.workers) if several else None
+    try:
+        for scenario in config.scenarios:
+            for depth in config.depths:
+                for load in loads:
+                    row = new_row(scenario, depth, load)
+                    outcome.results.append(row)
+                    progress("start", row)
+                    await _measure_row(
+                        backend, builder, row, scenario, config, force, progress,
+                        server.max_context, pool,
+                    )  # fmt: skip
+                    summarize_row(row)
+                    if config.slo:
+                        apply_slo(row, config.slo)
+                    flag_client_lag(row)
+                    if row.status == "ok" and not row.runs:
+                        row.status = "no_runs"
+                    progress("done", row)
+    finally:
+        if pool is not None:
+            pool.close()
     outcome.force_rejected = force.rejected
     outcome.prompt_counting = builder.cutter.method
     return outcome
@@ -197,6 +237,7 @@ async def _measure_row(
     force: ForceOutput,
     progress: Progress,
     max_context: int | None,
+    pool: WorkerPool | None = None,
 ) -> None:
     need = scenario.context_needed(row.depth, TEMPLATE_ALLOWANCE)
     if max_context and need > max_context:
@@ -205,7 +246,7 @@ async def _measure_row(
         return
     rate = next((r for r in config.rates if r.rate_req_s == row.request_rate_req_s), None)
     try:
-        await run_row(backend, builder, row, scenario, config, force, progress, rate)
+        await run_row(backend, builder, row, scenario, config, force, progress, rate, pool)
     except ContextTooSmall as exc:
         row.status = "context_too_small"
         row.message = too_small_message(scenario, row.depth, need, None, str(exc))

@@ -18,7 +18,7 @@ import contextlib
 import statistics
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentbench.backends.base import Backend, ChatRequest
 from agentbench.backends.stream import MIN_WINDOW_S
@@ -29,6 +29,9 @@ from agentbench.bench.scenarios import Scenario
 from agentbench.bench.specdecode import read_counters, repetition_acceptance
 from agentbench.errors import BackendError
 from agentbench.records import Completion
+
+if TYPE_CHECKING:
+    from agentbench.bench.workers import WorkerPool
 
 FIGURES = ("ttft_s", "decode_tok_s", "prefill_tok_s", "output_tokens", "server_decode_tok_s")
 _REJECTS_FORCE = (
@@ -144,6 +147,8 @@ def stream_record(
 ) -> StreamRecord:
     prefill, prefill_method = _prefill(c, prompt)
     return StreamRecord(
+        connect_s=c.connect_s,
+        connection_reused=c.connection_reused,
         ttft_s=c.ttft_s,
         ttft_byte_s=c.ttft_byte_s,
         e2e_latency_s=c.duration_s,
@@ -187,18 +192,30 @@ async def measure_run(
     scenario: Scenario,
     force: ForceOutput,
     offsets_s: list[float] | None = None,
+    counters: bool = True,
+    pool: WorkerPool | None = None,
 ) -> RepetitionRecord:
     """Send every prompt at once (fixed concurrency = len(prompts)) or, with `offsets_s`, each
-    at its scheduled time after the start (request-rate mode), and summarise the repetition."""
+    at its scheduled time after the start (request-rate mode), and summarise the repetition.
+    `counters`: read the server's /metrics around this repetition (concurrency 1 only); the
+    engine reads them once around a whole sweep point instead unless asked (bench.engine).
+    `pool`: at a fixed concurrency above 1, the requests go out from its worker processes."""
     concurrency = None if offsets_s is not None else len(prompts)
-    before = await read_counters(backend) if concurrency == 1 else None
-    async with LoopLag() as lag:
-        start = time.perf_counter()
-        dues = [start + o for o in offsets_s] if offsets_s is not None else [None] * len(prompts)
-        outcomes = await asyncio.gather(
-            *(_send_at(backend, p, scenario, force, d) for p, d in zip(prompts, dues, strict=True)),
-            return_exceptions=True,
-        )
+    before = await read_counters(backend) if counters and concurrency == 1 else None
+    if pool is not None and concurrency is not None and concurrency > 1:
+        outcomes, start, lag_max = await pool.gather(prompts, scenario, force)
+    else:
+        async with LoopLag() as lag:
+            start = time.perf_counter()
+            dues = [start + o for o in offsets_s] if offsets_s else [None] * len(prompts)
+            outcomes = await asyncio.gather(
+                *(
+                    _send_at(backend, p, scenario, force, d)
+                    for p, d in zip(prompts, dues, strict=True)
+                ),
+                return_exceptions=True,
+            )
+        lag_max = lag.max_s
     after = await read_counters(backend) if before else None
     for outcome in outcomes:
         if isinstance(outcome, ContextTooSmall):
@@ -226,10 +243,13 @@ async def measure_run(
         streams=streams,
         output_forced=force.enabled,
         nonces=[p.nonce for p in prompts if p.nonce],
-        client_loop_lag_max_s=lag.max_s,
+        client_loop_lag_max_s=lag_max,
+        workers=pool.size if pool is not None and concurrency and concurrency > 1 else 1,
     )
     for key in MEDIAN_OVER_STREAMS:
         setattr(run, key, _median([getattr(s, key) for s in streams]))
+    known = [s.connection_reused for s in streams if s.connection_reused is not None]
+    run.new_connections = known.count(False) if known else None
     run.tokens_method = sorted({s.tokens_method for s in streams})
     run.finish_reason = sorted({str(s.finish_reason) for s in streams})
     run.decode_unmeasured_reasons = sorted(
@@ -274,4 +294,5 @@ MEDIAN_OVER_STREAMS = (
     "prompt_tokens",
     "cached_prompt_tokens",
     "ttft_byte_s",
+    "connect_s",
 )

@@ -34,6 +34,10 @@ class SpecDecodeRecord(BaseModel):
 class StreamRecord(BaseModel):
     """One request of a repetition, as the streaming adapter timed it (backends.stream)."""
 
+    connect_s: float | None = Field(
+        default=None, description="Pool wait + connect + TLS before t_send; not in ttft_s."
+    )
+    connection_reused: bool | None = None
     ttft_s: float | None = None
     ttft_byte_s: float | None = None
     e2e_latency_s: float | None = Field(default=None, description="Stream end − t_send.")
@@ -89,6 +93,10 @@ class RepetitionRecord(BaseModel):
     prompt_tokens: float | None = None
     cached_prompt_tokens: float | None = None
     ttft_byte_s: float | None = None
+    connect_s: float | None = None
+    new_connections: int | None = Field(
+        default=None, description="Streams that opened a connection (not a kept-alive one)."
+    )
     tokens_method: list[str] = Field(default_factory=list)
     finish_reason: list[str] = Field(default_factory=list)
     decode_unmeasured_reasons: list[str] = Field(default_factory=list)
@@ -98,7 +106,10 @@ class RepetitionRecord(BaseModel):
     output_forced: bool = True
     spec_decode: SpecDecodeRecord | None = None
     nonces: list[str] = Field(default_factory=list)
-    client_loop_lag_max_s: float | None = None
+    client_loop_lag_max_s: float | None = Field(
+        default=None, description="Largest event-loop lag of the client (of any worker)."
+    )
+    workers: int = Field(default=1, description="Client processes that sent the requests.")
     arrival_error_median_s: float | None = Field(
         default=None, description="Rate mode: median |actual − scheduled send| of its requests."
     )
@@ -127,6 +138,7 @@ class FigureSet(BaseModel):
     aggregate_output_tok_s: float | None = None
     tpot_s: float | None = None
     e2e_latency_s: float | None = None
+    connect_s: float | None = None
     spec_decode_acceptance: float | None = None
 
 
@@ -147,6 +159,7 @@ class RequestPercentiles(BaseModel):
     report them. itl_s pools per-token gaps; chunk_gap_s pools per-event gaps (vLLM's ITL)."""
 
     ttft_s: Percentiles = Field(default_factory=Percentiles)
+    connect_s: Percentiles = Field(default_factory=Percentiles)
     tpot_s: Percentiles = Field(default_factory=Percentiles)
     itl_s: Percentiles = Field(default_factory=Percentiles)
     chunk_gap_s: Percentiles = Field(default_factory=Percentiles)

@@ -134,6 +134,7 @@ def results_table(rows: list[BenchRow], title: str = "bench results") -> Table:
 
 PERCENTILE_FIGURES = (
     ("TTFT s", "ttft_s", 1.0, ".3f"),
+    ("connect ms", "connect_s", 1000.0, ".2f"),
     ("TPOT ms", "tpot_s", 1000.0, ".1f"),
     ("ITL ms/token", "itl_s", 1000.0, ".1f"),
     ("E2E s", "e2e_latency_s", 1.0, ".2f"),

@@ -29,7 +29,13 @@ FIGURES: dict[str, dict[str, str]] = {
     "ttft_s": {
         "unit": "s",
         "method": "client clock: first delta carrying reasoning, answer or "
-        "tool-call text − t_send (per stream; median over streams when concurrency > 1)",
+        "tool-call text − t_send, the moment the request's first byte was written (after "
+        "connect, TLS and pool wait; per stream; median over streams when concurrency > 1)",
+    },
+    "connect_s": {
+        "unit": "s",
+        "method": "client clock: pool wait + TCP connect + TLS before t_send, per request; "
+        "near 0 on a kept-alive connection (config.connection says which policy ran)",
     },
     "decode_tok_s": {
         "unit": "tok/s",
@@ -107,7 +113,7 @@ def summarize_row(row: BenchRow) -> None:
     row.n_runs = len(row.runs)
     streams = [s for r in row.runs for s in r.streams]
     req = row.requests
-    for key in ("ttft_s", "tpot_s", "e2e_latency_s", "decode_tok_s"):
+    for key in ("ttft_s", "connect_s", "tpot_s", "e2e_latency_s", "decode_tok_s"):
         setattr(req, key, percentiles([v for s in streams if (v := getattr(s, key)) is not None]))
     req.itl_s = percentiles([g for s in streams for g in s.itl_s or []])
     req.chunk_gap_s = percentiles([g for s in streams for g in s.chunk_gaps_s or []])

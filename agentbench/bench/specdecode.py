@@ -30,6 +30,13 @@ METHOD = (
 )
 
 
+ROW_METHOD = (
+    "vLLM /metrics counters read once before and once after the sweep point's measured "
+    "repetitions at concurrency 1 (server-wide: valid only if no other client used the server "
+    "meanwhile)"
+)
+
+
 async def read_counters(backend: Backend) -> SpecSnapshot | None:
     """The drafter counters now, or None when the server has no /metrics or no drafter."""
     access = metrics_access(backend)
@@ -55,3 +62,21 @@ def repetition_acceptance(
         "description": "llama.cpp per-request timings (draft_n, draft_n_accepted), pooled "
         "over the repetition's requests",
     }
+
+
+def row_figures(
+    before: SpecSnapshot | None, after: SpecSnapshot | None, requests: int
+) -> tuple[dict[str, Any] | None, float | None]:
+    """Acceptance and vLLM's own decode rate over a sweep point's `requests` sequential
+    requests, from one /metrics read before and one after them: (Δgenerated − requests) /
+    Δdecode time, the client's (tokens − 1) / window summed over the requests. The rate is None
+    unless exactly `requests` requests finished in between."""
+    spec = acceptance(before, after, "row", ROW_METHOD)
+    if before is None or after is None:
+        return spec, None
+    finished = after.decode_requests - before.decode_requests
+    seconds = after.decode_time_s - before.decode_time_s
+    tokens = after.generated_tokens - before.generated_tokens
+    if finished != requests or seconds <= 0 or tokens < 2 * requests:
+        return spec, None
+    return spec, (tokens - requests) / seconds

@@ -172,6 +172,31 @@ def bench(
         Path | None,
         typer.Option("--plot", help="Sweep plot: write this HTML file and a PNG beside it."),
     ] = None,
+    new_connection: Annotated[
+        bool,
+        typer.Option(
+            "--new-connection-per-request",
+            help="Open a new connection for every request (the cold path; connect_s then "
+            "includes TCP/TLS set-up). Default: a kept-alive pool, as the OpenAI SDK keeps.",
+        ),
+    ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Client processes sharing each repetition's requests (fixed concurrency > 1): "
+            "one event loop falls behind past a few dozen streams; the lag is recorded per run.",
+        ),
+    ] = 1,
+    metrics_per_repetition: Annotated[
+        bool,
+        typer.Option(
+            "--metrics-per-repetition",
+            help="Read the server's /metrics around every repetition (default: once before "
+            "and once after each sweep point).",
+        ),
+    ] = False,
 ) -> None:
     """Measure TTFT, TPOT, ITL, prefill and decode speed of one model server per scenario."""
     if ctx.invoked_subcommand is not None:
@@ -202,10 +227,16 @@ def bench(
             for r in floats(request_rate, "--request-rate")
         ],
         slo=parse_slo(slo) if slo else None,
+        metrics_per_repetition=metrics_per_repetition,
+        new_connection_per_request=new_connection,
+        workers=workers,
     )
     console = Console()
     retry = RetryPolicy(
-        max_retries=1, request_timeout_s=request_timeout, idle_timeout_s=idle_timeout
+        max_retries=1,
+        request_timeout_s=request_timeout,
+        idle_timeout_s=idle_timeout,
+        new_connection_per_request=new_connection,
     )
     with (
         ResultStore(db) as store,
@@ -301,7 +332,9 @@ async def _measure(
         if event == "run":
             run = row.runs[-1]
             console.print(
-                f"  {label} run {run.run}/{config.runs}: TTFT {fmt(run.ttft_s, '.3f')} s, "
+                f"  {label} run {run.run}/{config.runs}: TTFT {fmt(run.ttft_s, '.3f')} s "
+                f"(connect {fmt(None if run.connect_s is None else run.connect_s * 1000, '.2f')}"
+                " ms before it), "
                 f"decode {fmt(run.decode_tok_s)} tok/s per stream, prefill "
                 f"{fmt(run.prefill_tok_s)} tok/s, {fmt(run.output_tokens, '.0f')} output tokens"
                 + (

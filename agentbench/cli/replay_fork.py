@@ -23,8 +23,7 @@ from agentbench.metrics.replay import answer_pairs
 from agentbench.runner import RunConfig
 from agentbench.store import ResultStore
 from agentbench.tasks.loader import load_suite
-from router import FRONTIER, LOCAL, build_policy
-from router._registry import PolicySpecError
+from router import FRONTIER, LOCAL, PolicySpecError, build_policy
 
 Flags = tuple[str | None, str | None, str | None]  # model, base URL, API key env var
 

@@ -32,8 +32,7 @@ from agentbench.records import EpisodeResult, RunRecord, strip_credentials
 from agentbench.runner import RunConfig, Runner
 from agentbench.store import ResultStore
 from agentbench.tasks.loader import TaskSuite, load_suite
-from router import FRONTIER, LOCAL, build_policy
-from router._registry import PolicySpecError
+from router import FRONTIER, LOCAL, PolicySpecError, build_policy
 
 Opt = typer.Option
 

@@ -4,27 +4,7 @@
 from __future__ import annotations
 
 from agentbench.sim.base import CommandResult
-from agentbench.sim.sql import Database, aligned
-
-_PG = {
-    "BIGINT": "bigint",
-    "INTEGER": "integer",
-    "SMALLINT": "smallint",
-    "VARCHAR": "text",
-    "BOOLEAN": "boolean",
-    "DATE": "date",
-    "DOUBLE": "double precision",
-    "TIMESTAMP WITH TIME ZONE": "timestamp with time zone",
-    "TIMESTAMP": "timestamp without time zone",
-    "DECIMAL(18,2)": "numeric",
-    "JSON": "jsonb",
-    "TIMESTAMPTZ": "timestamp with time zone",
-    "INT": "integer",
-    "INT4": "integer",
-    "INT8": "bigint",
-    "FLOAT8": "double precision",
-    "BOOL": "boolean",
-}
+from agentbench.sim.sql import PG_TYPES, Database, aligned
 
 
 def _titled(title: str, table: str) -> str:
@@ -59,7 +39,7 @@ def meta_command(db: Database, command: str) -> CommandResult:
             found = [(c, "text", "", "", "") for c in names]
             title = f'View "public.{relation}"'
         else:
-            found = [(c, _PG.get(t.upper(), t), "", "", "") for c, t in columns.items()]
+            found = [(c, PG_TYPES.get(t.upper(), t), "", "", "") for c, t in columns.items()]
             title = f'Table "public.{relation}"'
         table = aligned(["Column", "Type", "Collation", "Nullable", "Default"], found)
         body = "\n".join(table.splitlines()[:-1]) + "\n"  # \d prints no row count

@@ -23,8 +23,9 @@ from agentbench.sim.sql_engine import Session
 from agentbench.sim.sql_errors import postgres_error
 from agentbench.sim.sql_identity import read_identity
 
-# DuckDB's type names as PostgreSQL's catalog spells them (information_schema answers).
-_PG_TYPES = {
+# DuckDB's type names, and the spellings task files declare, as PostgreSQL's catalog spells them
+# (information_schema answers, psql's \d): the one table of them.
+PG_TYPES = {
     "BIGINT": "bigint",
     "INTEGER": "integer",
     "SMALLINT": "smallint",
@@ -39,6 +40,12 @@ _PG_TYPES = {
     "JSON": "jsonb",
     "INTERVAL": "interval",
     "UUID": "uuid",
+    "TIMESTAMPTZ": "timestamp with time zone",
+    "INT": "integer",
+    "INT4": "integer",
+    "INT8": "bigint",
+    "FLOAT8": "double precision",
+    "BOOL": "boolean",
 }
 _CONTROL_TAGS = {"start": "BEGIN", "end": "COMMIT", "abort": "ROLLBACK"}
 _COUNTED = ("insert", "update", "delete")  # writes whose touched rows are reported
@@ -204,7 +211,7 @@ class Database:
             return written
         if "information_schema" in statement.lower():
             rows = [
-                tuple(_PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows
+                tuple(PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows
             ]
         identity = read_identity(columns, [[cell(v) for v in row] for row in rows])
         return columns, rows, CommandResult(identity=identity, changes=earlier)

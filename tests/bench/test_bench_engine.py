@@ -127,3 +127,28 @@ def test_client_lag_beyond_five_percent_of_the_decode_window_flags_the_row() -> 
     flag_client_lag(row)
     assert row.client_limited is True
     assert "lagged up to 80 ms during a 1000 ms decode" in (row.message or "")
+
+
+async def test_metrics_are_read_once_per_row_unless_asked(refserver_factory) -> None:
+    """Default: /metrics read before and after the row's repetitions, one figure for the row;
+    --metrics-per-repetition: one figure per repetition, as before."""
+    server = refserver_factory(
+        Schedule(ttft_s=0.01, rate_tok_s=300.0, chunks=(1, 3, 2, 4)), spec=SpecCounters()
+    )
+    backend = RecordingBackend(server.base_url, "echo")
+    try:
+        scopes = []
+        for each in (False, True):
+            config = BenchConfig(
+                scenarios=[custom(40, 24)], runs=3, skip_gate=True, metrics_per_repetition=each
+            )
+            (row,) = (await run_bench(backend, config)).results
+            specs = [r.spec_decode for r in row.runs]
+            assert all(s is not None and s.acceptance_rate > 0 for s in specs)
+            scopes.append({s.scope for s in specs if s})
+            drafted = [s.draft_tokens for s in specs if s]
+            if not each:  # the row's counters: the same figure on every repetition
+                assert len(set(drafted)) == 1
+    finally:
+        await backend.aclose()
+    assert scopes == [{"row"}, {"repetition"}]

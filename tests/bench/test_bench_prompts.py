@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from agentbench.backends.base import Backend
 from agentbench.backends.openai_compat import OpenAICompatBackend
 from agentbench.bench.prompts import PromptBuilder, TextCutter, load_corpus
@@ -82,3 +84,32 @@ async def test_cutter_returns_largest_prefix_within_target() -> None:
     cut = await cutter.cut("head ", "one two three four five six seven", 4)
     assert cut.tokens == 4 and cut.text.startswith("head one two three")
     assert cutter.calls < 20
+
+
+async def test_a_nonce_that_leaves_no_room_for_the_instruction_gives_text_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tokenizer whose count depends on the nonce (each digit of it one more token): the
+    first nonce fits the instruction, the next does not; every prompt is still exact, and the
+    one without room carries text only (the decision is per prompt, not remembered)."""
+    import agentbench.bench.prompts as prompts
+
+    nonces = iter(["[request abcdefabcdef]", "[request 123456789012]"] * 5)
+    monkeypatch.setattr(prompts, "new_nonce", lambda: next(nonces))
+
+    async def count(text: str) -> tuple[int, str]:
+        nonce = NONCE.match(text)
+        digits = sum(ch.isdigit() for ch in nonce.group(0)) if nonce else 0
+        return len(ref_tokenize(text)) + digits, "server_tokenizer"
+
+    probe = custom(8, 4)
+    room = (await count(f"[request abcdefabcdef] {probe.instruction}\n\n"))[0] + 4
+    scenario = custom(room, 4)  # 4 tokens of text after the instruction, or none for 12 digits
+    builder = PromptBuilder(count)
+    texts = []
+    for _ in range(10):
+        prompt = await builder.build(scenario)
+        text = prompt.messages[-1]["content"]
+        assert prompt.prompt_tokens == room and (await count(text))[0] == room
+        texts.append(text)
+    assert [scenario.instruction in t for t in texts] == [True, False] * 5

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from router import FRONTIER, LOCAL, LocalAnswer, StepContext, build_policy, parse_spec
-from router._registry import PolicySpecError, available_policies
+from router import (
+    FRONTIER,
+    LOCAL,
+    LocalAnswer,
+    PolicySpecError,
+    StepContext,
+    available_policies,
+    build_policy,
+    parse_spec,
+)
 
 
 def ctx(step: int = 0, kind: str = "execute", failures: int = 0, prompt: str = "fix the pod",
