@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from agentbench.sim.base import NotSimulated
 from agentbench.sim.budget import current
+from agentbench.sim.jq_strings import format_value, substitute
 from agentbench.sim.jq_values import (
     JqError,
     arith,
@@ -212,6 +211,9 @@ def call(name: str, args: list[Any], value: Any, run: Runner) -> Iterator[Any]:
     ):
         for arg in run(args[0], value):
             yield _with_arg(name, value, arg)
+    elif name in ("any", "all") and len(args) == 2:
+        hits = (truthy(_one(args[1], x, run)) for x in run(args[0], value))
+        yield any(hits) if name == "any" else all(hits)
     elif name in ("any", "all") and len(args) <= 1:
         items = _require_list(name, value)
         checks = [truthy(_one(args[0], x, run)) if args else truthy(x) for x in items]
@@ -236,73 +238,17 @@ def call(name: str, args: list[Any], value: Any, run: Runner) -> Iterator[Any]:
             raise JqError(f"{type_name(value)} ({dumps(value)[:11]}) has no keys")
         mapped = [r for e in _entries(value) for r in run(args[0], e)]
         yield _from_entries(mapped)
+    elif name in ("sub", "gsub") and len(args) == 2:
+        for pattern in run(args[0], value):
+            yield substitute(name == "gsub", value, pattern, args[1], run)
     elif name.startswith("@") and not args:
-        yield _format(name, value)
+        yield format_value(name, value)
     elif name == "index" and len(args) == 1:
         for arg in run(args[0], value):
             yield _index(value, arg)
     else:
         # a real jq builtin this simulator lacks, or a name jq does not define either
         raise NotSimulated(f"jq function {name}/{len(args)}")
-
-
-_URI_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")
-
-
-def _format(name: str, value: Any) -> str:
-    """jq's @text @json @csv @tsv @sh @base64 @base64d @uri @html."""
-    if name == "@text":
-        return value if isinstance(value, str) else dumps(value)
-    if name == "@json":
-        return dumps(value)
-    if name in ("@csv", "@tsv"):
-        if not isinstance(value, list):
-            shown = f"{type_name(value)} ({dumps(value)[:11]})"
-            raise JqError(f"{shown} cannot be {name[1:]}-formatted, only an array can be")
-        return ("," if name == "@csv" else "\t").join(_cell(name, v) for v in value)
-    if name == "@sh":
-        items = value if isinstance(value, list) else [value]
-        return " ".join(_shell_word(v) for v in items)
-    text = value if isinstance(value, str) else dumps(value)
-    if name == "@base64":
-        return base64.b64encode(text.encode()).decode()
-    if name == "@base64d":
-        try:
-            raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
-        except (binascii.Error, ValueError) as exc:
-            raise NotSimulated("jq @base64d of text that is not base64") from exc
-        return raw.decode("utf-8", errors="replace")
-    if name == "@uri":
-        return "".join(
-            c if c in _URI_SAFE else "".join(f"%{b:02X}" for b in c.encode()) for c in text
-        )
-    if name == "@html":
-        table = {"<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&#39;", '"': "&quot;"}
-        return "".join(table.get(c, c) for c in text)
-    raise NotSimulated(f"jq format {name}")
-
-
-def _cell(name: str, value: Any) -> str:
-    kind = type_name(value)
-    if kind in ("array", "object"):
-        raise JqError(f"{kind} ({dumps(value)[:11]}) is not valid in a csv row")
-    if value is None:
-        return ""
-    if kind != "string":
-        return dumps(value)
-    if name == "@csv":
-        return '"' + value.replace('"', '""') + '"'
-    table = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
-    return "".join(table.get(c, c) for c in value)
-
-
-def _shell_word(value: Any) -> str:
-    kind = type_name(value)
-    if kind in ("array", "object"):
-        raise JqError(f"{kind} ({dumps(value)[:11]}) can not be escaped for shell")
-    if kind != "string":
-        return dumps(value)
-    return "'" + value.replace("'", "'\\''") + "'"
 
 
 def _index(value: Any, arg: Any) -> Any:

@@ -92,9 +92,9 @@ class Parser:
                 return ("as", left, name, self.pipe())
             finally:
                 self.bound = outer
-        while self.peek() == "|":
+        if self.peek() == "|":  # right-nested: `a | b | c` means the same either way
             self.take()
-            left = ("|", left, self.comma())
+            return ("|", left, self.pipe())
         return left
 
     def comma(self) -> Any:
