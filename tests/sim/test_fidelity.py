@@ -71,3 +71,35 @@ def test_the_judge_catches_a_wrong_answer() -> None:
     ours = FIDELITY.simulate("sed", ["-n", "2p"], "a\nb\nc\n")
     assert (ours.stdout, ours.exit_code, ours.simulated) == ("b\n", 0, True)
     assert FIDELITY.real("sed", ["-n", "3p"], "a\nb\nc\n").stdout != ours.stdout
+
+
+@pytest.mark.parametrize(
+    ("language", "args"),
+    [
+        ("jq", ["def twice: . * 2; .[] | twice"]),
+        ("jq", [".[] as [$a] | $a"]),
+        ("jq", ["--tab", "."]),
+        ("awk", ["function twice(x) { return 2 * x } { print twice($1) }"]),
+        ("awk", ["{ while ((getline line) > 0) n++ } END { print n }"]),
+        ("sed", [":a;N;$!ba;s/\\n/,/g"]),
+        ("sed", ["-n", "w /tmp/out"]),
+    ],
+)
+def test_valid_syntax_it_does_not_read_is_not_simulated(language: str, args: list[str]) -> None:
+    """Never an invented error for a program the real tool accepts."""
+    ours = FIDELITY.simulate(language, args, "[1, 2]\n")
+    assert not ours.simulated and ours.construct, ours
+
+
+@pytest.mark.parametrize(
+    ("language", "args"),
+    [("jq", [".["]), ("jq", [".a | $nope"]), ("sed", ["k"]), ("sed", ["s/a/b"]), ("sed", ["{p"])],
+)
+def test_wrong_syntax_gets_the_real_tools_exit_status(language: str, args: list[str]) -> None:
+    missing = _oracle_missing(language)
+    if missing:
+        pytest.skip(f"the oracle is not installed: {missing}")
+    ours = FIDELITY.simulate(language, args, "{}\n")
+    truth = FIDELITY.real(language, args, "{}\n")
+    assert ours.simulated and truth.exit_code != 0
+    assert (ours.stdout, ours.exit_code) == (truth.stdout, truth.exit_code)
