@@ -101,7 +101,7 @@ async def test_the_trace_carries_what_the_simulator_could_not_answer(suite: Task
     from agentbench.tasks.model import Step
 
     task = next(t for t in suite.tasks if "run_command" in t.tools)
-    line = "echo '{\"a\": [1, 2]}' | jq '.a as $x | $x'"
+    line = "echo '{\"a\": [1, 2]}' | jq 'def twice: . * 2; .a[] | twice'"
     steps = [
         Step.model_validate({"calls": [{"tool": "run_command", "args": {"cmd": line}}]}),
         Step.model_validate({"answer": "done"}),
