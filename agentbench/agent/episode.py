@@ -39,7 +39,10 @@ from router import Policy, StepContext
 ToolMode = Literal["native", "prompt"]
 
 # Tool results whose call was not a valid one: the step records why (StepRecord.invalid_tool_call)
-INVALID_CALL_KINDS = ("unknown_tool", "invalid_arguments")
+INVALID_CALL_KINDS = ("unknown_tool", "invalid_arguments", "too_many_calls")
+# Calls of one answer that run; the rest are answered with an error (docs/robustness.md). No task
+# needs more than a few parallel calls, and a model that streams thousands must not run them.
+MAX_TOOL_CALLS_PER_STEP = 32
 
 
 @dataclass(frozen=True)
@@ -170,7 +173,10 @@ class EpisodeLoop(ABC, Generic[S]):
         failed = 0
         started = time.perf_counter()
         for i, call in enumerate(step.tool_calls):
-            result = await self._run_tool(state, step, call)
+            if i >= MAX_TOOL_CALLS_PER_STEP:
+                result = too_many_calls(len(step.tool_calls))
+            else:
+                result = await self._run_tool(state, step, call)
             await self.tool_latency(step, result.latency_s)
             if result.kind in INVALID_CALL_KINDS and not step.invalid_tool_call:
                 step.invalid_tool_call = result.output
@@ -210,6 +216,20 @@ class EpisodeLoop(ABC, Generic[S]):
         """Wait out a rule's simulated tool latency (off when validating tasks)."""
         if seconds and self.config.simulate_latency:
             await asyncio.sleep(seconds)
+
+
+def too_many_calls(made: int) -> ToolResult:
+    """The runtime's answer to a call past MAX_TOOL_CALLS_PER_STEP of one answer."""
+    return ToolResult(
+        f"Error: not run: the answer made {made} tool calls and at most "
+        f"{MAX_TOOL_CALLS_PER_STEP} run per step; send fewer calls at a time.",
+        False,
+        None,
+        0.0,
+        rule=None,
+        kind="too_many_calls",
+        source="runtime_error",
+    )
 
 
 def call_id(step: StepRecord, index: int, call: ToolCallRecord) -> str:

@@ -25,16 +25,43 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from agentbench.jsontext import decode_at, json_values
 from agentbench.records import StepRecord, ToolCallRecord
 from agentbench.tasks.env import parse_arguments
 
-_TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
-_FENCED = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
 _ARG_KEYS = ("arguments", "parameters")
-_FUNCTION_TAG = re.compile(r"<function=([\w.-]+)>\s*(.*?)\s*(?:</function>|$)", re.DOTALL)
-_JSON_START = re.compile(r"[{\[]")
+_FUNCTION_NAME = re.compile(r"[\w.-]+>")
 _MARKERS = re.compile(r"\[TOOL_CALLS\]|<\|python_tag\|>|<\|eom_id\|>|<\|eot_id\|>")
 _LOOKS_LIKE_CALL = re.compile(r'"name"\s*:\s*"[^"]*"\s*,\s*"(?:arguments|parameters)"\s*:')
+_FENCE_LANGUAGE = re.compile(r"[a-zA-Z]*")
+
+
+def _blocks(text: str, opening: str, closing: str) -> tuple[list[tuple[str, str]], str]:
+    """((head, body) of each `opening`…`closing` block, the text without them). The last block
+    may be unclosed (a stop token cut it). str.find, not a lazy regex between `\\s*`s, which
+    backtracks quadratically over a long run of spaces."""
+    blocks: list[tuple[str, str]] = []
+    kept: list[str] = []
+    i = 0
+    while (start := text.find(opening, i)) >= 0:
+        kept.append(text[i:start])
+        body = start + len(opening)
+        end = text.find(closing, body)
+        blocks.append((text[start:body], text[body : end if end >= 0 else len(text)].strip()))
+        i = len(text) if end < 0 else end + len(closing)
+    kept.append(text[i:])
+    return blocks, "".join(kept)
+
+
+def _fenced(text: str) -> list[tuple[str, str]]:
+    """(body, the text without that block) of each ``` fenced block (its language tag dropped)."""
+    out, i = [], 0
+    while (start := text.find("```", i)) >= 0 and (end := text.find("```", start + 3)) >= 0:
+        body = text[start + 3 : end]
+        body = body[_FENCE_LANGUAGE.match(body).end() :]  # type: ignore[union-attr]
+        out.append((body.strip(), text[:start] + text[end + 3 :]))
+        i = end + 3
+    return out
 
 
 @dataclass
@@ -67,11 +94,11 @@ def _calls_in(value: Any) -> list[tuple[str, str]] | None:
 def _decode(block: str) -> Any:
     """One JSON value, or several separated by whitespace (calls written one a line, as
     Qwen2.5-Coder-0.5B does for parallel calls) as a list; None when the text is not that."""
-    decoder, values, i = json.JSONDecoder(), [], 0
+    values, i = [], 0
     block = block.strip()
     while i < len(block):
         try:
-            value, i = decoder.raw_decode(block, i)
+            value, i = decode_at(block, i)
         except json.JSONDecodeError:
             return None
         values.append(value)
@@ -84,32 +111,25 @@ def _decode(block: str) -> Any:
 
 def _embedded_calls(text: str) -> tuple[list[tuple[str, str]], str]:
     """Calls written as JSON anywhere in the text (prose around them is kept as the rest)."""
-    decoder = json.JSONDecoder()
     calls: list[tuple[str, str]] = []
     kept: list[str] = []
-    i = start = 0
-    while (m := _JSON_START.search(text, i)) is not None:
-        try:
-            value, end = decoder.raw_decode(text, m.start())
-        except json.JSONDecodeError:
-            i = m.start() + 1
-            continue
+    start = 0
+    for begin, end, value in json_values(text):
         found = _calls_in(value)
         if found:
             calls += found
-            kept.append(text[start : m.start()])
+            kept.append(text[start:begin])
             start = end
-        i = end
     kept.append(text[start:])
     return calls, "".join(kept).strip() if calls else text
 
 
 def read_text_calls(text: str) -> TextCalls:
     """The tool calls written in `text` in a known format; `problem` when one is malformed."""
-    tagged = _TAGGED.findall(text)
+    tagged, untagged = _blocks(text, "<tool_call>", "</tool_call>")
     if tagged:
         calls: list[tuple[str, str]] = []
-        for block in tagged:
+        for _, block in tagged:
             found = _calls_in(_decode(block))
             if found is None:
                 return TextCalls(
@@ -119,12 +139,12 @@ def read_text_calls(text: str) -> TextCalls:
                     f'{{"name": …, "arguments": {{…}}}}: {block[:120]!r}',
                 )
             calls += found
-        return TextCalls(calls, _TAGGED.sub("", text).strip())
-    for block in _FENCED.findall(text):
-        found = _calls_in(_decode(block.strip()))
+        return TextCalls(calls, untagged.strip())
+    for block, rest in _fenced(text):
+        found = _calls_in(_decode(block))
         if found:
-            return TextCalls(found, _FENCED.sub("", text, count=1).strip())
-    tags = _FUNCTION_TAG.findall(text)
+            return TextCalls(found, rest.strip())
+    tags, untagged = _function_blocks(text)
     if tags:
         calls = []
         for name, body in tags:
@@ -132,7 +152,7 @@ def read_text_calls(text: str) -> TextCalls:
             if not isinstance(args, dict):
                 return TextCalls([], text, f"the <function={name}> arguments are not a JSON object")
             calls.append((name, json.dumps(args)))
-        return TextCalls(calls, _FUNCTION_TAG.sub("", text).strip())
+        return TextCalls(calls, untagged.strip())
     found, rest = _embedded_calls(_MARKERS.sub("", text))
     if found:
         return TextCalls(found, rest)
@@ -143,6 +163,19 @@ def read_text_calls(text: str) -> TextCalls:
             'the tool call in the text is not valid JSON (expected {"name": …, "arguments": {…}})',
         )
     return TextCalls([], text)
+
+
+def _function_blocks(text: str) -> tuple[list[tuple[str, str]], str]:
+    """Llama 3's `<function=NAME>{…}</function>` blocks as (name, body), and the text without
+    them; a `<function=` not followed by a name and `>` is left as text."""
+    blocks, rest = _blocks(text, "<function=", "</function>")
+    calls: list[tuple[str, str]] = []
+    for _, body in blocks:
+        name = _FUNCTION_NAME.match(body)
+        if name is None:
+            return [], text
+        calls.append((name.group()[:-1], body[name.end() :].strip()))
+    return calls, rest
 
 
 def apply_text_calls(step: StepRecord) -> None:

@@ -64,7 +64,7 @@ class Backend(ABC):
         errors: list[str] = []
         for attempt in range(self.retry.max_retries + 1):
             try:
-                completion = await self._complete_once(request)
+                completion = await self._read_once(request)
             except RetryableBackendError as exc:
                 errors.append(f"{exc.kind}: {exc}")
                 if attempt == self.retry.max_retries:
@@ -75,6 +75,25 @@ class Backend(ABC):
             completion.retry_errors = errors
             return completion
         raise AssertionError("unreachable")
+
+    async def _read_once(self, request: ChatRequest) -> Completion:
+        """One attempt. A payload no adapter check foresaw fails the step as a bad stream (its
+        message names the error), never the run: server output is untrusted input."""
+        try:
+            return await self._complete_once(request)
+        except (
+            ArithmeticError,
+            AttributeError,
+            LookupError,
+            RecursionError,
+            TypeError,
+            ValueError,
+        ) as exc:
+            raise RetryableBackendError(
+                "bad_stream",
+                f"{strip_credentials(self.base_url)} sent a payload agentbench could not read "
+                f"({type(exc).__name__}: {str(exc)[:200]})",
+            ) from exc
 
     @abstractmethod
     async def _complete_once(self, request: ChatRequest) -> Completion: ...

@@ -15,6 +15,8 @@ Deadlines of one call (see RetryPolicy):
                     keep-alive comments (`: ping`) and blank lines are not events.
     runaway stream  a server that streams more than RUNAWAY_FACTOR x max_tokens token events
                     (it ignores max_tokens) is cut; the completion is recorded as truncated.
+                    So is one past a bound of backends.limits (bytes per response and per
+                    line, tool calls): lines are read from bytes, never more than one line held.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import httpx
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
 from agentbench.backends.clock import IdleTimer, SendClock, start_clock
+from agentbench.backends.limits import StreamLimits, StreamOverLimit, bounded_lines
 from agentbench.backends.stream import StreamAccumulator
 from agentbench.backends.wire import WirePool, WireResponse, dump_json, load_json, wire_usable
 from agentbench.errors import (
@@ -262,7 +265,8 @@ class HttpBackend(Backend):
                 result.headers = response.headers
                 try:
                     await self._check_response(response, shown)
-                    async for line in response.aiter_lines():
+                    limits = StreamLimits.for_max_tokens(max_tokens)
+                    async for line in bounded_lines(response.aiter_bytes(), limits):
                         if not line.strip() or line.startswith(":"):
                             continue  # blank lines and keep-alive comments are not events
                         now = time.perf_counter_ns()
@@ -281,6 +285,8 @@ class HttpBackend(Backend):
                                 f"max_tokens={max_tokens}; agentbench cut the stream"
                             )
                             break
+                except StreamOverLimit as exc:  # bytes, a line, or tool calls past their bound
+                    result.cut_reason = str(exc)
                 finally:
                     await response.aclose()
         except TimeoutError as exc:

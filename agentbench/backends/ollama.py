@@ -27,6 +27,7 @@ import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, api_root, unknown_model
+from agentbench.backends.limits import StreamLimits, trim_cut
 from agentbench.backends.ollama_wire import (
     NdjsonReader,
     digest,
@@ -120,7 +121,8 @@ class OllamaBackend(HttpBackend):
 
     async def _complete_once(self, request: ChatRequest) -> Completion:
         url = f"{self.base_url}/api/chat"
-        reader = NdjsonReader(strip_credentials(url), self.model)
+        limits = StreamLimits.for_max_tokens(request.max_tokens)
+        reader = NdjsonReader(strip_credentials(url), self.model, limits)
         result = await self.stream(
             url,
             self.build_body(request),
@@ -139,6 +141,7 @@ class OllamaBackend(HttpBackend):
         completion = await self._finish(result.acc, final, request.messages)
         if result.cut_reason:
             completion.truncated, completion.truncation_reason = True, result.cut_reason
+            trim_cut(completion)
         return completion
 
     async def _finish(

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from typing import Any
 
 import httpx
 
 from agentbench.backends.http import bad_stream, http_error
-from agentbench.backends.stream import StreamAccumulator
+from agentbench.backends.limits import MAX_STREAMED_TOOL_CALLS, StreamLimits, check_text
+from agentbench.backends.stream import StreamAccumulator, typed
+from agentbench.jsontext import loads
 from agentbench.tokens import estimate_tokens
 
 
@@ -26,7 +29,7 @@ def _arguments_object(arguments: Any) -> dict[str, Any]:
     if isinstance(arguments, dict):
         return arguments
     try:
-        parsed = json.loads(arguments or "{}")
+        parsed = loads(arguments or "{}")
     except (TypeError, json.JSONDecodeError):
         return {}
     return parsed if isinstance(parsed, dict) else {}
@@ -86,38 +89,28 @@ def digest(messages: list[dict[str, Any]]) -> str:
 class NdjsonReader:
     """Ollama's `/api/chat` stream: one JSON object a line, the last with `done: true`."""
 
-    def __init__(self, url: str, model: str) -> None:
+    def __init__(self, url: str, model: str, limits: StreamLimits | None = None) -> None:
         self.url = url
         self.model = model
+        self.limits = limits or StreamLimits.for_max_tokens(None)
         self.complete = False
         self.final: dict[str, Any] | None = None
         self.n_calls = 0
 
     def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
         try:
-            chunk = json.loads(line)
+            chunk = loads(line)
         except json.JSONDecodeError as exc:
-            raise bad_stream(self.url, line, "a line that is not JSON") from exc
+            raise bad_stream(self.url, line, f"a line that is not JSON ({exc.msg})") from exc
         if not isinstance(chunk, dict):
             raise bad_stream(self.url, line, "a line that is not a JSON object")
         if chunk.get("error"):
             raise http_error(500, line, self.url, httpx.Headers(), model=self.model, ollama=True)
-        acc.model = chunk.get("model") or acc.model
-        message = chunk.get("message") or {}
-        acc.add_reasoning(message.get("thinking") or "", now_ns)
-        acc.add_content(message.get("content") or "", now_ns)
-        for call in message.get("tool_calls") or []:
-            fn = call.get("function") or {}
-            arguments = fn.get("arguments")
-            text = (
-                arguments
-                if isinstance(arguments, str)
-                else json.dumps(arguments if arguments is not None else {})
-            )
-            acc.add_tool_fragment(
-                self.n_calls, now_ns, id=call.get("id"), name=fn.get("name") or "", arguments=text
-            )
-            self.n_calls += 1
+        try:
+            self._read(chunk, now_ns, acc)
+        except (AttributeError, TypeError, ValueError, KeyError) as exc:
+            raise bad_stream(self.url, line, f"a line of the wrong shape ({exc})") from exc
+        check_text(acc, self.limits)
         if chunk.get("done"):
             for key in ("eval_count", "prompt_eval_count"):
                 if chunk.get(key) is not None and int_or_none(chunk[key]) is None:
@@ -125,6 +118,34 @@ class NdjsonReader:
             self.final = chunk
             self.complete = True
 
+    def _read(self, chunk: dict[str, Any], now_ns: int, acc: StreamAccumulator) -> None:
+        acc.model = typed(chunk.get("model"), str, "model") or acc.model
+        typed(chunk.get("done_reason"), str, "done_reason")
+        message = typed(chunk.get("message"), dict, "message") or {}
+        acc.add_reasoning(typed(message.get("thinking"), str, "message.thinking") or "", now_ns)
+        acc.add_content(typed(message.get("content"), str, "message.content") or "", now_ns)
+        for call in typed(message.get("tool_calls"), list, "message.tool_calls") or []:
+            if self.n_calls >= MAX_STREAMED_TOOL_CALLS:
+                raise self.limits.cut(f"over {MAX_STREAMED_TOOL_CALLS} tool calls in one answer")
+            fn = typed(call.get("function"), dict, "tool_calls[].function") or {}
+            arguments = fn.get("arguments")
+            text = (
+                arguments
+                if isinstance(arguments, str)
+                else json.dumps(arguments if arguments is not None else {})
+            )
+            acc.add_tool_fragment(
+                self.n_calls,
+                now_ns,
+                id=typed(call.get("id"), str, "tool_calls[].id"),
+                name=typed(fn.get("name"), str, "tool_calls[].function.name") or "",
+                arguments=text,
+            )
+            self.n_calls += 1
+
 
 def int_or_none(value: Any) -> int | None:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    """A whole-number counter, or None (a float of JSON's `1e999` is not one)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    return int(value)

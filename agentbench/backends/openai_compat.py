@@ -4,11 +4,11 @@ We speak HTTP with httpx ourselves rather than through the openai SDK: timing ne
 time of every SSE line (the first byte, the first reasoning delta, the first answer delta), and
 the payload quirks of each server (reasoning vs reasoning_content, usage in a final chunk with no
 choices, llama.cpp's `timings`) must be read raw. The SDK, which now runs on httpx2, hides both.
+The chunks themselves are read by backends.sse.SseReader.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import time
@@ -17,99 +17,15 @@ from typing import Any
 import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
-from agentbench.backends.http import HttpBackend, bad_stream, unknown_model
+from agentbench.backends.http import HttpBackend, unknown_model
+from agentbench.backends.limits import StreamLimits, trim_cut
+from agentbench.backends.sse import SseReader, count
 from agentbench.backends.stream import StreamAccumulator
-from agentbench.backends.wire import load_json
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
 from agentbench.records import Completion, ServerInfo, TokensMethod
 from agentbench.tokens import estimate_tokens
 
 ROUTER_HEADER = "x-model-router-selected-model"
-
-
-def _count(usage: dict[str, Any], *path: str) -> int | None:
-    """An integer usage field, or None when absent; anything else is a bad stream."""
-    value: Any = usage
-    for key in path:
-        value = value.get(key) if isinstance(value, dict) else None
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"usage.{'.'.join(path)} = {value!r} (not a whole number)")
-    return value
-
-
-class SseReader:
-    """OpenAI chat-completion chunks (`data: {...}` lines, then `data: [DONE]`)."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.complete = False
-        self.usage: dict[str, Any] | None = None
-        self.timings: dict[str, Any] | None = None
-        self.logprobs: list[float] = []
-
-    def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
-        if not line.startswith("data:"):
-            return  # `event:`, `id:`, `retry:` fields
-        data = line[5:].strip()
-        if data == "[DONE]":
-            self.complete = True
-            return
-        try:
-            chunk = load_json(data)
-        except json.JSONDecodeError as exc:
-            raise bad_stream(self.url, line, "an SSE line that is not JSON") from exc
-        if not isinstance(chunk, dict):
-            raise bad_stream(self.url, line, "an SSE payload that is not a JSON object")
-        if "error" in chunk and not chunk.get("choices"):
-            raise RetryableBackendError(
-                "stream_error",
-                f"{self.url} reported an error mid-stream: {str(chunk['error'])[:200]}",
-            )
-        _read_chunk(chunk, acc, now_ns, self.logprobs)
-        usage = chunk.get("usage")
-        if usage:
-            if not isinstance(usage, dict):
-                raise bad_stream(self.url, line, "a usage that is not an object")
-            try:
-                for path in (
-                    ("completion_tokens",),
-                    ("prompt_tokens",),
-                    ("completion_tokens_details", "reasoning_tokens"),
-                    ("prompt_tokens_details", "cached_tokens"),
-                ):
-                    _count(usage, *path)
-            except ValueError as exc:
-                raise bad_stream(self.url, line, str(exc)) from exc
-            self.usage = usage
-        timings = chunk.get("timings")
-        if isinstance(timings, dict):
-            self.timings = timings
-
-
-def _read_chunk(
-    chunk: dict[str, Any], acc: StreamAccumulator, now: int, logprobs: list[float]
-) -> None:
-    acc.model = chunk.get("model") or acc.model
-    for choice in chunk.get("choices") or []:
-        delta = choice.get("delta") or {}
-        acc.add_reasoning(delta.get("reasoning") or delta.get("reasoning_content") or "", now)
-        acc.add_content(delta.get("content") or "", now)
-        for call in delta.get("tool_calls") or []:
-            function = call.get("function") or {}
-            acc.add_tool_fragment(
-                call.get("index", 0),
-                now,
-                id=call.get("id"),
-                name=function.get("name"),
-                arguments=function.get("arguments"),
-            )
-        if choice.get("finish_reason"):
-            acc.finish_reason = choice["finish_reason"]
-        for item in (choice.get("logprobs") or {}).get("content") or []:
-            if isinstance(item.get("logprob"), int | float):
-                logprobs.append(float(item["logprob"]))
 
 
 class OpenAICompatBackend(HttpBackend):
@@ -165,7 +81,7 @@ class OpenAICompatBackend(HttpBackend):
 
     async def _complete_once(self, request: ChatRequest) -> Completion:
         url = f"{self.base_url}/chat/completions"
-        reader = SseReader(strip_credentials(url))
+        reader = SseReader(strip_credentials(url), StreamLimits.for_max_tokens(request.max_tokens))
         result = await self.stream(
             url,
             self.build_body(request),
@@ -181,6 +97,7 @@ class OpenAICompatBackend(HttpBackend):
         if result.cut_reason:
             completion.finish_reason = completion.finish_reason or "length"
             completion.truncated, completion.truncation_reason = True, result.cut_reason
+            trim_cut(completion)
         selected = result.headers.get(ROUTER_HEADER)
         if selected:
             completion.server_counters["selected_model"] = selected
@@ -198,7 +115,7 @@ class OpenAICompatBackend(HttpBackend):
         produced = acc.reasoning + acc.content + "".join(c.name + c.arguments for c in tool_calls)
         output_tokens: int | None
         method: TokensMethod
-        counted = _count(usage, "completion_tokens") if usage else None
+        counted = count(usage, "completion_tokens") if usage else None
         if counted is not None:
             output_tokens, method = counted, "usage"
         elif produced:
@@ -206,8 +123,8 @@ class OpenAICompatBackend(HttpBackend):
         else:
             output_tokens, method = 0, "none"
         reasoning_tokens, reasoning_method = await self._reasoning_tokens(acc, usage)
-        prompt_tokens = usage.get("prompt_tokens") if usage else None
-        cached = ((usage or {}).get("prompt_tokens_details") or {}).get("cached_tokens")
+        prompt_tokens = count(usage, "prompt_tokens") if usage else None
+        cached = count(usage, "prompt_tokens_details", "cached_tokens") if usage else None
         completion = Completion(
             model=acc.model or self.model,
             requested_model=self.model,
@@ -238,9 +155,9 @@ class OpenAICompatBackend(HttpBackend):
     async def _reasoning_tokens(
         self, acc: StreamAccumulator, usage: dict[str, Any] | None
     ) -> tuple[int | None, TokensMethod]:
-        details = (usage or {}).get("completion_tokens_details") or {}
-        if isinstance(details.get("reasoning_tokens"), int):
-            return details["reasoning_tokens"], "usage"
+        counted = count(usage, "completion_tokens_details", "reasoning_tokens") if usage else None
+        if counted is not None:
+            return counted, "usage"
         if not acc.reasoning:
             return 0, "none"
         return await self.count_tokens(acc.reasoning)
@@ -259,12 +176,12 @@ class OpenAICompatBackend(HttpBackend):
     async def count_tokens(self, text: str) -> tuple[int, TokensMethod]:
         """Server tokenizer (vLLM/llama.cpp `/tokenize`, llama-cpp-python `/extras/tokenize`)."""
         if self._tokenizer_route is not False:
-            count = await self._server_token_count(text)
+            count = await self._server_tokencount(text)
             if count is not None:
                 return count, "server_tokenizer"
         return estimate_tokens(text), "estimated"
 
-    async def _server_token_count(self, text: str) -> int | None:
+    async def _server_tokencount(self, text: str) -> int | None:
         root = self.api_root()
         routes = {
             "vllm": (
@@ -281,7 +198,7 @@ class OpenAICompatBackend(HttpBackend):
                 data = await self.post_json(url, payload, timeout_s=10.0)
             except (httpx.HTTPError, ValueError, TimeoutError):
                 data = None
-            count = _token_count(data)
+            count = _tokencount(data)
             if count == 0 and text:
                 count = None  # llama-server answers a vLLM-shaped body with no tokens at all
             if count is not None:
@@ -328,7 +245,7 @@ def _serves(entries: list[Any], model: str) -> bool:
     return False
 
 
-def _token_count(data: Any) -> int | None:
+def _tokencount(data: Any) -> int | None:
     if not isinstance(data, dict):
         return None
     if isinstance(data.get("count"), int):

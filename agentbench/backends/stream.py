@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentbench.jsontext import loads
 from agentbench.records import ToolCallRecord, ToolFragmentRecord
 
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
@@ -64,6 +66,14 @@ class ThinkSplitter:
         return (rest, "") if self.mode == "think" else ("", rest)
 
 
+def typed(value: Any, kind: type, what: str) -> Any:
+    """A payload field: `value` when it is None or a `kind` (never a bool for int); ValueError
+    naming the field otherwise, which the adapters report as a bad stream."""
+    if value is None or (isinstance(value, kind) and not isinstance(value, bool)):
+        return value
+    raise ValueError(f"{what} = {value!r:.80}: expected {kind.__name__}")
+
+
 @dataclass
 class _ToolFragment:
     id: str | None = None
@@ -95,6 +105,7 @@ class StreamAccumulator:
     finish_reason: str | None = None
     model: str | None = None
     fragments: list[ToolFragmentRecord] = field(default_factory=list)  # as streamed, in order
+    tool_argument_chars: int = 0
     _tools: dict[int, _ToolFragment] = field(default_factory=dict)
     _splitter: ThinkSplitter = field(default_factory=ThinkSplitter)
 
@@ -156,8 +167,13 @@ class StreamAccumulator:
             frag.name += name
         if arguments:
             frag.arguments += arguments
+            self.tool_argument_chars += len(arguments)
         if name or arguments:
             self._token(t_ns, answer=True, chars=len(new_name) + len(arguments or ""))
+
+    def tool_indices(self) -> Collection[int]:
+        """The indices of the tool calls streamed so far."""
+        return self._tools.keys()
 
     def finish(self, t_ns: int) -> None:
         self.t_end_ns = t_ns
@@ -169,7 +185,7 @@ class StreamAccumulator:
         calls = []
         for _, frag in sorted(self._tools.items()):
             try:
-                parsed = json.loads(frag.arguments) if frag.arguments.strip() else {}
+                parsed = loads(frag.arguments) if frag.arguments.strip() else {}
             except json.JSONDecodeError:
                 parsed = None
             calls.append(

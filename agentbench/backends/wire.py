@@ -14,7 +14,6 @@ backends.http turns both paths into the same fault kinds.
 from __future__ import annotations
 
 import asyncio
-import codecs
 import contextlib
 import json
 import os
@@ -23,6 +22,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+
+from agentbench.jsontext import loads
 
 READ_SIZE = 65536
 HEAD_LIMIT = 65536  # status line + headers
@@ -41,21 +42,14 @@ try:
         except TypeError:  # what orjson does not take (non-str keys, huge ints): the stdlib
             return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
-    def load_json(data: str | bytes) -> Any:
-        """One stream payload; orjson's fast path, the stdlib for what only it accepts (NaN),
-        so what parses is exactly what json.loads parses."""
-        try:
-            return orjson.loads(data)
-        except orjson.JSONDecodeError:
-            return json.loads(data)
 
 except ImportError:  # pragma: no cover - orjson is optional
 
     def dump_json(body: Any) -> bytes:
         return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
-    def load_json(data: str | bytes) -> Any:
-        return json.loads(data)
+
+load_json = loads  # bounded (agentbench.jsontext), orjson where it is installed
 
 
 def wire_usable(url: str) -> bool:
@@ -155,40 +149,29 @@ class WireResponse:
             if len(buf) > MAX_LINE_CHARS + READ_SIZE:
                 raise httpx.RemoteProtocolError("a chunk of the response is too large")
 
-    async def _decoded(self) -> AsyncIterator[bytes]:
+    async def aiter_bytes(self) -> AsyncIterator[bytes]:
+        """The body as it arrives, content-encoding undone in pieces of at most READ_SIZE (a
+        compressed bomb never expands in one go); the caller bounds lines and totals
+        (backends.limits), as with httpx's aiter_bytes."""
         try:
             async for data in self._body():
-                yield self._inflate.decompress(data) if self._inflate else data
+                if self._inflate is None:
+                    yield data
+                    continue
+                piece = self._inflate.decompress(data, READ_SIZE)
+                while piece:
+                    yield piece
+                    tail = self._inflate.unconsumed_tail
+                    piece = self._inflate.decompress(tail, READ_SIZE) if tail else b""
         except OSError as exc:
             raise httpx.ReadError(str(exc)) from exc
         except (ValueError, zlib.error) as exc:
             raise httpx.RemoteProtocolError(f"malformed response body: {exc}") from exc
 
-    async def aiter_lines(self) -> AsyncIterator[str]:
-        """Text lines of the body (\\n, \\r\\n or \\r ends a line), as httpx's aiter_lines."""
-        decode = codecs.getincrementaldecoder("utf-8")("replace").decode
-        rest = ""
-        async for data in self._decoded():
-            text = rest + decode(data)
-            if "\r" in text:
-                held = text.endswith("\r")  # may be the first half of \r\n
-                text = text.replace("\r\n", "\n").replace("\r", "\n")
-                if held:
-                    text = text[:-1] + "\r"
-            lines = text.split("\n")
-            rest = lines.pop()
-            if len(rest) > MAX_LINE_CHARS:
-                raise httpx.RemoteProtocolError(f"a stream line over {MAX_LINE_CHARS} characters")
-            for line in lines:
-                yield line
-        rest += decode(b"", True)
-        if rest.rstrip("\r"):
-            yield rest.rstrip("\r")
-
     async def aread(self) -> bytes:
         """The whole body (an error answer), bounded."""
         out, size = [], 0
-        async for data in self._decoded():
+        async for data in self.aiter_bytes():
             out.append(data)
             size += len(data)
             if size > MAX_ERROR_BODY:

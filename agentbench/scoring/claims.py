@@ -63,6 +63,7 @@ _TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SPACE_RUN = re.compile(r"[^\S\n]{2,}")
 
 
 def json_spans(text: str) -> list[tuple[int, int, Any]]:
@@ -125,7 +126,9 @@ def _lead(label: str) -> str:
 def clauses(text: str) -> list[Clause]:
     """Every clause of the text with its context (module docstring)."""
     out: list[Clause] = []
-    text = text.translate(_TYPOGRAPHY)
+    # one space for a run: CLAUSE_BREAK's `\s*(?:…)` backtracks over a run quadratically (a
+    # model's answer of 20,000 spaces took half an hour), and no cue tells two spaces from one
+    text = _SPACE_RUN.sub(" ", text.translate(_TYPOGRAPHY))
     for sentence, lead in sentences(text):
         label, colon, rest = sentence.partition(": ")
         if colon and _lead(label):

@@ -25,6 +25,7 @@ from typing import Any
 
 import jsonschema
 
+from agentbench.jsontext import loads
 from agentbench.records import AttemptedWriteRecord, ChangeRecord, ToolResultRecord
 from agentbench.sim.base import Change, CommandResult, Identity
 from agentbench.sim.shell_ast import ShellSyntaxError
@@ -135,7 +136,7 @@ def parse_arguments(raw: str | dict[str, Any] | None) -> tuple[dict[str, Any] | 
     if isinstance(raw, dict):
         return raw, None
     try:
-        value = json.loads(raw)
+        value = loads(raw)  # bounded: `[[[…` is invalid JSON here, never a RecursionError
     except json.JSONDecodeError as exc:
         return None, f"arguments are not valid JSON ({exc.msg} at position {exc.pos})"
     if not isinstance(value, dict):

@@ -1,6 +1,7 @@
 """Tool calls left in the text by a server (native mode), read in the formats models really use."""
 
 import json
+import time
 
 from agentbench.agent.toolcall_text import apply_text_calls, read_text_calls
 from agentbench.records import StepRecord
@@ -121,3 +122,18 @@ def test_json_answers_and_broken_calls_among_prose_are_not_calls() -> None:
     broken = 'Running {"name": "run_command", "arguments": {"cmd": "ls"} now'
     assert read_text_calls(broken).problem and not read_text_calls(broken).calls
     assert read_text_calls('<function=run_command>{"cmd": "ls"</function>').problem
+
+
+def test_hostile_text_is_read_in_linear_time() -> None:
+    """Runs of spaces inside tags backtracked quadratically (an hour for a 4 MB answer)."""
+    spaces = " " * 1_000_000
+    started = time.monotonic()
+    for text in (
+        f"<tool_call>{spaces}x{spaces}y",
+        f"<function=f>{spaces}x{spaces}y",
+        f"```{spaces}x",
+        "[" * 1_000_000,
+        '{"name": "f", "arguments": {"n": ' + "1" * 5_000 + "}}",
+    ):
+        assert not read_text_calls(text).calls
+    assert time.monotonic() - started < 10
