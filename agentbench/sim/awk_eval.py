@@ -15,7 +15,6 @@ from agentbench.sim.base import NotSimulated
 from agentbench.sim.budget import WorkExceeded, current
 from agentbench.sim.regex import compile_regex, search, translate
 
-MAX_LOOP = 100_000  # iterations of one while/do/for loop: past it the loop is not simulated
 _NUMERIC = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*")
 
 
@@ -186,14 +185,15 @@ class Machine:
             self.eval(stmt[1])
         cond = stmt[2] if kind == "loop" else stmt[1]
         body = stmt[4] if kind == "loop" else stmt[2]
-        for turn in range(MAX_LOOP + 1):
-            if turn == MAX_LOOP:
-                raise NotSimulated(f"awk loop past {MAX_LOOP} iterations")
+        turn = 0
+        while True:  # an endless loop ends at the call's step budget, as a real one is killed
+            self.budget.step()
             if (kind != "do" or turn) and cond is not None and not self.truth(self.eval(cond)):
                 return
             self.execute(body)
             if kind == "loop" and stmt[3] is not None:
                 self.eval(stmt[3])
+            turn += 1
 
     def store(self, target: Any, value: Any) -> None:
         if target[0] == "var":

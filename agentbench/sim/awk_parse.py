@@ -73,6 +73,11 @@ class Parser:
         self.i += 1
         return self.toks[self.i - 1][1]
 
+    def skip_lines(self) -> None:
+        """Newlines only: a `;` right after `while (…)` is the loop's empty body."""
+        while self.peek() == "\n":
+            self.i += 1
+
     def skip_newlines(self) -> None:
         while self.peek() in ("\n", ";"):
             self.i += 1
@@ -141,7 +146,7 @@ class Parser:
         if word == "while":
             self.take()
             cond = self.condition()
-            self.skip_newlines()
+            self.skip_lines()
             return ("while", cond, self.statement_or_empty())
         if word == "do":
             self.take()
@@ -186,7 +191,7 @@ class Parser:
             self.take(";")
             step = None if self.peek() == ")" else self.expr()
             self.take(")")
-            self.skip_newlines()
+            self.skip_lines()
             return ("loop", init, cond, step, self.statement_or_empty())
         if word == ";":
             self.take()

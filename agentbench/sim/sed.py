@@ -162,6 +162,7 @@ class _Run:
                     space = self.next_line() or ""
                 else:
                     space += "\n" + (self.next_line() or "")
+                    current().value(len(space), "the pattern space")
             elif name in "gGhHx":
                 space = self.hold_space(name, space)
             elif name == "=":
@@ -188,14 +189,17 @@ class _Run:
         return space, append
 
     def hold_space(self, name: str, space: str) -> str:
+        budget = current()
         if name == "g":
             return self.hold
         if name == "G":
-            return space + "\n" + self.hold
+            budget.value(len(space) + len(self.hold) + 1, "the pattern space")
+            return budget.text(space + "\n" + self.hold, "the pattern space")
         if name == "h":
             self.hold = space
         elif name == "H":
-            self.hold += "\n" + space
+            budget.value(len(space) + len(self.hold) + 1, "the hold space")
+            self.hold = budget.text(self.hold + "\n" + space, "the hold space")
         else:
             self.hold, space = space, self.hold
         return space
@@ -203,7 +207,8 @@ class _Run:
     def substitute(self, cmd: Command, space: str) -> str:
         assert cmd.regex is not None
         out: list[str] = []
-        last = pos = count = made = 0
+        budget = current()
+        last = pos = count = made = size = pieces = 0
         previous_end = -1
         while pos <= len(space):
             found = cmd.regex.search(space, pos)
@@ -218,6 +223,9 @@ class _Run:
                 out.append(space[last:start])
                 for part in cmd.replacement:
                     out.append(part if isinstance(part, str) else found.group(part[1]) or "")
+                size += sum(map(len, out[pieces:]))
+                pieces = len(out)
+                budget.value(size, "the result of a substitution")
                 last = end
                 made += 1
                 if not cmd.every:
@@ -227,7 +235,7 @@ class _Run:
         if not made:
             return space
         out.append(space[last:])
-        result = "".join(out)
+        result = budget.text("".join(out), "the result of a substitution")
         if cmd.print_after:
             self.out.append(result)
         return result
