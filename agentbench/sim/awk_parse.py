@@ -150,8 +150,8 @@ class Parser:
             return ("while", cond, self.statement_or_empty())
         if word == "do":
             self.take()
-            self.skip_newlines()
-            body = self.statement()
+            self.skip_lines()
+            body = self.statement_or_empty()
             self.skip_newlines()
             self.take("while")
             return ("do", self.condition(), body)
