@@ -241,6 +241,20 @@ def check_outputs(
                 )
 
 
+def suite_files(tasks_dir: Path, limit: int = 100_000) -> tuple[tuple[Path, str], ...]:
+    """The files a task directory's suite is read from (tasks, tools, suite.yaml), as inputs an
+    output must not overwrite; the flag named is the directory argument."""
+    if not tasks_dir.is_dir():
+        return ()
+    found: list[tuple[Path, str]] = []
+    for path in tasks_dir.rglob("*"):
+        if path.suffix in (".yaml", ".yml") and path.is_file():
+            found.append((path, "TASKS_DIR"))
+            if len(found) >= limit:
+                break
+    return tuple(found)
+
+
 def same_file(a: Path, b: Path) -> bool:
     """Same file, through relative paths, `..`, symlinks and hard links."""
     try:

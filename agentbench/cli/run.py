@@ -129,9 +129,9 @@ def run(
     """Run every task (x repeats) against the model and print a summary per category."""
     flags = {k: _plain(v) for k, v in ctx.params.items()}
     opt.check_output(db, "--db")
-    opt.check_outputs(
-        db, (json_out, "--json"), inputs=((prices, "--prices"), (profiles, "--profiles"))
-    )
+    inputs = ((prices, "--prices"), (profiles, "--profiles"), *opt.suite_files(tasks_dir))
+    opt.check_outputs(db, (json_out, "--json"), inputs=inputs)
+    opt.check_outputs(None, (db, "--db"), inputs=inputs)
     check_url(base_url, "--base-url")
     check_url(frontier_base_url, "--frontier-base-url")
     opt.RequestOptions.parse(None, None, None, extra_body, header)  # refused before any work

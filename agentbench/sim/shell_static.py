@@ -61,6 +61,9 @@ class StaticCommand:
     stdin: str | None = None  # a heredoc or here-string body, when literal
 
 
+MAX_KNOWN = 65_536  # characters of a value the static reader keeps (reading, never running)
+
+
 @dataclass
 class _Walk:
     known: dict[str, str] = field(default_factory=dict)
@@ -83,12 +86,16 @@ def static_word(word: Word, known: dict[str, str]) -> str:
 def known_word(word: Word, known: dict[str, str]) -> str | None:
     """The word's value when it is known without running anything, else None."""
     out: list[str] = []
+    size = 0
     for part in word.parts:
         if isinstance(part, Lit):
             out.append(part.text)
         elif isinstance(part, Param) and not part.op and part.name in known:
             out.append(known[part.name])
         else:
+            return None
+        size += len(out[-1])
+        if size > MAX_KNOWN:  # `x=$x$x` in a loop: nothing static needs a value that long
             return None
     return "".join(out)
 

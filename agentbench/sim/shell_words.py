@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agentbench.sim.base import NotSimulated
+from agentbench.sim.budget import current
 from agentbench.sim.shell_ast import Lit, Node, Opaque, Param, Subst, Word
 
 _GLOB = re.compile(r"[*?\[]")
@@ -66,6 +67,12 @@ def _chunks(word: Word, ex: Expander) -> list[_Chunk]:
             out.append((ex.substitute(part.body).rstrip("\n"), part.quoted, not part.quoted))
         elif isinstance(part, Opaque):
             raise NotSimulated(f"{part.kind} `{part.text}`")
+    # the word is about to be joined: `x=$x$x` doubling in a loop stops at the value limit
+    # before the string exists, not after (the parts are the values themselves, not copies)
+    size = sum(len(text) for text, _, _ in out)
+    budget = current()
+    budget.value(size, "a shell word")
+    budget.built(size)
     return out
 
 

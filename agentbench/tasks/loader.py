@@ -85,10 +85,54 @@ def _read_yaml(path: Path) -> tuple[Any, str]:
             "-",
             f"nested deeper than {MAX_NESTING} levels; no task needs that, flatten it",
         )
+    size = expanded_size(data)
+    if size is None or size > MAX_EXPANDED:
+        why = (
+            "refer to a node that holds them"
+            if size is None
+            else f"expand to over {MAX_EXPANDED:,} values"
+        )
+        raise TaskFileError(
+            str(path), "-", f"its YAML aliases (&/*) {why}; write the data out instead"
+        )
     return data, text
 
 
 MAX_NESTING = 64  # task data is a few levels deep; copying or scoring 900 levels recurses
+
+
+MAX_EXPANDED = 1_000_000  # values once aliases are expanded (every tool output, JSON dump, copy)
+
+
+def expanded_size(data: Any) -> int | None:
+    """How many values `data` holds with every YAML alias expanded (a string counts one per 64
+    characters), computed once per shared node, without recursion; None when an alias refers to
+    a node that contains it (expanding it never ends)."""
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(data, False)]
+    while stack:
+        value, finished = stack.pop()
+        if not isinstance(value, dict | list):
+            continue
+        key = id(value)
+        children = list(value.values()) if isinstance(value, dict) else value
+        if finished:
+            on_path.discard(key)
+            sizes[key] = 1 + sum(sizes.get(id(c), _scalar_size(c)) for c in children)
+            continue
+        if key in sizes:
+            continue
+        if key in on_path:
+            return None
+        on_path.add(key)
+        stack.append((value, True))
+        stack.extend((c, False) for c in children if isinstance(c, dict | list))
+    return sizes.get(id(data), _scalar_size(data))
+
+
+def _scalar_size(value: Any) -> int:
+    return 1 + len(value) // 64 if isinstance(value, str) else 1
 
 
 def _too_deep(data: Any) -> bool:

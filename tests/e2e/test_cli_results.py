@@ -385,3 +385,44 @@ def test_view_refuses_a_file_that_is_not_its_database_at_start(tmp_path) -> None
         assert result.returncode == 1
         assert "not a usable agentbench database" in one_error_line(result)
     assert other.read_bytes() == before  # read, never altered
+
+
+def test_a_yaml_alias_bomb_in_a_task_file_is_refused_at_load(stored, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    tasks, _, url = stored
+    copy = tmp_path / "bomb"
+    shutil.copytree(tasks, copy)
+    path = next((copy / "ops-diagnosis").glob("*.yaml"))
+    levels = ["  l0: &l0 [" + ", ".join(["x"] * 9) + "]\n"]
+    for i in range(1, 9):  # 9**9 values once expanded, a few hundred bytes written
+        levels.append(f"  l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]\n")
+    path.write_text(
+        path.read_text().replace(
+            "\nenvironment:\n", "\nbomb:\n" + "".join(levels) + "environment:\n", 1
+        )
+    )
+    run = ["run", str(copy), "--base-url", url, "--model", "oracle", "--db", str(tmp_path / "b.db")]
+    for args in (run, ["tasks", "validate", str(copy)]):
+        result = agentbench(*args)
+        assert result.returncode == 1
+        line = one_error_line(result)
+        assert path.name in line and "expand to over 1,000,000 values" in line, line
+
+
+def test_an_output_onto_a_task_file_of_the_run_is_refused(stored, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    tasks, _, url = stored
+    copy = tmp_path / "suite"
+    shutil.copytree(tasks, copy)
+    victim = next((copy / "ops-diagnosis").glob("*.yaml"))
+    before = victim.read_bytes()
+    for target in (victim, copy / "tools" / "run_command.yaml"):
+        result = agentbench(
+            "run", str(copy), "--base-url", url, "--model", "oracle",
+            "--db", str(tmp_path / "o.db"), "--json", str(target),
+        )  # fmt: skip
+        assert result.returncode == 1
+        assert "would overwrite the input TASKS_DIR" in one_error_line(result)
+    assert victim.read_bytes() == before

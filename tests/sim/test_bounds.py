@@ -208,6 +208,20 @@ def test_a_cancelled_call_stops_at_its_next_check(host) -> None:
     killed(results[0], "cancelled", "terminated: the episode ended during the call")
 
 
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "x=a; for i in " + " ".join(str(i) for i in range(40)) + "; do x=$x$x; done; echo ${#x}",
+        's=x; while [ ${#s} -lt 1000000000 ]; do s="$s$s"; done; echo ${#s}',
+    ],
+)
+def test_a_shell_variable_doubled_in_a_loop_stops_at_the_value_limit(env, cmd: str) -> None:
+    result, seconds, peak = measured(env, cmd)
+    record = result.record("run_command")
+    assert record.limit == "value_bytes" and "a shell word of" in record.output, record.output
+    assert seconds < 8 and peak < 64, (seconds, peak)
+
+
 def test_what_a_line_changed_before_a_killed_command_is_still_recorded(host) -> None:
     cmd = "rm /tmp/a; echo " + "a" * 5000 + " | grep -E '(a+)+b'"
     result = host.execute("run_command", {"cmd": cmd})
