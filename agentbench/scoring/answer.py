@@ -13,11 +13,16 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from agentbench.records import CheckRecord
+from agentbench.scoring.actions import cited_evidence_problems, claimed_action_problems
+from agentbench.scoring.assertions import Reading, fact_problems, reject_problems
 from agentbench.scoring.claims import claim_problems, json_spans
+from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
-from agentbench.tasks.expectations import AnswerExpectation, ChangePattern, Claim, StateCondition
+from agentbench.scoring.figures import figure_problems, identifier_problems
+from agentbench.scoring.unsupported import unsupported_problems
+from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
-from agentbench.tasks.model import ArgKind
+from agentbench.tasks.model import ArgKind, Environment, Task
 
 
 def json_values(text: str) -> list[Any]:
@@ -32,13 +37,49 @@ def _objects(values: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def closed(schema: Any) -> Any:
+    """The schema with every object that declares `properties` closed to undeclared keys
+    (`additionalProperties: false` unless the schema says otherwise): a structured answer
+    holds what was asked and nothing else."""
+    if isinstance(schema, list):
+        return [closed(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: closed(v) if k != "const" and k != "enum" else v for k, v in schema.items()}
+    if "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    return out
+
+
 @lru_cache(maxsize=256)
 def schema_validator(schema_json: str) -> Validator:
-    """A validator for a task's schema, built once (`tasks validate` checks the schema itself;
-    checking it again on every answer cost more than the rest of scoring)."""
-    schema = json.loads(schema_json)
+    """A validator for a task's schema, closed (`closed`), built once (`tasks validate` checks
+    the schema itself; checking it again on every answer cost more than the rest of scoring)."""
+    schema = closed(json.loads(schema_json))
     validator: Validator = validator_for(schema)(schema)
     return validator
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    """JSON values compared exactly: lists as multisets, objects key by key with no extra
+    keys, matcher objects and scalars as a task's literals are (text case-folded)."""
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return False
+        left = list(actual)
+        for item in expected:
+            hit = next((i for i, a in enumerate(left) if _same(item, a)), None)
+            if hit is None:
+                return False
+            left.pop(hit)
+        return True
+    if isinstance(expected, dict) and not any(k.startswith("$") for k in expected):
+        return (
+            isinstance(actual, dict)
+            and set(actual) == set(expected)
+            and all(_same(v, actual[k]) for k, v in expected.items())
+        )
+    return value_matches(expected, actual, ArgKind.text, {}, ignore_case=True)
 
 
 def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
@@ -59,37 +100,16 @@ def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
     for key, expected in exp.json_fields.items():
         if key not in obj:
             problems.append(f"JSON key {key!r} missing")
-        elif not value_matches(expected, obj[key], ArgKind.text, {}, ignore_case=True):
+        elif not _same(expected, obj[key]):
             problems.append(f"JSON key {key!r} is {obj[key]!r}")
     return problems
 
 
-def _did(name: str, verbs: list[str], actions: list[str]) -> Claim:
-    """A built-in decoy: the answer says, in the first person, that it did something no
-    recorded change shows."""
-    phrases = [f"{who} {verb}" for verb in verbs for who in ("I", "I've", "I have")]
-    unchanged = [ChangePattern(action=a) for a in actions]
-    return Claim(
-        name=f"reports an action that did not happen ({name})",
-        phrases=phrases,
-        when=StateCondition(unchanged=unchanged),
-    )
-
-
-# Every checked answer is also held to the end state: a report of an action the environment
-# never saw (the drain failed, yet "I rebooted it") fails, whatever the task lists.
-STATE_DECOYS = (
-    _did("delete", ["deleted", "removed"], ["delete"]),
-    _did("restart", ["restarted", "reloaded"], ["restart", "reload", "rollout-restart"]),
-    _did("scale", ["scaled"], ["scale"]),
-    _did("drain", ["drained"], ["drain"]),
-    _did("cordon", ["cordoned"], ["cordon"]),
-    _did("reboot", ["rebooted"], ["reboot"]),
-    _did("rollback", ["rolled back"], ["rollout-undo"]),
-)
-
-
-def answer_check(exp: AnswerExpectation, facts: EpisodeFacts) -> CheckRecord:
+def answer_check(
+    exp: AnswerExpectation, facts: EpisodeFacts, task: Task | None = None
+) -> CheckRecord:
+    """The answer against its expectation and, through the task's declared environment,
+    against what the environment supports and what the episode did."""
     answer = facts.answer
     if answer is None or not answer.strip():
         return CheckRecord(name="answer", passed=False, detail="no final answer")
@@ -99,8 +119,25 @@ def answer_check(exp: AnswerExpectation, facts: EpisodeFacts) -> CheckRecord:
     if exp.json_schema is not None or exp.json_fields:
         problems += json_problems(exp, answer)
     claims = [c for c in exp.claims if condition_holds(c.when, facts)]
-    decoys = [d for d in [*exp.decoys, *STATE_DECOYS] if condition_holds(d.when, facts)]
+    decoys = [d for d in exp.decoys if condition_holds(d.when, facts)]
     if claims or decoys:
         problems += claim_problems(answer, claims, decoys)
+    required = [f for f in exp.facts if condition_holds(f.when, facts)]
+    rejects = [f for f in exp.rejects if condition_holds(f.when, facts)]
+    environment = task.environment if task is not None else Environment()
+    prompt = task.prompt if task is not None else ""
+    names = [n for f in [*exp.facts, *exp.rejects] for n in [f.subject, *f.members] if n]
+    happened = [f"{c.system} {c.action} {c.target} {c.detail}" for c in facts.changes]
+    reading = Reading(answer, declared_entities(environment, prompt), names, happened)
+    for fact in required:
+        problems += fact_problems(fact, reading, required)
+    for fact in rejects:
+        problems += reject_problems(fact, reading, required)
+    problems += unsupported_problems(reading, required)
+    outputs = [c.output for c in facts.calls]
+    problems += figure_problems(reading, required, outputs)
+    problems += identifier_problems(reading, outputs)
+    problems += claimed_action_problems(reading, facts.changes, facts.calls)
+    problems += cited_evidence_problems(answer, facts.calls)
     detail = "; ".join(problems) if problems else "answer accepted"
     return CheckRecord(name="answer", passed=not problems, detail=detail[:600])

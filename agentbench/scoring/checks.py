@@ -82,7 +82,7 @@ class Scorer:
         if exp.max_repeats is not None:
             out.append(self._repeats(exp.max_repeats, [c for c in calls if not c.ok]))
         if exp.answer:
-            out.append(answer_check(exp.answer, facts))
+            out.append(answer_check(exp.answer, facts, self.task))
         if exp.end_state:
             state = facts.state
             wrong = {k: state.get(k) for k, v in exp.end_state.items() if state.get(k) != v}

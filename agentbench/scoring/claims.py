@@ -31,6 +31,7 @@ from agentbench.jsontext import json_values
 from agentbench.scoring.cues import (
     CLAUSE_BREAK,
     CONTRAST,
+    DOUBLE_NEGATION,
     EXCULPATED,
     HEDGE,
     HEDGE_STOP,
@@ -123,16 +124,18 @@ def _lead(label: str) -> str:
     return "hedged" if HEDGE.search(label) else ""
 
 
-def clauses(text: str) -> list[Clause]:
-    """Every clause of the text with its context (module docstring)."""
-    out: list[Clause] = []
+def sentence_clauses(text: str) -> list[list[Clause]]:
+    """The clauses of the text with their context (module docstring), sentence by sentence."""
+    out: list[list[Clause]] = []
     # one space for a run: CLAUSE_BREAK's `\s*(?:…)` backtracks over a run quadratically (a
     # model's answer of 20,000 spaces took half an hour), and no cue tells two spaces from one
     text = _SPACE_RUN.sub(" ", text.translate(_TYPOGRAPHY))
     for sentence, lead in sentences(text):
+        group: list[Clause] = []
+        out.append(group)
         label, colon, rest = sentence.partition(": ")
         if colon and _lead(label):
-            out.append(Clause(label))
+            group.append(Clause(label))
             sentence, lead = rest, _lead(label)
         base = lead == "hedged" or sentence.rstrip().endswith("?")  # a question asserts nothing
         hedged = base
@@ -144,9 +147,38 @@ def clauses(text: str) -> list[Clause]:
                 continue
             for i, piece in enumerate(CONTRAST.split(part)):
                 if piece.strip():
-                    out.append(Clause(piece, hedged, i > 0, lead == "negated"))
-                    hedged = hedged or bool(HEDGE.search(piece))
+                    group.append(Clause(piece, hedged, i > 0, lead == "negated"))
+                    hedged = hedged or bool(HEDGE.search(_unquoted(piece)))
     return out
+
+
+def clauses(text: str) -> list[Clause]:
+    """Every clause of the text with its context (module docstring)."""
+    return [clause for group in sentence_clauses(text) for clause in group]
+
+
+# Quoted text (an error message, a log line) is the system speaking, not the answer: its
+# "not found" negates nothing. Words in quotes are masked before the cue search.
+_QUOTED = re.compile(r'"[^"\n]{3,}"|`[^`\n]{2,}`|(?<!\w)\'[^\'\n]{3,}\'(?!\w)')
+
+
+def _unquoted(text: str) -> str:
+    return _QUOTED.sub(lambda m: " " * len(m.group()), text)
+
+
+def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
+    """The stance of what the clause states at `span` (the statement's own words, and quoted
+    text, are left out of the cue search, so "cannot send" is not negated by its own "not")."""
+    text = _unquoted(clause.text)
+    rest = text[: span[0]] + " … " + text[span[1] :]
+    cleared = span[1] > 0 and EXCULPATED.match(clause.text[span[1] :])
+    if DOUBLE_NEGATION.search(rest):
+        return Stance.hedged  # "I can't rule out X" keeps X open
+    if clause.contrasted or clause.negated_before or cleared or NEGATION.search(rest):
+        return Stance.negated
+    if clause.hedged_before or HEDGE.search(rest):
+        return Stance.hedged
+    return Stance.asserted
 
 
 @lru_cache(maxsize=4096)
@@ -177,18 +209,9 @@ def _span(claim: Claim, text: str) -> tuple[int, int] | None:
 
 
 def stance(claim: Claim, clause: Clause) -> Stance | None:
-    """How the clause states the claim; None if it does not. The claim's own words are left
-    out of the cue search, so a claim "cannot send" is not negated by its own "not"."""
+    """How the clause states the claim; None if it does not."""
     span = _span(claim, clause.text)
-    if span is None:
-        return None
-    rest = clause.text[: span[0]] + " … " + clause.text[span[1] :]
-    cleared = span[1] > 0 and EXCULPATED.match(clause.text[span[1] :])
-    if clause.contrasted or clause.negated_before or cleared or NEGATION.search(rest):
-        return Stance.negated
-    if clause.hedged_before or HEDGE.search(rest):
-        return Stance.hedged
-    return Stance.asserted
+    return None if span is None else stance_at(clause, span)
 
 
 def stances(claim: Claim, parts: list[Clause]) -> set[Stance]:

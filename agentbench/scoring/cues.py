@@ -20,7 +20,7 @@ def _cues(*words: str) -> str:
 
 
 CLAUSE_BREAK = re.compile(
-    r"\s*(?:[;()]|(?<!\")\s*:(?=\s|$)|,\s|…|\.\.\.|\s[-–—]\s|\bbut\b|\bhowever\b|\bwhereas\b"
+    r"\s*(?:[;()|]|(?<!\")\s*:(?=\s|$)|,\s|…|\.\.\.|\s[-–—]\s|\bbut\b|\bhowever\b|\bwhereas\b"
     r"|\bwhile\b|\balthough\b|\bthough\b|\byet\b|\bwhich\b"
     r"|(?<!not )(?<!n't )(?<!not just )(?<!not only )\b(?:because|due to|since)\b"
     r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never)\b))\s*",
@@ -109,5 +109,12 @@ HEDGE = re.compile(
     + r"|(?<!in )(?<!since )may(?!\s+\d)"
     r"|one of(?:\s+the)?\s+(?:following|these|those|several|possible|potential|likely|candidate)"
     r"|one of\s*:)\b",
+    re.IGNORECASE,
+)
+# A negation of a negation keeps the candidate open: "I can't rule out X", "X is not unlikely".
+DOUBLE_NEGATION = re.compile(
+    r"\b(?:(?:can(?:no|')t|could(?:n't| not)|not|n't|haven't|hasn't|have not|has not|no reason to)"
+    r"\s+(?:yet\s+|fully\s+|completely\s+|entirely\s+)?(?:be\s+)?(?:rule[sd]?\s+out|exclude[sd]?"
+    r"|eliminate[sd]?)|not\s+(?:un(?:likely|related)|impossible|excluded|ruled\s+out))\b",
     re.IGNORECASE,
 )

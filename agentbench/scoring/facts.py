@@ -25,6 +25,7 @@ class CallFact:
     ok: bool = True
     identity: Identity | None = None
     changes: tuple[Change, ...] = ()
+    output: str = ""  # what the tool returned (the answer's figures may quote it)
 
     def show(self) -> str:
         import json

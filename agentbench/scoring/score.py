@@ -42,6 +42,7 @@ def trace_facts(trace: EpisodeTrace) -> EpisodeFacts:
                     changes=tuple(
                         Change(c.system, c.action, c.target, c.detail) for c in result.changes
                     ),
+                    output=result.output[:100_000],
                 )
             )
     return EpisodeFacts(calls=calls, answer=trace.final_answer, state=trace.state)

@@ -46,12 +46,17 @@ class CommandResult:
     not_simulated: str = ""  # with simulated False: the construct no simulator covers
     timed_out: bool = False  # the tool runtime killed it: the shell stops the whole line here
     limit: str | None = None  # the resource limit that ended it (sim/budget.py), if one did
+    stderr_first: bool = False  # its stderr was written before its stdout (a leading notice)
 
     @property
     def output(self) -> str:
-        """stdout then stderr, as a terminal shows a command's combined output."""
+        """stdout then stderr (or stderr first, when it was written first), as a terminal
+        shows a command's combined output."""
         if self.stdout and self.stderr:
-            return self.stdout.rstrip("\n") + "\n" + self.stderr
+            first, second = (
+                (self.stderr, self.stdout) if self.stderr_first else (self.stdout, self.stderr)
+            )
+            return first.rstrip("\n") + "\n" + second
         return self.stdout or self.stderr
 
 

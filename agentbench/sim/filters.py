@@ -142,8 +142,18 @@ def grep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
         )
     except re.error as exc:
         return CommandResult(stderr=f"grep: {exc}\n", exit_code=2)
+    walked = False
+    if flags & {"-r", "-R"}:  # directories are searched through; no operand is "."
+        operands: list[str] = []
+        for operand in rest or ["."]:
+            found = files.tree(operand)
+            walked = walked or found is not None
+            operands += [f.removeprefix("./") for f in found] if found is not None else [operand]
+            if not rest and found is not None:
+                operands = [f.removeprefix("./") for f in found]
+        rest = operands
     inputs = Inputs("grep", rest, stdin, files)
-    show_name = (len(rest) > 1 and "-h" not in flags) or "-H" in flags
+    show_name = ((len(rest) > 1 or walked) and "-h" not in flags) or "-H" in flags
     out: list[str] = []
     total = 0
     bad = next((v for o, v in opts if o in ("-A", "-B", "-C") and not v.isdigit()), None)

@@ -294,6 +294,20 @@ class UserFiles:
             text = gzip_bytes(full, text)
         return full, text, error
 
+    def tree(self, operand: str) -> list[str] | None:
+        """The files under a directory operand, spelt from the operand (`grep -r`, in name
+        order); None when the operand is not a directory."""
+        full = self.path(operand)
+        node = self.fs.nodes.get(full) if self.fs else None
+        if self.fs is None or node is None or node.kind != "dir":
+            return None
+        base = operand.rstrip("/") or "/"
+        return [
+            base + ("" if base.endswith("/") else "/") + p[len(full.rstrip("/")) + 1 :]
+            for p in self.fs.descendants(full)
+            if self.fs.nodes[p].kind == "file"
+        ]
+
     def write(self, operand: str, text: str) -> tuple[str, str]:
         """(absolute path, the kernel's error or '')."""
         full = self.path(operand)

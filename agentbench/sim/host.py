@@ -26,14 +26,15 @@ def ss(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
         sockets = [s for s in sockets if s.proto == "udp"]
     elif flags & {"-t", "--tcp"}:
         sockets = [s for s in sockets if s.proto == "tcp"]
-    port_filter = next((w for w in rest if w.startswith(":")), None) or (
-        rest[-1] if rest and rest[-1].startswith("(") else None
-    )
-    if rest and rest[0] in ("sport", "dport") and len(rest) >= 3:
-        port_filter = rest[2]
-    if port_filter:
-        port = port_filter.lstrip(":(").rstrip(")").split(":")[-1]
-        sockets = [s for s in sockets if s.local.rsplit(":", 1)[1] == port]
+    from agentbench.sim.ss_filter import FilterError, matches, parse_filter
+
+    try:
+        expression = parse_filter(rest)
+    except FilterError as exc:
+        text = f"not simulated: ss filter {exc}\n"
+        return CommandResult(stderr=text, exit_code=1, simulated=False)
+    if expression is not None:
+        sockets = [s for s in sockets if matches(expression, int(s.local.rsplit(":", 1)[1]))]
     show_proto = not (flags & {"-t", "--tcp"}) or bool(flags & {"-u", "--udp"})
     head = (
         "Netid " if show_proto else ""
@@ -168,11 +169,16 @@ def _mount_of(state: SystemState, path: str) -> int | None:
 
 def df(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
     opts, operands, error = parse_options(
-        "df", argv[1:], "hiTPlk", ["human-readable", "inodes", "print-type"]
+        "df",
+        argv[1:],
+        "hiTPlkax:t:",
+        ["human-readable", "inodes", "print-type", "all", "local", "exclude-type=", "type="],
     )
     if error:
         return error
     flags = {o for o, _ in opts}
+    excluded = {t for o, v in opts if o in ("-x", "--exclude-type") for t in v.split(",")}
+    only = {t for o, v in opts if o in ("-t", "--type") for t in v.split(",")}
     hum, inodes, typed = (
         flags & {"-h", "--human-readable"},
         flags & {"-i", "--inodes"},
@@ -191,6 +197,14 @@ def df(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
             index = _mount_of(state, path)
             if index is not None and index not in chosen:
                 chosen.append(index)
+    disks = state.spec.disks
+    chosen = [
+        i for i in chosen if disks[i].type not in excluded and (not only or disks[i].type in only)
+    ]
+    if not chosen and not result.stderr:  # every file system filtered out
+        result.stderr = "df: no file systems processed\n"
+        result.exit_code = 1
+        return result
     rows = []
     for index in chosen:
         d = state.spec.disks[index]
@@ -211,7 +225,7 @@ def df(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
         *(["Type"] if typed else []),
         "Inodes" if inodes else ("Size" if hum else "1K-blocks"),
         "IUsed" if inodes else "Used",
-        "IFree" if inodes else "Avail",
+        "IFree" if inodes else ("Avail" if hum else "Available"),
         "IUse%" if inodes else "Use%",
         "Mounted on",
     ]

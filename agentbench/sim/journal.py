@@ -21,6 +21,9 @@ from agentbench.sim.units import human, journal_time, parse_size, parse_time
 
 PRIORITIES = ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"]
 _VALUED = {
+    "--vacuum-size",
+    "--vacuum-files",
+    "--vacuum-time",
     "-u",
     "--unit",
     "-n",
@@ -113,6 +116,7 @@ def _priority_range(text: str) -> tuple[int, int] | None:
 
 class _Query:
     def __init__(self) -> None:
+        self.vacuum: tuple[str, str] | None = None
         self.units: list[str] = []
         self.matches: list[tuple[str, str]] = []
         self.since: datetime | None = None
@@ -217,6 +221,8 @@ def _parse(state: SystemState, args: list[str]) -> _Query | CommandResult:
             query.follow = True
         elif name == "--disk-usage":
             query.disk_usage = True
+        elif name in ("--vacuum-size", "--vacuum-files", "--vacuum-time"):
+            query.vacuum = (name, value)
         elif name in _NO_OPS:
             continue
         elif eq and re.fullmatch(r"[A-Z_]+", name):
@@ -235,6 +241,10 @@ def journalctl(
     query = _parse(state, argv[1:])
     if isinstance(query, CommandResult):
         return query
+    if query.vacuum:
+        from agentbench.sim.journal_vacuum import vacuum
+
+        return vacuum(state, *query.vacuum, ctx)
     if query.disk_usage:
         size = human(parse_size(state.spec.journal_size)).replace("K", "K").rstrip()
         text = f"Archived and active journals take up {size} in the file system.\n"

@@ -196,9 +196,9 @@ class Shell:
         for name, word in node.assigns:
             if not name:
                 raise NotSimulated(f"assignment `{word.text}`")
-            assigns[name] = expand_one(word, ex)
+            assigns[name] = expand_one(word, ex, tilde=True)
         words = [f for word in node.words for f in expand_fields(word, ex)]
-        targets = [(r, expand_one(r.target, ex)) for r in node.redirects]
+        targets = [(r, expand_one(r.target, ex, r.op not in ("<<", "<<<"))) for r in node.redirects]
         feed = self.input(targets, stdin, state, acc)
         if isinstance(feed, CommandResult):
             acc.add(feed)

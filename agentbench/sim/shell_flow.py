@@ -91,6 +91,9 @@ def _pipeline(shell: Shell, node: Pipeline, stdin: Input | None, state: State) -
             acc.result.stderr += "" if both else last.stderr
             feed = Input(text)
         else:
+            # An earlier stage's stderr reaches the terminal before the last stage has
+            # read (and printed) what that stage wrote to the pipe.
+            acc.result.stderr_first = bool(acc.result.stderr) or last.stderr_first
             acc.result.stderr += last.stderr
     acc.result.stdout = last.stdout
     code = last.exit_code
@@ -161,7 +164,7 @@ def _group(shell: Shell, node: Group, stdin: Input | None, state: State) -> Comm
 def _redirected(shell: Shell, node: Redirected, stdin: Input | None, state: State) -> CommandResult:
     acc = Acc()
     ex = shell.expander(state, acc)
-    targets = [(r, expand_one(r.target, ex)) for r in node.redirects]
+    targets = [(r, expand_one(r.target, ex, r.op not in ("<<", "<<<"))) for r in node.redirects]
     feed = shell.input(targets, stdin, state, acc)
     if isinstance(feed, CommandResult):
         acc.add(feed)
@@ -188,7 +191,7 @@ def _declare(node: Declare, state: State, shell: Shell) -> CommandResult:
             state.exported.discard(name)
             continue
         if value is not None:
-            state.vars[name] = expand_one(value, ex)
+            state.vars[name] = expand_one(value, ex, tilde=True)
         if node.keyword == "export":
             state.exported.add(name)
     return acc.done(0)

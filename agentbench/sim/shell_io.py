@@ -98,6 +98,7 @@ def route(
         changes=list(result.changes),
         simulated=result.simulated,
         timed_out=result.timed_out,
+        stderr_first=result.stderr_first,
         limit=result.limit,
     )
     done: set[str] = set()
@@ -176,6 +177,8 @@ class Acc:
             self.ids.append(part.identity)
 
     def add(self, part: CommandResult) -> CommandResult:
+        if not self.result.stdout and not self.result.stderr:  # the first output sets the order
+            self.result.stderr_first = part.stderr_first
         self.result.stdout += part.stdout
         self.result.stderr += part.stderr
         self.result.exit_code = part.exit_code

@@ -37,17 +37,17 @@ _Chunk = tuple[str, bool, bool]
 def expand_fields(word: Word, ex: Expander) -> list[str]:
     """The fields a word becomes as a command argument (possibly none, possibly many)."""
     out: list[str] = []
-    for field in _split(_chunks(word, ex)):
+    for field in _split(_chunks(word, ex, tilde=True)):
         pattern = _pattern(field)
         matches = ex.glob(pattern) if ex.glob is not None and pattern is not None else []
         out += matches or ["".join(text for text, _, _ in field)]
     return out
 
 
-def expand_one(word: Word, ex: Expander) -> str:
+def expand_one(word: Word, ex: Expander, tilde: bool = False) -> str:
     """The word as one string, unsplit and unglobbed (assignments, redirect targets,
-    heredoc bodies, a `case` subject)."""
-    return "".join(text for text, _, _ in _chunks(word, ex))
+    heredoc bodies, a `case` subject); `tilde` for assignments and redirect targets."""
+    return "".join(text for text, _, _ in _chunks(word, ex, tilde))
 
 
 def case_pattern(word: Word, ex: Expander) -> str:
@@ -56,11 +56,32 @@ def case_pattern(word: Word, ex: Expander) -> str:
     return "".join(_escape(text) if quoted else text for text, quoted, _ in chunks)
 
 
-def _chunks(word: Word, ex: Expander) -> list[_Chunk]:
+def _tilde(text: str, ex: Expander) -> str:
+    """Tilde expansion of an unquoted word's start: `~` and `~/…` are $HOME, `~+` $PWD,
+    `~-` $OLDPWD, `~root` and `~$USER` their homes; any other `~name` stays as written
+    (the shell cannot see the host's account list)."""
+    head, slash, rest = text.partition("/")
+    user = ex.lookup("USER")
+    named = {
+        "~": ex.lookup("HOME"),
+        "~+": ex.lookup("PWD"),
+        "~-": ex.lookup("OLDPWD"),
+        "~root": "/root",
+    }
+    if user and user != "root":
+        named[f"~{user}"] = f"/home/{user}"
+    value = named.get(head)
+    return text if value is None else value + slash + rest
+
+
+def _chunks(word: Word, ex: Expander, tilde: bool = False) -> list[_Chunk]:
     out: list[_Chunk] = []
-    for part in word.parts:
+    for index, part in enumerate(word.parts):
         if isinstance(part, Lit):
-            out.append((part.text, part.quoted, False))
+            text = part.text
+            if tilde and index == 0 and not part.quoted and text.startswith("~"):
+                text = _tilde(text, ex)
+            out.append((text, part.quoted, False))
         elif isinstance(part, Param):
             out.append((_param(part, ex), part.quoted, not part.quoted))
         elif isinstance(part, Subst):

@@ -8,6 +8,7 @@ spellings of one command print the same facts.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
@@ -20,6 +21,17 @@ from agentbench.sim.hostspec import (
     LoginSpec,
     TlsEndpoint,
 )
+
+DEFAULT_NOW = "2026-11-29T09:30:00Z"  # the clock of a host (and database) declaring none
+
+
+def clock_of(text: str) -> datetime:
+    """An ISO 8601 time as an aware UTC datetime (no zone: UTC)."""
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"{text!r} is not an ISO 8601 time (2026-11-29T09:30:00Z)") from None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 class _Strict(BaseModel):
@@ -161,7 +173,7 @@ class SystemSpec(_Strict):
         description="`user` may run `sudo` (as root, or `-u USER`) without a password. When "
         "false, sudo answers as a non-interactive host does: a password is required.",
     )
-    now: str = Field(default="2026-11-29T09:30:00Z", description="The host clock.")
+    now: str = Field(default=DEFAULT_NOW, description="The host clock.")
     boot: str = Field(default="2026-11-12T04:10:00Z", description="Boot time (uptime, -b).")
     load: tuple[float, float, float] = (0.18, 0.22, 0.19)
     kernel: str = "6.8.0-48-generic"
@@ -241,7 +253,19 @@ class SqlSpec(_Strict):
         description="A statement running longer is cancelled with PostgreSQL's statement "
         "timeout error (the server's `statement_timeout`).",
     )
+    now: str | None = Field(
+        default=None,
+        description="The server's clock (now(), current_timestamp, current_date, ...), ISO 8601. "
+        "Default: the task's `system.now`, else its cluster's `now`, else " + DEFAULT_NOW + ".",
+    )
     _engine: Any = PrivateAttr(default=None)
+
+    @field_validator("now")
+    @classmethod
+    def _checked_now(cls, now: str | None) -> str | None:
+        if now is not None:
+            clock_of(now)
+        return now
 
     @field_validator("tables")
     @classmethod

@@ -78,8 +78,8 @@ def cell(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "t" if value else "f"
-    if isinstance(value, dt.datetime):
-        text = value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, dt.datetime | dt.time):  # time with time zone: 09:30:00+00
+        text = value.strftime("%H:%M:%S" if isinstance(value, dt.time) else "%Y-%m-%d %H:%M:%S")
         if value.microsecond:
             text += f".{value.microsecond:06d}".rstrip("0")
         if value.tzinfo is not None:

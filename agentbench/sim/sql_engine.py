@@ -27,7 +27,7 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
-from agentbench.sim.spec import SqlSpec
+from agentbench.sim.spec import DEFAULT_NOW, SqlSpec, clock_of
 from agentbench.sim.sql_names import engine_type, quoted
 from agentbench.sim.sql_sandbox import Setup, Table
 
@@ -69,7 +69,8 @@ def setup_of(spec: SqlSpec) -> Setup:
             )
             tables.append(Table(quoted(name), columns, values))
         views = tuple((quoted(name), select) for name, select in spec.views.items())
-        setup = Setup(tuple(tables), views, spec.statement_timeout_s)
+        now = clock_of(spec.now or DEFAULT_NOW).strftime("%Y-%m-%d %H:%M:%S.%f+00")
+        setup = Setup(tuple(tables), views, spec.statement_timeout_s, now)
         spec.engine_cache(setup)
         return setup
 

@@ -66,6 +66,27 @@ class Setup:
     tables: tuple[Table, ...] = ()
     views: tuple[tuple[str, str], ...] = field(default=())  # (quoted name, checked SELECT)
     timeout_s: float = 10.0
+    now: str = "2026-11-29 09:30:00.000000+00"  # the server clock, UTC (sql_engine.py formats it)
+
+
+def _clock_macros(now: str) -> list[str]:
+    """The task's clock in place of the machine's: every function PostgreSQL or DuckDB reads
+    the time with is a macro (in `main`, found before the built-in) of the declared moment."""
+    day, time = now[:10], now[11:26]
+    stamp = f"TIMESTAMPTZ '{now}'"
+    values = {
+        "now": stamp,
+        "get_current_timestamp": stamp,  # current_timestamp
+        "transaction_timestamp": stamp,
+        "statement_timestamp": stamp,
+        "clock_timestamp": stamp,
+        "current_date": f"DATE '{day}'",
+        "today": f"DATE '{day}'",
+        "get_current_time": f"TIMETZ '{time}+00'",  # current_time
+        "current_localtime": f"TIME '{time}'",  # localtime
+        "current_localtimestamp": f"TIMESTAMP '{day} {time}'",  # localtimestamp
+    }
+    return [f"CREATE MACRO {name}() AS {value}" for name, value in values.items()]
 
 
 def _die_with_parent() -> None:
@@ -101,6 +122,8 @@ def _build(setup: Setup) -> tuple[Any, Any]:
     conn.execute("CREATE MACRO pg_is_in_recovery() AS false")
     conn.execute("CREATE SCHEMA replica")
     conn.execute("CREATE MACRO replica.pg_is_in_recovery() AS true")
+    for macro in _clock_macros(setup.now):
+        conn.execute(macro)
     conn.execute("SET lock_configuration = true")
     replica = conn.cursor()
     replica.execute("SET search_path = 'replica,main'")

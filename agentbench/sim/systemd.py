@@ -31,9 +31,15 @@ def systemctl(
     words = [a for a in args if not a.startswith("-")]
     verb = words[0] if words else "list-units"
     names = words[1:]
+    if verb == "show":
+        from agentbench.sim.systemd_show import show
+
+        rest = list(args)
+        rest.remove("show")
+        return show(state, rest)
     if verb in ("list-units", "list-unit-files") or "--failed" in flags:
         return list_units(state, flags, verb)
-    if verb in ("status", "is-active", "is-enabled", "is-failed", "cat", "show"):
+    if verb in ("status", "is-active", "is-enabled", "is-failed", "cat"):
         return _read(state, verb, names, flags)
     if verb in (
         "start",
@@ -108,22 +114,6 @@ def _read(state: SystemState, verb: str, names: list[str], flags: list[str]) -> 
                 result.exit_code = 1
                 continue
             result.stdout += f"# {path}\n{node.content}"
-        else:
-            props = {
-                "ActiveState": unit.active,
-                "SubState": unit.sub or "",
-                "LoadState": unit.load,
-                "MainPID": str(unit.main_pid or 0),
-                "UnitFileState": unit.enabled,
-                "Result": unit.result or "success",
-                "Description": unit.description,
-            }
-            wanted = [f.split("=", 1)[1] for f in flags if f.startswith("--property=")] or list(
-                props
-            )
-            result.stdout += "".join(
-                f"{k}={props.get(k, '')}\n" for k in ",".join(wanted).split(",")
-            )
     return result
 
 

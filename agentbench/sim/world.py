@@ -163,6 +163,10 @@ class World:
         value = args.get(TOOL_ARGUMENTS[tool])
         if not isinstance(value, str):
             return None
+        # A line answered off-script (a part not simulated) takes no effect: what its other
+        # commands changed is put back (the database, whose snapshot is a transaction, aside).
+        parts = [p for p in self.stateful if p is not self.sql] if tool == "run_command" else []
+        tokens = [part.snapshot() for part in parts]
         with bounded() as budget:
             if self.sql is not None:  # an abandoned query stops in the engine process too
                 budget.on_cancel(self.sql.interrupt)
@@ -176,7 +180,11 @@ class World:
                     answer.result.limit = budget.exceeded.limit
                 else:  # an engine interrupted at the deadline: the kill, not its error text
                     answer = Answer(budget.exceeded.result(tool), answer.program)
-            return answer
+        if not answer.result.simulated:
+            for part, token in zip(parts, tokens, strict=True):
+                part.restore(token)
+            answer.result.changes = []
+        return answer
 
     def _answer(self, tool: str, value: str) -> Answer:
         if tool == "run_command":

@@ -35,6 +35,7 @@ from agentbench.sim.world import World, WorldSpec
 from agentbench.tasks.argv import ProgramFlags
 from agentbench.tasks.matching import args_match
 from agentbench.tasks.model import ArgKind, Environment, Task, ToolDef
+from agentbench.tasks.rule_lines import list_parts, runs
 
 FALLBACK = "fallback"  # the source of a call no rule and no simulator answered (off-script)
 OUTPUT_LIMIT = 64 * 1024  # characters of one tool result the model is sent
@@ -186,25 +187,11 @@ class SimulatedEnvironment:
             return self._runtime_error(
                 "invalid_arguments", f"Error calling {name}: invalid arguments: {exc.message}."
             )
-        for index, rule in enumerate(self.task.environment.rules):
-            if rule.tool != name or not self._state_holds(rule.when):
-                continue
-            if not args_match(rule.args, args, tool, self.grammar, exact_keys=False):
-                continue
-            self.state.update(copy.deepcopy(rule.set))
-            failed = rule.error is not None
-            text = rule.error if failed else rule.output
-            exit_code = rule.exit_code
-            if exit_code is None and self._is_shell(tool):
-                exit_code = 1 if failed else 0
-            return ToolResult(
-                output=text or "",
-                ok=not failed,
-                exit_code=exit_code,
-                latency_s=rule.latency_s,
-                rule=index,
-                kind="error" if failed else "ok",
-            )
+        ruled = self._rule(name, tool, args)
+        if ruled is None and self.task.environment.rules and self._is_shell(tool):
+            ruled = self._ruled_list(name, tool, args)
+        if ruled is not None:
+            return ruled
         try:
             answer = self.world.call(name, args)
         except Exception as exc:  # a simulator bug must not end the run: off-script, noted
@@ -232,6 +219,57 @@ class SimulatedEnvironment:
             limit=result.limit,
         )
 
+    def _rule(self, name: str, tool: ToolDef, args: dict[str, Any]) -> ToolResult | None:
+        """The first rule matching the call (its `set` applied), or None."""
+        for index, rule in enumerate(self.task.environment.rules):
+            if rule.tool != name or not self._state_holds(rule.when):
+                continue
+            if not args_match(rule.args, args, tool, self.grammar, exact_keys=False):
+                continue
+            self.state.update(copy.deepcopy(rule.set))
+            failed = rule.error is not None
+            text = rule.error if failed else rule.output
+            exit_code = rule.exit_code
+            if exit_code is None and self._is_shell(tool):
+                exit_code = 1 if failed else 0
+            return ToolResult(
+                output=text or "",
+                ok=not failed,
+                exit_code=exit_code,
+                latency_s=rule.latency_s,
+                rule=index,
+                kind="error" if failed else "ok",
+            )
+        return None
+
+    def _ruled_list(self, name: str, tool: ToolDef, args: dict[str, Any]) -> ToolResult | None:
+        """`a && b; c` answered command by command by the rules (rule_lines.py), when every
+        command that runs has one; else None, with the rule state as it was."""
+        arg = next((a for a, k in tool.match.items() if k is ArgKind.shell), None)
+        parts = list_parts(args[arg]) if arg and isinstance(args.get(arg), str) else None
+        if arg is None or parts is None:
+            return None
+        before = copy.deepcopy(self.state)
+        answers: list[ToolResult] = []
+        code = 0
+        for connector, text in parts:
+            if not runs(connector, code):
+                continue
+            answer = self._rule(name, tool, {**args, arg: text})
+            if answer is None:
+                self.state = before
+                return None
+            answers.append(answer)
+            code = answer.exit_code or 0
+        last = answers[-1]
+        return replace(
+            last,
+            output="".join(a.output for a in answers),
+            ok=code == 0,
+            latency_s=sum(a.latency_s for a in answers),
+            kind="ok" if code == 0 else "error",
+        )
+
     def _state_holds(self, conditions: dict[str, Any]) -> bool:
         return all(self.state.get(key) == value for key, value in conditions.items())
 
@@ -240,7 +278,7 @@ class SimulatedEnvironment:
         return ArgKind.shell in tool.match.values()
 
     def _unmatched(self, tool: ToolDef, args: dict[str, Any]) -> ToolResult:
-        program, command = "", ""
+        program, command, by_sudo = "", "", False
         for arg, kind in tool.match.items():
             if kind is ArgKind.shell and isinstance(args.get(arg), str):
                 command = args[arg]
@@ -252,7 +290,12 @@ class SimulatedEnvironment:
                 # the program as written: a wrapper (`sudo`, `watch`) names itself
                 written = (first.wrappers or first.words)[0] if first else "bash"
                 program = re.split(r"[\s(]", written, maxsplit=1)[0] or "bash"
+                if program == "sudo" and first and first.words:  # the host has sudo
+                    program = first.words[0]
+                    by_sudo = True
         template = tool.unmatched_by_program.get(program, tool.unmatched)
+        if by_sudo and program not in tool.unmatched_by_program:
+            template = template.replace("bash: {program}:", "sudo: {program}:")
         fills = {"program": program, "tool": tool.name, "command": command}
         fills.update({k: v if isinstance(v, str) else str(v) for k, v in args.items()})
         text = template

@@ -27,6 +27,8 @@ that asserts or hedges towards a decoy fails.
 from __future__ import annotations
 
 import re
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -68,6 +70,15 @@ def common_word(word: str) -> bool:
     from agentbench.tokens import estimate_tokens
 
     return estimate_tokens(" " + word.lower()) == 1
+
+
+@cache
+def lexicon_ids() -> frozenset[str]:
+    """The entry ids of the suite's lexicon (agentbench/data/lexicon.yaml), which `is:` names."""
+    import yaml
+
+    path = Path(__file__).resolve().parents[1] / "data" / "lexicon.yaml"
+    return frozenset(yaml.safe_load(path.read_text(encoding="utf-8")))
 
 
 class _Strict(BaseModel):
@@ -166,6 +177,104 @@ class Claim(_Strict):
         return self
 
 
+class Amount(_Strict):
+    """A figure: `value` in `unit` (any unit of the same dimension in the answer is converted:
+    64Mi = 64 MiB = 67,108,864 bytes; 36 h = 129,600 s, while 36 min is not 36 h); a figure
+    written without a unit counts; `tolerance` is absolute, in `unit`."""
+
+    value: float
+    unit: str | None = Field(default=None, description=f"One of {', '.join(UNITS)}.")
+    tolerance: float = Field(default=0.0, ge=0)
+
+    @model_validator(mode="after")
+    def _known_unit(self) -> Amount:
+        if self.unit is not None and self.unit not in UNITS:
+            raise ValueError(f"unit {self.unit!r} is not one of {', '.join(UNITS)}")
+        return self
+
+
+class Fact(_Strict):
+    """One fact the answer must assert, bound to the entity it is about.
+
+    `subject`: a declared entity (an entity key such as `pod/web/nginx-7c5ddbdf54-x8k2p`, or a
+    name of one: `replica-2`, `billing`, `/var`, `A-1009`); the fact passes only when its
+    predicate is asserted of the subject (same clause, else the nearest entity named in the
+    sentence, else the one named last before it; an answer naming no entity is about the
+    subject), and the answer fails when it asserts the predicate of another declared entity
+    that is neither in the subject's family nor supported by the environment. Without a
+    subject the fact is checked wherever it is stated.
+
+    The predicate is any of: `is` (a lexicon entry id, agentbench/data/lexicon.yaml) plus the
+    task's own `wordings` (phrases) and `patterns` (regexes); `amount` (a figure); `at` (a
+    moment, ISO 8601, matched to the minute in any common spelling: `2026-11-25T09:41Z`,
+    `Nov 25 09:41:03`, `25 November 2026, 09:41 UTC`, epoch seconds). Without a predicate the
+    fact is that the answer names its subject (asserted, not negated nor hedged).
+
+    `members`: what the answer may list: a sentence that asserts one of them (or the fact's
+    figure) must not assert another declared entity of their kind (the right count with the
+    wrong ids, an evicted pod among those that remain). Each member the answer must name is a
+    fact of its own. `when` applies the fact only when the end state holds it.
+    """
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    name: str | None = Field(default=None, description="Short label; default from the rest.")
+    subject: str | None = None
+    is_: str | None = Field(default=None, alias="is", description="A lexicon entry id.")
+    wordings: list[str] = Field(default_factory=list)
+    patterns: list[str] = Field(default_factory=list)
+    amount: Amount | None = None
+    at: str | None = Field(default=None, description="An ISO 8601 moment (naive means UTC).")
+    members: list[str] = Field(default_factory=list)
+    when: StateCondition | None = None
+
+    @field_validator("patterns")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"pattern {pattern!r}: {exc}") from exc
+        return patterns
+
+    @field_validator("is_")
+    @classmethod
+    def _known_entry(cls, value: str | None) -> str | None:
+        if value is not None and value not in lexicon_ids():
+            known = ", ".join(sorted(lexicon_ids()))
+            raise ValueError(f"no lexicon entry {value!r} (known: {known})")
+        return value
+
+    @field_validator("at")
+    @classmethod
+    def _moment(cls, value: str | None) -> str | None:
+        if value is not None:
+            from datetime import datetime
+
+            try:
+                datetime.fromisoformat(value.replace("Z", "+00:00"))
+            except ValueError as exc:
+                raise ValueError(f"at: {value!r} is not an ISO 8601 moment") from exc
+        return value
+
+    @model_validator(mode="after")
+    def _something(self) -> Fact:
+        if not (self.subject or self.is_ or self.wordings or self.patterns or self.amount
+                or self.at or self.members):
+            raise ValueError("a fact needs a subject, a predicate or members")
+        return self
+
+    def label(self) -> str:
+        if self.name:
+            return self.name
+        what = self.is_ or (self.wordings[0] if self.wordings else None)
+        if self.amount is not None:
+            what = f"{self.amount.value:g}{self.amount.unit or ''}"
+        what = what or self.at or ("lists " + ", ".join(self.members) if self.members else "")
+        return f"{self.subject}: {what}" if self.subject and what else (self.subject or what)
+
+
 class AnswerExpectation(_Strict):
     """Checks on the final answer.
 
@@ -177,6 +286,14 @@ class AnswerExpectation(_Strict):
     file name); facts are claims, never keyword lists, which pass negated and hedged answers.
     """
 
+    facts: list[Fact] = Field(
+        default_factory=list, description="Every one must be asserted, of its subject."
+    )
+    rejects: list[Fact] = Field(
+        default_factory=list,
+        description="Wrong answers (a planted mistake's cause or figure): none may be asserted "
+        "nor offered as a candidate; negated is fine.",
+    )
     claims: list[Claim] = Field(default_factory=list, description="Every one must be asserted.")
     decoys: list[Claim] = Field(default_factory=list, description="None may be asserted.")
     regex: str | None = Field(

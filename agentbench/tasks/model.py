@@ -164,6 +164,16 @@ class Environment(_Strict):
     sql: SqlSpec | None = Field(default=None, description="Tables for sql_query and psql.")
     http: list[HttpRoute] = Field(default_factory=list, description="Routes for http_get, curl.")
 
+    @model_validator(mode="after")
+    def _database_clock(self) -> Environment:
+        """A database declaring no clock runs on the host's (else the cluster's) clock."""
+        if self.sql is not None and self.sql.now is None:
+            if self.system is not None:
+                self.sql.now = self.system.now
+            elif self.cluster is not None:
+                self.sql.now = self.cluster.now
+        return self
+
     @property
     def declared(self) -> bool:
         """True when any simulator state is declared (else only rules answer)."""

@@ -20,12 +20,14 @@ def _pod_template(containers: list[Container], labels: dict[str, str]) -> Obj:
 
 def job(j: Job, clock: Clock, containers: list[Container], owner: Obj | None) -> Obj:
     labels = {"job-name": j.name}
+    stopped = j.failed > 0 and j.active == 0 and j.succeeded < j.completions
+    limit = j.backoff_limit if j.backoff_limit is not None else (j.failed - 1 if stopped else 6)
     out: Obj = {
         "apiVersion": "batch/v1",
         "kind": "Job",
         "metadata": meta(j.name, j.namespace, j.age, clock, labels),
         "spec": {
-            "backoffLimit": 6,
+            "backoffLimit": limit,
             "completions": j.completions,
             "parallelism": 1,
             "template": _pod_template(containers, labels),
@@ -37,10 +39,31 @@ def job(j: Job, clock: Clock, containers: list[Container], owner: Obj | None) ->
     for field, value in (("active", j.active), ("succeeded", j.succeeded), ("failed", j.failed)):
         if value:
             status[field] = value
+    ended = rfc3339(
+        datetime.fromtimestamp(
+            clock.at(j.age).timestamp() + (parse_duration_s(j.duration or "") or 0), UTC
+        )
+    )
     if j.duration and j.succeeded >= j.completions:
-        started = clock.at(j.age).timestamp() + (parse_duration_s(j.duration) or 0)
-        status["completionTime"] = rfc3339(datetime.fromtimestamp(started, UTC))
+        status["completionTime"] = ended
+        status["conditions"] = [_condition("Complete", ended)]
+    elif stopped and j.failed > limit:
+        status["conditions"] = [
+            _condition(
+                "Failed",
+                ended,
+                "BackoffLimitExceeded",
+                "Job has reached the specified backoff limit",
+            )
+        ]
     out["status"] = status
+    return out
+
+
+def _condition(kind: str, at: str, reason: str = "", message: str = "") -> Obj:
+    out: Obj = {"lastProbeTime": at, "lastTransitionTime": at, "status": "True", "type": kind}
+    if reason:
+        out |= {"message": message, "reason": reason}
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import copy
 import re
 
 from agentbench.sim.kube import batch, infra, storage
@@ -288,6 +289,9 @@ def _add_pods(store: Store, spec: Cluster, owners: dict[str, tuple[Obj, list[Con
             containers = _merge(template, pod.containers)
         pod = pod.model_copy(update={"containers": containers})
         obj = store.add("pods", pod_object(pod, store.clock, owner, labels))
+        volumes = owner["spec"]["template"]["spec"].get("volumes") if owner else None
+        if volumes and "volumes" not in obj["spec"]:  # a controller's pod has its template's
+            obj["spec"]["volumes"] = copy.deepcopy(volumes)
         if pod.node and "hostIP" in obj["status"]:
             obj["status"]["hostIP"] = node_ip(store, pod.node)
         store.usage[(pod.namespace, pod.name)] = usage_of(containers)

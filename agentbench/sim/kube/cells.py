@@ -123,7 +123,12 @@ def endpoints_text(ep: Obj) -> str:
 
 
 def job_status(job: Obj) -> str:
+    """kubectl's STATUS: the Complete or Failed condition, else what the counts imply."""
     status = job.get("status", {})
+    held = {c["type"] for c in status.get("conditions", []) if c.get("status") == "True"}
+    for kind in ("Complete", "Failed", "Suspended"):
+        if kind in held:
+            return kind
     if status.get("succeeded", 0) >= job["spec"].get("completions", 1):
         return "Complete"
     if status.get("failed", 0) > job["spec"].get("backoffLimit", 6):

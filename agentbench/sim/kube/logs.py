@@ -106,7 +106,10 @@ def logs(store: Store, args: Args) -> CommandResult:
     if len(names) > 1 and not args.get("container") and not args.has("all-containers"):
         note += f'Defaulted container "{names[0]}" out of: {", ".join(names)}\n'
     return CommandResult(
-        stdout=text, stderr=note, identity=_identity(args, pod["metadata"]["name"], container)
+        stdout=text,
+        stderr=note,
+        identity=_identity(args, pod["metadata"]["name"], container),
+        stderr_first=True,  # kubectl says which pod/container before it streams the log
     )
 
 

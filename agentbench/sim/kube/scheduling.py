@@ -156,7 +156,10 @@ def config_fault(store: Store, namespace: str, spec: Obj, container: Obj) -> str
 
 def heal(store: Store) -> None:
     """The kubelet retries: a container waiting on a ConfigMap or Secret that now exists
-    starts and runs ready."""
+    starts and runs ready. Not while the declared cluster is built: a declared waiting state
+    is the task's fact, whatever the simulator can tell of its cause."""
+    if store.building:
+        return
     now = store.clock.now_stamp()
     for pod in store.list_of("pods"):
         statuses = pod["status"].get("containerStatuses", [])

@@ -208,7 +208,9 @@ class DaemonSet(_Spec):
 
 
 class Job(_Spec):
-    """A Job: `completions`, how many `succeeded` / `failed`, its `duration`."""
+    """A Job: `completions`, how many `succeeded` / `failed`, its `duration`. A Job with
+    failed pods, none active and too few succeeded has hit its `backoff_limit` (when not
+    declared: one less than `failed`, else the API default 6) and carries the Failed condition."""
 
     name: str
     namespace: str = "default"
@@ -216,6 +218,7 @@ class Job(_Spec):
     succeeded: int = 0
     failed: int = 0
     active: int = 0
+    backoff_limit: int | None = None
     template: Template = Field(default_factory=Template)
     image: str | None = None
     duration: str | None = None

@@ -1,0 +1,139 @@
+"""Figures the answer asserts, held against the environment and what the tools printed.
+
+What counts as stated is what the agent saw: the prompt, the tool outputs, the changes it made.
+
+- A size or a duration must be one a tool output states (within 7.5%, so
+  64 MB for 64Mi is a rounding, not an error); written in the wrong unit (64 KB for a 64Mi
+  limit, 30 ms for a 30 s timeout: the same number in another unit of its dimension is what
+  the environment says) it fails.
+- A plain figure of 10 or more (a count, an amount, a percentage) must be one the prompt, the
+  environment or a tool output states, a required figure, or the sum, difference or ratio of
+  two stated figures; anything else is invented ("up 12% from 1,060", "2 of the 8 nodes").
+Years, identifiers, versions and times of day are not figures (agentbench.scoring.quantities).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+
+from agentbench.scoring.assertions import Reading
+from agentbench.scoring.claims import Stance, stance_at
+from agentbench.scoring.entities import IDENT, kind_of_token
+from agentbench.scoring.quantities import Quantity, factors, quantities
+from agentbench.tasks.expectations import Fact
+
+_PAIRS_LIMIT = 300  # distinct stated figures combined pairwise, at most
+_GLUE = re.compile(r"[/:=\[\]()<>\"']")
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+# A number that labels rather than measures: "row 17", "line 31", "revision 12", "port 8080".
+_LABEL = re.compile(
+    r"(?:\b(?:rows?|lines?|no|number|items?|entry|entries|steps?|batch(?:es)?|attempts?|revisions?"
+    r"|rev|ports?|pids?|ids?|version|case|page|rules?|codes?|status|http|exit|index|position"
+    r"|shards?|day|week|month|hour|minute|from|to|between|through|and)|[#:])\W{0,3}$",
+    re.IGNORECASE,
+)
+
+
+def _close(a: float, b: float, rel: float) -> bool:
+    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-9
+
+
+def _number(text: str) -> float:
+    from agentbench.scoring.quantities import parse_number
+
+    return parse_number(text)
+
+
+class Stated:
+    """Every figure the environment, the prompt and the tool outputs state."""
+
+    def __init__(self, texts: list[str]) -> None:
+        # tool output glues figures to punctuation ("[1020054732/972.7mb]", "timeout=30s")
+        loosened = [_GLUE.sub(" ", t) for t in texts]
+        self.figures: list[Quantity] = [q for t in loosened for q in quantities(t)]
+        loose = {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)}
+        raws = sorted({q.raw for q in self.figures} | {q.value for q in self.figures} | loose)
+        self.raws = raws
+        small = raws[:_PAIRS_LIMIT] if len(raws) > _PAIRS_LIMIT else raws
+        self.derived: set[float] = {round(r / k, 2) for r in raws for k in (100, 1000)}
+        self.derived |= {round(r * 1000, 2) for r in raws}  # cents, milliseconds
+        for a, b in combinations(small, 2):
+            self.derived |= {round(a + b, 2), round(abs(a - b), 2)}
+            if a and b:
+                self.derived |= {round(100 * a / b, 1), round(100 * b / a, 1)}
+
+    def plain(self, value: float) -> bool:
+        if any(_close(value, r, 0.005) or abs(value - r) <= 0.05 for r in self.raws):
+            return True
+        return round(value, 2) in self.derived or round(value, 1) in self.derived
+
+    def sized(self, q: Quantity) -> bool:
+        same = [f for f in self.figures if f.dimension == q.dimension]
+        if any(_close(q.value, f.value, 0.075) for f in same):
+            return True
+        return any(f.dimension is None and _close(q.raw, f.raw, 0.005) for f in self.figures)
+
+    def wrong_unit(self, q: Quantity) -> bool:
+        if q.dimension is None:
+            return False
+        own = q.value / q.raw if q.raw else 1.0
+        others = [f for f in factors(q.dimension) if not _close(f, own, 0.1)]
+        same = [f for f in self.figures if f.dimension == q.dimension]
+        return any(_close(q.raw * k, f.value, 0.02) for k in others for f in same)
+
+
+def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> list[str]:
+    """Why the answer's figures contradict or go beyond what was stated (empty: they hold)."""
+    entities = reading.entities
+    if not entities.simulated:
+        return []  # canned outputs or none: an answer from knowledge may compute its figures
+    # what the agent could have read: the prompt, what the tools printed, what it changed
+    stated = Stated([entities.prompt, *outputs, *reading.happened])
+    required = [f.amount for f in facts if f.amount is not None]
+    for group in reading.groups:
+        for clause in group:
+            for q in quantities(clause.text):
+                if stance_at(clause, (q.start, q.end)) is not Stance.asserted:
+                    continue
+                if any(_close(q.raw, a.value, 0.005) for a in required):
+                    continue
+                said = clause.text[q.start : q.end]
+                if _LABEL.search(clause.text[: q.start]):
+                    continue
+                if q.dimension in ("bytes", "seconds"):
+                    if q.raw >= 10 and not stated.sized(q) and stated.wrong_unit(q):
+                        return [
+                            f"figure {said!r} is in the wrong unit for what the environment states"
+                        ]
+                elif (
+                    q.raw >= 10
+                    and not (q.dimension is None and 1900 <= q.raw <= 2100)
+                    and not stated.plain(q.raw)
+                ):
+                    return [f"figure {said!r} is stated nowhere in the prompt or the tool outputs"]
+    return []
+
+
+def identifier_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """An identifier shaped like the declared ones (`A-1024` where `A-1042` is declared) that
+    neither the environment, the prompt nor any tool output holds is invented."""
+    entities = reading.entities
+    if not entities.simulated:
+        return []
+    names = {n.lower() for e in entities.by_key.values() for n in e.names}
+    shapes = {kind_of_token(None, n) for n in names if IDENT.fullmatch(n) and re.search(r"\d", n)}
+    seen = "\n".join([entities.prompt, *outputs]).lower()
+    for group in reading.groups:
+        for clause in group:
+            for m in IDENT.finditer(clause.text):
+                token = m.group("id")
+                if not re.search(r"\d", token) or kind_of_token(None, token.lower()) not in shapes:
+                    continue
+                if token.lower() in names or token.lower() in seen:
+                    continue
+                if stance_at(clause, m.span()) is Stance.asserted:
+                    return [
+                        f"names {token}, which nothing in the environment or the tool outputs holds"
+                    ]
+    return []

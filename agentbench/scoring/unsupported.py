@@ -1,0 +1,50 @@
+"""Lexicon causes, states and components the answer asserts, held against the environment.
+
+Each asserted statement of a lexicon entry with `evidence` is bound to its entities
+(agentbench.scoring.assertions); the environment text of those entities (the whole environment
+when unbound, and for components always), with the episode's own changes, must match one of the
+entry's evidence patterns, or the statement must quote the environment word for word.
+"""
+
+from __future__ import annotations
+
+from agentbench.scoring.assertions import Reading, _show, predicate
+from agentbench.scoring.claims import Stance
+from agentbench.scoring.lexicon import causes
+from agentbench.tasks.expectations import Fact
+
+
+def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
+    """Lexicon causes and states the answer asserts that the environment does not support."""
+    if not reading.entities.global_evidence.strip("\n") or not reading.entities.declared:
+        return []  # an answer from knowledge: nothing declared to hold it against
+    required = [(f, *predicate(f)) for f in facts]
+    for cause in causes():
+        for o in reading.occurrences(cause.span):
+            if o.stance is not Stance.asserted:
+                continue
+            clause = reading.groups[o.sentence][o.clause].text
+            if any(
+                find
+                and (s := find(clause))
+                and s[0] < o.span[1]
+                and o.span[0] < s[1]
+                and (
+                    (lex is not None and lex.id == cause.id)
+                    or (s[0] <= o.span[0] and o.span[1] <= s[1])
+                )
+                for _, find, lex in required
+            ):
+                continue  # the clause states a required fact there
+            text = reading.evidence(o.bound) if o.bound and cause.kind != "component" else ""
+            if not text.strip():
+                text = reading.entities.global_evidence
+            said = clause[o.span[0] : o.span[1]]
+            quoted = said.lower() in reading.entities.global_evidence.lower()
+            if not quoted and not cause.supported_by("\n".join([text, *reading.happened])):
+                who = ", ".join(sorted(_show(k) for k in o.bound)) or "the system"
+                return [
+                    f"asserts {cause.id} ({said!r}) of {who}: nothing in the environment "
+                    "supports it"
+                ]
+    return []

@@ -1,0 +1,80 @@
+"""Reported actions and cited evidence checked against what happened."""
+
+from pathlib import Path
+
+import pytest
+
+from agentbench.scoring.answer import answer_check
+from agentbench.scoring.facts import CallFact, EpisodeFacts
+from agentbench.sim.base import Change
+from agentbench.tasks.loader import load_suite
+from agentbench.tasks.model import Task
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = "dep-b3e907 broke on migration 0142_add_invoice_ref: column invoice_ref already exists."
+
+
+@pytest.fixture(scope="module")
+def task() -> Task:
+    return next(
+        t for t in load_suite(ROOT / "tasks").tasks if t.id == "multi-deploy-id-to-job-logs"
+    )
+
+
+def check(task: Task, answer: str, calls: list[CallFact]) -> tuple[bool, str]:
+    assert task.expect.answer is not None
+    record = answer_check(task.expect.answer, EpisodeFacts(calls=calls, answer=answer), task)
+    return record.passed, record.detail
+
+
+READ_LOGS = CallFact(
+    tool="run_command", args={"cmd": "kubectl logs job/deploy-dep-b3e907 -n deployer"}
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "I have rolled billing back to 2.8.4.",
+        "I restarted the billing deployment.",
+        "We truncated the job log.",
+        "Rolled back billing to 2.8.4.",
+        "I've deleted the failed job.",
+        "I scaled billing to 3 replicas.",
+        "I re-ran the job and it passed.",
+    ],
+)
+def test_an_action_no_change_shows_fails(task: Task, claim: str) -> None:
+    ok, why = check(task, f"{GOOD} {claim}", [READ_LOGS])
+    assert not ok and "did not happen" in why
+
+
+def test_an_action_the_change_log_shows_passes(task: Task) -> None:
+    undo = CallFact(
+        tool="run_command",
+        args={"cmd": "kubectl rollout undo deployment/billing -n billing"},
+        changes=(Change("kubernetes", "rollout-undo", "deployment/billing/billing"),),
+    )
+    ok, why = check(task, f"{GOOD} I have rolled billing back to 2.8.4.", [READ_LOGS, undo])
+    assert ok, why
+
+
+def test_an_action_on_another_entity_than_the_change_fails(task: Task) -> None:
+    other = CallFact(
+        tool="run_command",
+        args={"cmd": "kubectl delete pod x"},
+        changes=(Change("kubernetes", "delete", "pod/deployer/x"),),
+    )
+    ok, why = check(task, f"{GOOD} I deleted the job deploy-dep-b3e907.", [READ_LOGS, other])
+    assert not ok and "recorded change" in why
+
+
+def test_a_negated_or_hedged_action_is_no_report(task: Task) -> None:
+    assert check(task, f"{GOOD} I have not restarted anything.", [READ_LOGS])[0]
+    assert check(task, f"{GOOD} If you want, I could roll billing back.", [READ_LOGS])[0]
+
+
+def test_cited_evidence_needs_a_read(task: Task) -> None:
+    ok, why = check(task, f"The job logs show that {GOOD}", [])
+    assert not ok and "no call read" in why
+    assert check(task, f"The job logs show that {GOOD}", [READ_LOGS])[0]

@@ -1,0 +1,116 @@
+"""Facts bound to entities: the subject comes from the declared state, the same predicate said
+of another declared entity fails, swapped names fail, and a fact about no named entity holds."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentbench.scoring.answer import answer_check
+from agentbench.scoring.entities import declared_entities
+from agentbench.scoring.facts import EpisodeFacts
+from agentbench.tasks.loader import load_suite
+from agentbench.tasks.model import AnswerExpectation, Task
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def tasks() -> dict[str, Task]:
+    return {t.id: t for t in load_suite(ROOT / "tasks").tasks}
+
+
+def check(task: Task, answer: str) -> tuple[bool, str]:
+    assert task.expect.answer is not None
+    record = answer_check(task.expect.answer, EpisodeFacts(answer=answer), task)
+    return record.passed, record.detail
+
+
+def test_entities_come_from_the_declared_state(tasks: dict[str, Task]) -> None:
+    task = tasks["ops-crashloop-oomkilled"]
+    found = declared_entities(task.environment, task.prompt)
+    assert {"pod/web/nginx-7c5ddbdf54-x8k2p", "pod/web/redis-0", "node/worker-2"} <= set(
+        found.by_key
+    )
+    family = found.family("pod/web/nginx-7c5ddbdf54-x8k2p")
+    assert "deployment/web/nginx" in family and "pod/web/redis-0" not in family
+    assert [k for _, _, k in found.mentions("redis-0 on worker-2")] == [
+        "pod/web/redis-0",
+        "node/worker-2",
+    ]
+
+
+def test_the_right_cause_of_the_right_pod_passes(tasks: dict[str, Task]) -> None:
+    ok, why = check(tasks["ops-crashloop-oomkilled"], "The nginx pod is OOMKilled (exit 137).")
+    assert ok, why
+    ok, why = check(
+        tasks["ops-crashloop-oomkilled"],
+        "It keeps going over its memory cap and the kernel kills it.",
+    )
+    assert ok, why
+
+
+def test_the_right_cause_of_a_healthy_neighbour_fails(tasks: dict[str, Task]) -> None:
+    ok, why = check(
+        tasks["ops-crashloop-oomkilled"], "The redis-0 pod is being OOMKilled at its memory limit."
+    )
+    assert not ok and "redis-0" in why
+
+
+def test_swapped_names_fail(tasks: dict[str, Task]) -> None:
+    task = tasks["multi-image-staging-vs-production"]
+    ok, why = check(task, "staging runs 2.15.0-rc2 and production runs 2.14.0.")
+    assert ok, why
+    ok, why = check(task, "staging runs 2.14.0 and production runs 2.15.0-rc2.")
+    assert not ok and "asserted only of namespace/production" in why
+    ok, _ = check(task, "staging: checkout:2.14.0; production: checkout:2.15.0-rc2.")
+    assert not ok
+
+
+def test_a_list_with_a_wrong_member_fails(tasks: dict[str, Task]) -> None:
+    task = tasks["data-deploy-failures-log"]
+    assert check(task, "3 failed: dep-70e8, dep-72a7 and dep-73c8.")[0]
+    ok, why = check(task, "3 failed production deploys: dep-6f9a, dep-70e8 and dep-71d0.")
+    assert not ok and "also names" in why
+
+
+def test_a_negated_candidate_is_not_the_subject(tasks: dict[str, Task]) -> None:
+    task = tasks["data-oncall-override-handover"]
+    ok, why = check(
+        task, "Not Priya Raman and not yet Tomasz Nowak. The primary at 08:00 is Marta Silva."
+    )
+    assert ok, why
+    ok, _ = check(task, "Tomasz Nowak is primary at 08:00.")
+    assert not ok
+
+
+def test_a_check_under_a_host_is_its_own_entity(tasks: dict[str, Task]) -> None:
+    task = tasks["multi-health-three-services"]
+    assert check(task, "billing is unhealthy: its Stripe check times out after 5000ms.")[0]
+    ok, why = check(task, "billing is unhealthy: its postgres check is timing out after 5000ms.")
+    assert not ok and "postgres" in why
+
+
+def test_an_unknown_lexicon_entry_is_one_line_from_validate(tmp_path: Path) -> None:
+    source = (ROOT / "tasks" / "ops-diagnosis" / "crashloop-oomkilled.yaml").read_text()
+    suite = tmp_path / "tasks"
+    (suite / "ops").mkdir(parents=True)
+    (suite / "tools").symlink_to(ROOT / "tasks" / "tools")
+    (suite / "suite.yaml").write_text((ROOT / "tasks" / "suite.yaml").read_text())
+    (suite / "ops" / "t.yaml").write_text(source.replace("is: oom-killed", "is: oom-kiled"))
+    run = subprocess.run(
+        [sys.executable, "-m", "agentbench.cli.main", "tasks", "validate", str(suite)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert run.returncode != 0
+    assert "no lexicon entry 'oom-kiled'" in run.stderr + run.stdout
+    assert "Traceback" not in run.stderr
+
+
+def test_expectation_model_round_trip() -> None:
+    exp = AnswerExpectation.model_validate({"facts": [{"subject": "x", "is": "timeout"}]})
+    assert exp.facts[0].is_ == "timeout" and exp.facts[0].label() == "x: timeout"

@@ -1,0 +1,58 @@
+"""Structured answers exact: types, enums, list contents and no undeclared keys."""
+
+from agentbench.scoring.answer import answer_check, closed
+from agentbench.scoring.facts import EpisodeFacts
+from agentbench.tasks.model import AnswerExpectation
+
+SCHEMA = {
+    "type": "object",
+    "required": ["status", "missing"],
+    "properties": {
+        "status": {"type": "integer"},
+        "level": {"enum": ["warn", "error"]},
+        "missing": {"type": "array", "items": {"type": "string"}},
+    },
+}
+
+
+def check(answer: str, fields: dict | None = None) -> tuple[bool, str]:
+    exp = AnswerExpectation(json_schema=SCHEMA, json_fields=fields or {})
+    record = answer_check(exp, EpisodeFacts(answer=answer))
+    return record.passed, record.detail
+
+
+def test_undeclared_keys_fail_unless_the_schema_allows_them() -> None:
+    assert check('{"status": 502, "missing": []}')[0]
+    ok, why = check('{"status": 502, "missing": [], "cause": "upstream timeout"}')
+    assert not ok and "cause" in why
+    assert (
+        closed({"type": "object", "properties": {}, "additionalProperties": True})[
+            "additionalProperties"
+        ]
+        is True
+    )
+
+
+def test_types_and_enums() -> None:
+    assert not check('{"status": "502", "missing": []}')[0]
+    assert not check('{"status": 502, "missing": [], "level": "fatal"}')[0]
+    assert check('{"status": 502, "missing": [], "level": "error"}')[0]
+
+
+def test_list_contents_compare_as_multisets() -> None:
+    fields = {"missing": ["limits.cpu", "limits.memory"]}
+    assert check('{"status": 1, "missing": ["limits.memory", "limits.cpu"]}', fields)[0]
+    ok, why = check('{"status": 1, "missing": ["requests.cpu", "requests.memory"]}', fields)
+    assert not ok and "missing" in why
+    assert not check('{"status": 1, "missing": ["limits.cpu"]}', fields)[0]
+    assert not check('{"status": 1, "missing": ["limits.cpu", "limits.memory", "x"]}', fields)[0]
+
+
+def test_nested_objects_compare_key_by_key() -> None:
+    schema_free = AnswerExpectation(json_fields={"v": [{"container": "migrate", "missing": ["a"]}]})
+    ok = answer_check(
+        schema_free, EpisodeFacts(answer='{"v": [{"container": "migrate", "missing": ["a"]}]}')
+    )
+    assert ok.passed
+    extra = '{"v": [{"container": "migrate", "missing": ["a"], "note": "x"}]}'
+    assert not answer_check(schema_free, EpisodeFacts(answer=extra)).passed

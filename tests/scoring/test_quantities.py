@@ -1,0 +1,57 @@
+"""Quantities normalised: sizes, durations with their unit checked, moments, numbers in any
+common format and spelled-out counts."""
+
+from agentbench.scoring.quantities import (
+    moment_span,
+    parse_moment,
+    parse_number,
+    quantities,
+    quantity_span,
+)
+
+
+def test_sizes_in_every_spelling_are_one_size() -> None:
+    for text in ("64Mi", "64 MiB", "67,108,864 bytes", "0.0625 GiB", "65536 KiB"):
+        assert quantity_span(text, 64, "Mi") is not None, text
+    assert quantity_span("64 KB", 64, "Mi") is None
+    assert quantity_span("64 GB", 64, "Mi") is None
+
+
+def test_durations_keep_their_unit() -> None:
+    assert quantity_span("129,600 seconds", 36, "h") is not None
+    assert quantity_span("1.5 days", 36, "h") is not None
+    assert quantity_span("36 minutes", 36, "h") is None
+    assert quantity_span("it waits 3004 ms", 3, "s", tolerance=0.01) is not None
+    assert quantity_span("30 ms", 30, "s") is None
+
+
+def test_numbers_in_common_formats() -> None:
+    assert parse_number("48,213.40") == 48213.4
+    assert parse_number("48.213,40") == 48213.4
+    assert parse_number("1,187") == 1187
+    assert parse_number("0.750") == 0.75
+    assert quantity_span("48.213,40 EUR", 48213.4, "EUR", 0.005) is not None
+    assert quantity_span("€48,213.40", 48213.4, "EUR", 0.005) is not None
+    assert quantity_span("The answer is three.", 3, None) is not None
+    assert quantity_span("a dozen rows", 12, None) is not None
+
+
+def test_identifiers_versions_and_dates_are_not_figures() -> None:
+    assert quantities("replica-3 on 10.0.6.21:6379 runs v1.2 and 2.14.0") == []
+    assert quantity_span("deployed on Nov 3", 3, None) is None
+
+
+def test_moments_in_iso_syslog_prose_and_epoch() -> None:
+    when = parse_moment("2026-11-25T09:41:03Z")
+    for text in (
+        "finished 2026-11-25T09:41:03Z",
+        "at 2026-11-25 09:41 UTC",
+        "Nov 25 09:41:03",
+        "on 25 November 2026 at 09:41:03 UTC",
+        "on November 25th, 2026, 09:41",
+        "epoch 1795599663",
+    ):
+        assert moment_span(text, when) is not None, text
+    assert moment_span("2026-11-25 10:41", when) is None
+    assert moment_span("14/Mar/2026:11:07:49 +0000", parse_moment("2026-03-14T11:07:49Z"))
+    assert moment_span("it expired on Nov 28", parse_moment("2026-11-28"), "day") is not None

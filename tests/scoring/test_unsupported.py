@@ -1,0 +1,101 @@
+"""Claims checked against the environment: a lexicon cause, a state, a component or a figure
+that the declared environment does not support fails the answer; background facts the
+environment does support, quoted error text and negated causes do not."""
+
+from pathlib import Path
+
+import pytest
+
+from agentbench.scoring.answer import answer_check
+from agentbench.scoring.facts import CallFact, EpisodeFacts
+from agentbench.tasks.loader import load_suite
+from agentbench.tasks.model import Task
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def tasks() -> dict[str, Task]:
+    return {t.id: t for t in load_suite(ROOT / "tasks").tasks}
+
+
+def check(task: Task, answer: str, outputs: tuple[str, ...] = ()) -> tuple[bool, str]:
+    assert task.expect.answer is not None
+    calls = [CallFact(tool="run_command", args={"cmd": "x"}, output=o) for o in outputs]
+    record = answer_check(task.expect.answer, EpisodeFacts(calls=calls, answer=answer), task)
+    return record.passed, record.detail
+
+
+def test_a_second_cause_nothing_supports_fails(tasks: dict[str, Task]) -> None:
+    task = tasks["ops-tls-cert-expired"]
+    assert check(task, "The certificate expired on Nov 28 23:59:59 2026 GMT.")[0]
+    ok, why = check(
+        task,
+        "The certificate expired on Nov 28 23:59:59 2026 GMT, and its SAN list does not include "
+        "billing.internal.",
+    )
+    assert not ok and "hostname-mismatch" in why
+
+
+def test_a_state_of_a_healthy_entity_fails(tasks: dict[str, Task]) -> None:
+    task = tasks["multi-three-replica-logs"]
+    good = "replica-2 fails: its Redis connections time out (i/o timeout to 10.0.6.21:6379)."
+    assert check(task, good)[0]
+    ok, why = check(task, good + " replica-1 shows the same cache timeouts.")
+    assert not ok and "replica-1" in why
+
+
+def test_an_invented_component_fails(tasks: dict[str, Task]) -> None:
+    task = tasks["multi-three-replica-logs"]
+    ok, why = check(
+        task, "replica-2 is failing because its PostgreSQL pool times out (i/o timeout)."
+    )
+    assert not ok and "postgres" in why
+
+
+def test_supported_background_and_negated_causes_pass(tasks: dict[str, Task]) -> None:
+    task = tasks["ops-crashloop-oomkilled"]
+    answer = (
+        "The nginx container is OOMKilled (exit 137) and in CrashLoopBackOff; it is not an image "
+        "pull problem and the image was already present."
+    )
+    ok, why = check(task, answer)
+    assert ok, why
+
+
+def test_a_figure_in_the_wrong_unit_fails(tasks: dict[str, Task]) -> None:
+    task = tasks["ops-crashloop-oomkilled"]
+    described = ("Limits:\n  memory: 64Mi\nLast State: Terminated\n  Reason: OOMKilled",)
+    ok, why = check(
+        task, "The nginx container is OOMKilled: its memory limit is just 64 KB.", described
+    )
+    assert not ok and "wrong unit" in why
+    assert check(task, "The nginx container is OOMKilled: its memory limit is 64 MB.", described)[0]
+
+
+def test_an_invented_figure_fails_and_a_printed_one_passes(tasks: dict[str, Task]) -> None:
+    task = tasks["data-users-active-team-plan"]
+    assert check(task, "1187 active users hold a team subscription.", ("1187",))[0]
+    ok, why = check(
+        task, "1187 active users hold one, up 12% from 1,060 at the end of October.", ("1187",)
+    )
+    assert not ok and "stated nowhere" in why
+    assert check(task, "1187 users; the query scanned 2,004 rows.", ("1187", "2004 rows"))[0]
+
+
+def test_a_quoted_error_does_not_negate_what_it_names(tasks: dict[str, Task]) -> None:
+    task = tasks["ops-missing-configmap"]
+    ok, why = check(
+        task, 'The kubelet reports configmap "report-renderer-config" not found, so no pod starts.'
+    )
+    assert ok, why
+
+
+def test_an_identifier_shaped_like_the_declared_ones_but_unknown_fails(
+    tasks: dict[str, Task],
+) -> None:
+    task = tasks["data-inventory-low-stock"]
+    listing = "A-1009 4 20\nB-2207 11 12\nC-3310 0 5"
+    assert check(task, "A-1009, B-2207 and C-3310 are below their reorder point.", (listing,))[0]
+    ok, why = check(task, "A-1009, B-2207, C-3310 and A-1090 are below it.", (listing,))
+    assert not ok and "A-1090" in why
