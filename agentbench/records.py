@@ -281,6 +281,7 @@ class EpisodeTrace:
     state: dict[str, Any] = field(default_factory=dict)
     time_to_done_s: float | None = None
     router_time_s: float = 0.0
+    simulator_errors: list[str] = field(default_factory=list)  # the environment's, as it ended
 
     def kept_steps(self) -> list[StepRecord]:
         """The steps whose answer the episode went on with (discarded answers left out)."""
@@ -332,6 +333,12 @@ class EpisodeResult(BaseModel):
     started_at: str = ""
     spec_decode: dict[str, Any] | None = None
     cost_usd: float | None = None
+    simulator_errors: list[str] = Field(
+        default_factory=list,
+        description="Calls the simulator could not answer, in order (each went off-script): "
+        "'not simulated: CONSTRUCT' for what it does not cover (a jq builtin, docker exec, a "
+        "shell function), or the simulator exception a call raised.",
+    )
 
     @property
     def success(self) -> bool:

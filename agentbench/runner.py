@@ -189,6 +189,7 @@ class Runner:
             tool_mode=self.config.tool_mode,
             started_at=started,
             cost_usd=episode_cost(trace.steps),
+            simulator_errors=trace.simulator_errors,
             **figures,
         )
 

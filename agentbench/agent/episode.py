@@ -145,6 +145,7 @@ class EpisodeLoop(ABC, Generic[S]):
             trace.error = str(exc)
         finally:
             trace.state = state.env.state
+            trace.simulator_errors = list(state.env.simulator_errors)
             trace.time_to_done_s = (time.perf_counter_ns() - state.t0_ns) / 1e9
 
     async def after_step(self, state: S, trace: EpisodeTrace, step: StepRecord) -> bool:

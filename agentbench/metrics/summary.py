@@ -87,6 +87,15 @@ class RunSummary(BaseModel):
     off_script_by_task: dict[str, float] = Field(
         default_factory=dict, description="Task id -> its off-script share, tasks with any."
     )
+    simulator_errors: int = Field(
+        default=0,
+        description="Calls the simulator could not answer (not simulated, or its exception).",
+    )
+    simulator_errors_by_kind: dict[str, int] = Field(
+        default_factory=dict,
+        description="What they were ('not simulated: jq `limit/2`', an exception's type) -> "
+        "how many calls, most frequent first.",
+    )
     tool_call_methods: dict[str, int] = Field(
         default_factory=dict,
         description="Steps with tool calls, by how the calls were read: native (the server's "
@@ -173,6 +182,7 @@ def summarize(episodes: Iterable[EpisodeResult], *, seed: int = 0) -> RunSummary
         cost_note=_cost_note(steps),
         truncated_steps=sum(1 for s in steps if s.truncated),
         **off_script(eps),
+        **simulator_errors(eps),
         tool_call_methods=dict(Counter(s.tool_call_method for s in steps if s.tool_call_method)),
     )
 
@@ -184,6 +194,24 @@ def _tasks_with(counts: list[tuple[int, int]], k: int) -> int:
 def _off_script(result: ToolResultRecord) -> bool:
     # records from before sources were kept: the unmatched fallback was kind "unmatched"
     return result.source == "fallback" or result.kind == "unmatched"
+
+
+def simulator_errors(episodes: list[EpisodeResult]) -> dict[str, Any]:
+    """How many calls the simulator could not answer, and what they were."""
+    kinds: Counter[str] = Counter()
+    for e in episodes:
+        for entry in e.simulator_errors:
+            # an exception entry is "tool(args): Type: message": its type names the kind
+            kinds[entry if entry.startswith("not simulated:") else _exception_kind(entry)] += 1
+    return {
+        "simulator_errors": sum(kinds.values()),
+        "simulator_errors_by_kind": dict(kinds.most_common()),
+    }
+
+
+def _exception_kind(entry: str) -> str:
+    parts = entry.rsplit("): ", 1)
+    return "error: " + (parts[-1].split(":", 1)[0] if len(parts) == 2 else entry[:80])
 
 
 def off_script(episodes: list[EpisodeResult]) -> dict[str, Any]:

@@ -104,6 +104,15 @@ def print_run(
             + ", ".join(f"{t} {share:.0%}" for t, share in worst)
             + "[/yellow]"
         )
+    if total.simulator_errors:
+        kinds = total.simulator_errors_by_kind
+        console.print(
+            f"[yellow]Simulator: {total.simulator_errors} tool calls it could not answer "
+            "(off-script): "
+            + "; ".join(f"{kind} ×{n}" for kind, n in list(kinds.items())[:8])
+            + (f"; {len(kinds) - 8} more kinds" if len(kinds) > 8 else "")
+            + "[/yellow]"
+        )
     serving_notes(run, episodes, total, console)
 
 

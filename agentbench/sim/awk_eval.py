@@ -6,11 +6,16 @@ and a field index past `Limits.fields` is mawk's "program limit exceeded"."""
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable
 from typing import Any
 
-from agentbench.sim.budget import WorkExceeded, current, format_size
+from agentbench.sim.base import NotSimulated
+from agentbench.sim.budget import WorkExceeded, current
 from agentbench.sim.regex import compile_regex, search, translate
+
+_NUMERIC = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*")
 
 
 class AwkError(ValueError):
@@ -19,6 +24,25 @@ class AwkError(ValueError):
 
 class Next(Exception):
     pass
+
+
+class Exit(Exception):
+    """`exit [CODE]`: the main rules stop; END still runs unless it was END that exited."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class StrNum(str):
+    """Input text (a field, a -v value, a split element): numeric when it looks like a
+    number, so `$5 > 90` compares numbers while `"10" < "9"` compares strings."""
+
+    def numeric(self) -> bool:
+        return self == "" or bool(_NUMERIC.fullmatch(self))
+
+
+UNINIT = StrNum("")
 
 
 def _num(value: Any) -> float:
@@ -30,32 +54,52 @@ def _num(value: Any) -> float:
 
 def _text(value: Any) -> str:
     if isinstance(value, float):
-        return str(int(value)) if value == int(value) and abs(value) < 1e16 else f"{value:.6g}"
+        if not math.isfinite(value):
+            raise NotSimulated("awk output of inf or nan")
+        return str(int(value)) if value == int(value) else f"{value:.6g}"
     return str(value)
 
 
 def _looks_numeric(value: Any) -> bool:
-    return isinstance(value, float) or bool(re.fullmatch(r"\s*[-+]?\d+(?:\.\d+)?\s*", str(value)))
+    return isinstance(value, float) or (isinstance(value, StrNum) and value.numeric())
+
+
+num, text = _num, _text
+Functions = Callable[["Machine", str, list[Any]], Any]
 
 
 class Machine:
-    def __init__(self, sep: str | None, variables: dict[str, Any]) -> None:
+    def __init__(self, sep: str | None, variables: dict[str, Any], functions: Functions) -> None:
         self.sep = sep
-        self.vars: dict[str, Any] = {"NR": 0.0, "NF": 0.0, **variables}
+        self.functions = functions
+        self.budget = current()
+        self.vars: dict[str, Any] = {"NR": 0.0, "NF": 0.0, "FNR": 0.0, "FILENAME": "", **variables}
+        if sep is not None:
+            self.vars["FS"] = sep
         self.arrays: dict[str, dict[str, Any]] = {}
         self.fields: list[str] = [""]
         self.out: list[str] = []
-        self.budget = current()
+
+    def field_separator(self) -> str:
+        return _text(self.vars.get("FS", " "))
+
+    def split_fields(self, line: str, sep: str) -> list[str]:
+        """Fields as awk splits them: blanks by default, one other character literally, a
+        longer separator as an extended regex."""
+        if sep == " ":
+            return line.split()
+        if len(sep) == 1 and sep != "\\":
+            return line.split(sep) if line else []
+        return compile_regex(translate(sep, extended=True)).split(line) if line else []
+
+    def record(self, line: str) -> None:
+        """$0 set (a new record, or assigned): fields and NF follow it."""
+        parts = [StrNum(p) for p in self.split_fields(line, self.field_separator())]
+        self.fields = [StrNum(line), *parts]
+        self.vars["NF"] = float(len(parts))
 
     def set_line(self, line: str) -> None:
-        if self.sep is None or self.sep == " ":
-            parts = line.split()
-        elif len(self.sep) == 1:
-            parts = line.split(self.sep)
-        else:
-            parts = compile_regex(self.sep).split(line)
-        self.fields = [line, *parts]
-        self.vars["NF"] = float(len(parts))
+        self.record(line)
 
     def eval(self, node: Any) -> Any:
         self.budget.step()
@@ -65,12 +109,12 @@ class Machine:
         if op == "re":
             return float(bool(search(translate(node[1], extended=True), self.fields[0])))
         if op == "var":
-            return self.vars.get(node[1], "")
+            return self.vars.get(node[1], UNINIT)
         if op == "field":
             index = int(_num(self.eval(node[1])))
             return self.fields[index] if 0 <= index < len(self.fields) else ""
         if op == "index":
-            return self.arrays.setdefault(node[1], {}).get(_text(self.eval(node[2])), "")
+            return self.arrays.setdefault(node[1], {}).get(_text(self.eval(node[2])), UNINIT)
         if op == "assign":
             current = _num(self.eval(node[2]))
             value = self.eval(node[3])
@@ -95,15 +139,7 @@ class Machine:
         if op == "?:":
             return self.eval(node[2]) if self.truth(self.eval(node[1])) else self.eval(node[3])
         if op == "call":
-            args = [self.eval(a) for a in node[2]]
-            name = node[1]
-            if name == "length":
-                return float(len(_text(args[0]) if args else self.fields[0]))
-            if name in ("tolower", "toupper"):
-                return getattr(_text(args[0]), name[2:])()
-            if name == "int":
-                return float(int(_num(args[0])))
-            raise AwkError(name)
+            return self.functions(self, node[1], node[2])
         left, right = node[1], node[2]
         if op == "&&":
             return float(self.truth(self.eval(left)) and self.truth(self.eval(right)))
@@ -127,8 +163,13 @@ class Machine:
                 "-": x - y,
                 "*": x * y,
                 "/": x / y if y else 0.0,
-                "%": x % y if y else 0.0,
+                "%": math.fmod(x, y) if y else 0.0,
             }[op]
+        if op == "^":
+            try:
+                return float(_num(a) ** _num(b))
+            except (OverflowError, ZeroDivisionError, TypeError) as exc:
+                raise NotSimulated("awk ^ past a double") from exc
         if _looks_numeric(a) and _looks_numeric(b):
             x, y = _num(a), _num(b)
         else:
@@ -137,6 +178,23 @@ class Machine:
             {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y, "!=": x != y}[op]
         )
 
+    def loop(self, stmt: Any) -> None:
+        """while (C) S; do S while (C); for (INIT; C; STEP) S."""
+        kind = stmt[0]
+        if kind == "loop" and stmt[1] is not None:
+            self.eval(stmt[1])
+        cond = stmt[2] if kind == "loop" else stmt[1]
+        body = stmt[4] if kind == "loop" else stmt[2]
+        turn = 0
+        while True:  # an endless loop ends at the call's step budget, as a real one is killed
+            self.budget.step()
+            if (kind != "do" or turn) and cond is not None and not self.truth(self.eval(cond)):
+                return
+            self.execute(body)
+            if kind == "loop" and stmt[3] is not None:
+                self.eval(stmt[3])
+            turn += 1
+
     def store(self, target: Any, value: Any) -> None:
         if target[0] == "var":
             self.vars[target[1]] = value
@@ -144,6 +202,9 @@ class Machine:
             self.arrays.setdefault(target[1], {})[_text(self.eval(target[2]))] = value
         elif target[0] == "field":
             index = int(_num(self.eval(target[1])))
+            if index == 0:
+                self.record(_text(value))
+                return
             if index > self.budget.limits.fields:
                 size = self.budget.limits.fields
                 raise self.budget.fail(
@@ -152,12 +213,14 @@ class Machine:
                     )
                 )
             if index < 0:
-                raise AwkError(f"negative field index ${index}")
+                raise NotSimulated("awk negative field index")
             if len(self.fields) <= index:
                 self.fields += [""] * (index + 1 - len(self.fields))
             self.fields[index] = _text(value)
+            self.vars["NF"] = float(len(self.fields) - 1)
             self.budget.value(sum(map(len, self.fields)) + len(self.fields), "a record")
-            self.fields[0] = self.budget.text(" ".join(self.fields[1:]))
+            separator = _text(self.vars.get("OFS", " "))
+            self.fields[0] = self.budget.text(separator.join(self.fields[1:]))
         else:
             raise AwkError("assignment")
 
@@ -175,19 +238,15 @@ class Machine:
         kind = stmt[0]
         if kind == "print":
             values = [self.eval(a) for a in stmt[1]] or [self.fields[0]]
+            separator, end = _text(self.vars.get("OFS", " ")), _text(self.vars.get("ORS", "\n"))
             texts = [_text(v) for v in values]
-            self.budget.value(sum(map(len, texts)) + len(texts), "a printed line")
-            self.out.append(self.budget.text(" ".join(texts) + "\n"))
+            size = sum(map(len, texts)) + len(separator) * len(texts) + len(end)
+            self.budget.value(size, "a printed line")
+            self.out.append(self.budget.text(separator.join(texts) + end))
         elif kind == "printf":
-            values = [self.eval(a) for a in stmt[1]]
-            fmt = _text(values[0]).replace("%i", "%d")
-            args = tuple(
-                _num(v) if re.search(r"%[-\d.]*[dfeg]", fmt) and _looks_numeric(v) else _text(v)
-                for v in values[1:]
-            )
-            fixed = tuple(int(a) if isinstance(a, float) and "%d" in fmt else a for a in args)
-            self.budget.value(format_size(fmt, fixed), "a printf result")
-            self.out.append(self.budget.text(fmt % fixed if fixed else fmt))
+            from agentbench.sim.awk_builtins import sprintf
+
+            self.out.append(self.budget.text(sprintf([self.eval(a) for a in stmt[1]])))
         elif kind == "next":
             raise Next
         elif kind == "block":
@@ -197,8 +256,20 @@ class Machine:
             if branch is not None:
                 self.execute(branch)
         elif kind == "for":
-            for key in list(self.arrays.get(stmt[2], {})):
-                self.vars[stmt[1]] = key
+            keys = list(self.arrays.get(stmt[2], {}))
+            if len(keys) > 1:  # GNU awk's order is its hash table's, not insertion order
+                raise NotSimulated("awk for (key in array) over more than one key (its order)")
+            for key in keys:
+                self.vars[stmt[1]] = StrNum(key)
                 self.execute(stmt[3])
+        elif kind in ("while", "do", "loop"):
+            self.loop(stmt)
+        elif kind == "exit":
+            raise Exit(int(_num(self.eval(stmt[1]))) if stmt[1] is not None else 0)
+        elif kind == "delete":
+            if stmt[2] is None:
+                self.arrays[stmt[1]] = {}
+            else:
+                self.arrays.setdefault(stmt[1], {}).pop(_text(self.eval(stmt[2])), None)
         else:
             self.eval(stmt[1])

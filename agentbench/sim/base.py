@@ -43,6 +43,7 @@ class CommandResult:
     identity: Identity | None = None  # what the call resolved to; None when it resolved nothing
     changes: list[Change] = field(default_factory=list)
     simulated: bool = True  # False: no simulator covers this command (an off-script fallback)
+    not_simulated: str = ""  # with simulated False: the construct no simulator covers
     timed_out: bool = False  # the tool runtime killed it: the shell stops the whole line here
     limit: str | None = None  # the resource limit that ended it (sim/budget.py), if one did
     stderr_first: bool = False  # its stderr was written before its stdout (a leading notice)
@@ -57,6 +58,29 @@ class CommandResult:
             )
             return first.rstrip("\n") + "\n" + second
         return self.stdout or self.stderr
+
+
+class NotSimulated(Exception):
+    """Raised by any program, filter or language construct the simulator does not carry out
+    (a jq builtin it lacks, `docker exec`, a shell function definition, …). The shell turns it
+    into an off-script result in one place (`Shell.run`), so the call goes to the task's
+    fallback and is counted, never answered with an error the real tool would not give. The
+    message names the construct; `identity` is what the call meant when that is known."""
+
+    def __init__(self, construct: str, identity: Identity | None = None) -> None:
+        super().__init__(construct)
+        self.construct = construct
+        self.identity = identity
+
+    def result(self) -> CommandResult:
+        """The off-script answer: `simulated` False, the construct named."""
+        return CommandResult(
+            stderr=f"not simulated: {self.construct}\n",
+            exit_code=1,
+            identity=self.identity,
+            simulated=False,
+            not_simulated=self.construct,
+        )
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
 from agentbench.sim.hostspec import ContainerSpec
 from agentbench.sim.system import Command, SystemState
 from agentbench.sim.units import parse_time
@@ -240,7 +240,7 @@ def docker(
         return _logs(state, args[1:])
     if verb == "inspect":
         return _inspect(state, [a for a in args[1:] if not a.startswith("-")])
-    return CommandResult(stderr=f"docker {verb}: not simulated\n", exit_code=1, simulated=False)
+    raise NotSimulated(f"docker {verb}")
 
 
 DOCKER_COMMANDS: dict[str, Command] = {"docker": docker}

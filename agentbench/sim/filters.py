@@ -13,7 +13,7 @@ import getopt
 import re
 from collections.abc import Callable
 
-from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
 from agentbench.sim.budget import current
 from agentbench.sim.fs import FileSystem, UserFiles
 from agentbench.sim.regex import compile_pattern
@@ -372,7 +372,7 @@ class FilterProgram:
     def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
         result = self.fn(argv, stdin, UserFiles(self.fs, ctx))
         if result.identity is not None and self.fs is None:
-            result.simulated = False  # a file operand, but no filesystem was declared
+            raise NotSimulated(f"{self.name} FILE (no filesystem declared)", result.identity)
         return result
 
 

@@ -8,7 +8,7 @@ to ("file", "read", PATH), the same identity as `cat PATH`.
 
 from __future__ import annotations
 
-from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
 from agentbench.sim.filters import grep, parse_options
 from agentbench.sim.fs import UserFiles, failure_token
 from agentbench.sim.system import Command, SystemState
@@ -50,8 +50,7 @@ def zcat(
         flags = {o for o, _ in opts}
         decompress = prog == "gunzip" or flags & {"-d", "--decompress"}
         if not decompress or not flags & {"-c", "--stdout"}:
-            refusal = f"{prog}: refusing to change files here: only `-c` (to stdout) is simulated\n"
-            return CommandResult(stderr=refusal, exit_code=1, simulated=False)
+            raise NotSimulated(f"{prog} without -c (changing files in place)")
     files = _Decompressed(state.fs, ctx)
     result = CommandResult()
     ids: list[str] = []
@@ -71,9 +70,9 @@ def zcat(
             result.exit_code = 1
         else:
             result.stdout += text
-    result.identity = tuple(ids)
     if state.fs is None:
-        result.simulated = False
+        raise NotSimulated(f"{prog} FILE (no filesystem declared)", tuple(ids))
+    result.identity = tuple(ids)
     return result
 
 

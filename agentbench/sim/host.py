@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import posixpath
 
-from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
 from agentbench.sim.filters import parse_options
 from agentbench.sim.ps import ps
 from agentbench.sim.system import Command, SystemState
@@ -31,8 +31,7 @@ def ss(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
     try:
         expression = parse_filter(rest)
     except FilterError as exc:
-        text = f"not simulated: ss filter {exc}\n"
-        return CommandResult(stderr=text, exit_code=1, simulated=False)
+        raise NotSimulated(f"ss filter {exc}") from exc
     if expression is not None:
         sockets = [s for s in sockets if matches(expression, int(s.local.rsplit(":", 1)[1]))]
     show_proto = not (flags & {"-t", "--tcp"}) or bool(flags & {"-u", "--udp"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from agentbench.sim.base import Change, CommandResult, ShellContext
+from agentbench.sim.base import Change, CommandResult, NotSimulated, ShellContext
 from agentbench.sim.system import SystemState
 from agentbench.sim.units import parse_time
 
@@ -68,11 +68,7 @@ def vacuum(state: SystemState, option: str, value: str, ctx: ShellContext) -> Co
         return CommandResult(stderr=f"Failed to parse vacuum {kind}: {value}\n", exit_code=1)
     fs = state.fs
     if fs is None:
-        return CommandResult(
-            stderr="not simulated: journalctl vacuum without a filesystem\n",
-            exit_code=1,
-            simulated=False,
-        )
+        raise NotSimulated("journalctl vacuum without a filesystem")
     result = CommandResult(identity=("journal", "vacuum"))
     dirs = [
         d
@@ -108,11 +104,7 @@ def vacuum(state: SystemState, option: str, value: str, ctx: ShellContext) -> Co
             if keep:
                 break
             if ctx.user != "root":
-                return CommandResult(
-                    stderr="not simulated: journalctl vacuum by a user who cannot delete\n",
-                    exit_code=1,
-                    simulated=False,
-                )
+                raise NotSimulated("journalctl vacuum by a user who cannot delete")
             size = fs.nodes[path].bytes
             fs.remove(path, "root")
             freed += size

@@ -1,10 +1,11 @@
-"""A common subset of jq over simulated JSON output (`kubectl get ... -o json | jq ...`).
+"""jq over simulated JSON output (`kubectl get ... -o json | jq ...`), answering as jq 1.7 does.
 
-Filters: `.`, `.a.b`, `."a-b"`, `.[N]`, `.[]`, `.a[]?`, `|`, `,`, `[...]`, `{a: f, b}`, literals,
-`==` `!=` `<` `<=` `>` `>=`, `and` `or` `not`, `//`, `+ - * /`; functions `select map length
-keys has test contains startswith endswith to_entries from_entries sort sort_by unique first
-last add min max tostring tonumber ascii_downcase ascii_upcase type values empty join split`.
-Options -r, -c, -e, -s. Errors are jq's (exit 5 at run time, 3 for a bad program, 2 bad JSON).
+Filters: paths (`.a.b`, `."a-b"`, `.[N]`, `.[]`, `.[a:b]`, `?`), `|`, `,`, `[...]`, `{...}`,
+literals and interpolated strings, comparisons, `and`/`or`, `//`, arithmetic, `if`/`elif`/
+`else`, `E as $x | …`, `reduce`, `try` (a constant `catch`), `$name` from `--arg`/`--argjson`;
+the builtins of jq_functions.py and the `@` formats; values by jq_values.py. Options -r, -c,
+-e, -s, -n. Errors are jq's (exit 5 at run time, 3 for a bad program, 2 bad JSON). What the
+parser does not read, or a builtin it lacks, raises `NotSimulated`, never an invented error.
 
 Bounded (sim/budget.py): every filter evaluated and every value produced is a step; each value
 a filter builds (an array, an object, an interpolated or repeated string) is sized, shared
@@ -18,26 +19,23 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from agentbench.sim.base import CommandResult
+from agentbench.sim.base import CommandResult, NotSimulated
 from agentbench.sim.budget import bounded, current
 from agentbench.sim.filters import Files, Inputs, parse_options
-from agentbench.sim.jq_parse import JqSyntax, Parser
+from agentbench.sim.jq_lex import JqSyntax, JqUndefined, unbalanced
+from agentbench.sim.jq_parse import Parser
+from agentbench.sim.jq_values import (
+    JqError,
+    arith,
+    canonical,
+    dumps,
+    order_key,
+    truthy,
+    type_name,
+)
 
-
-class JqError(ValueError):
-    """A run-time error (exit 5)."""
-
-
-def type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+_FLAGS = frozenset("rcesn")  # -r -c -e -s -n, alone or combined (-rc)
+_OPTIONS = frozenset({"--raw-output", "--compact-output"})
 
 
 def _built(value: Any) -> Any:
@@ -62,7 +60,7 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
     elif op == "format":
         texts = [""]
         for part in node[1]:
-            values = [v if isinstance(v, str) else _dumps(v) for v in _run(part, value)]
+            values = [v if isinstance(v, str) else dumps(v) for v in _run(part, value)]
             budget.step(len(texts) * len(values))
             texts = [_built(t + v) for t in texts for v in values]
         yield from texts
@@ -95,11 +93,36 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
             )
     elif op == "recurse":
         yield from _recurse(value)
-    elif op == "?":
+    elif op == "?":  # try without catch: the outputs before the first error, then stop
         try:
-            yield from list(_run(node[1], value))
+            yield from _run(node[1], value)
         except JqError:
             return
+    elif op == "if":
+        for cond in _run(node[1], value):
+            yield from _run(node[2] if truthy(cond) else node[3], value)
+    elif op == "as":
+        for bound in _run(node[1], value):
+            yield from _run(bind(node[3], node[2], bound), value)
+    elif op == "reduce":
+        starts = list(_run(node[3], value))
+        if len(starts) != 1:
+            raise NotSimulated("jq reduce with an initial value that is not one value")
+        state = starts[0]
+        for item in _run(node[1], value):
+            outputs = list(_run(bind(node[4], node[2], item), state))
+            state = outputs[-1] if outputs else None
+        yield state
+    elif op == "try":
+        try:
+            yield from _run(node[1], value)
+        except JqError:
+            if node[2] is not None:
+                yield from _run(node[2], value)
+    elif op == "slice":
+        yield from _slices(node, value)
+    elif op == "var":
+        raise NotSimulated(f"jq ${node[1]} unbound at run time")
     elif op == "|":
         for middle in _run(node[1], value):
             yield from _run(node[2], middle)
@@ -119,10 +142,41 @@ def _run(node: Any, value: Any) -> Iterator[Any]:
             yield _built(result)
 
 
-def _dumps(value: Any, **options: Any) -> str:
-    """`json.dumps` of a value already checked to be within the budget's value size."""
-    current().size_of(value)
-    return json.dumps(value, **options)
+def bind(node: Any, name: str, value: Any) -> Any:
+    """`node` with `$name` replaced by `value` (an inner binding of the same name shadows)."""
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        if isinstance(node, list | tuple):
+            return type(node)(bind(part, name, value) for part in node)
+        return node
+    op = node[0]
+    if op == "literal":
+        return node
+    if op == "var":
+        return ("literal", value) if node[1] == name else node
+    current().step()
+    if op == "as" and node[2] == name:
+        return ("as", bind(node[1], name, value), node[2], node[3])
+    if op == "reduce" and node[2] == name:
+        return ("reduce", bind(node[1], name, value), name, bind(node[3], name, value), node[4])
+    return (op, *(bind(part, name, value) for part in node[1:]))
+
+
+def _slices(node: Any, value: Any) -> Iterator[Any]:
+    starts = [None] if node[1] is None else list(_run(node[1], value))
+    ends = [None] if node[2] is None else list(_run(node[2], value))
+    for end in ends:
+        for start in starts:
+            if value is None:
+                yield None
+                continue
+            if not isinstance(value, list | str):
+                raise JqError(f"Cannot index {type_name(value)} with object")
+            for bound in (start, end):
+                if bound is not None and (type_name(bound) != "number" or bound != int(bound)):
+                    raise NotSimulated("jq slice with a bound that is not an integer")
+            if isinstance(value, str) and not value.isascii():
+                raise NotSimulated("jq slice of non-ASCII text")
+            yield value[None if start is None else int(start) : None if end is None else int(end)]
 
 
 def _recurse(value: Any) -> Iterator[Any]:
@@ -145,10 +199,6 @@ def _objects(entries: list[Any], value: Any) -> Iterator[Any]:
     yield from results
 
 
-def truthy(value: Any) -> bool:
-    return value is not None and value is not False
-
-
 def _binary(op: str, left: Any, right: Any, value: Any) -> Iterator[Any]:
     if op == "//":
         found = [v for v in _safe(left, value) if truthy(v)]
@@ -161,43 +211,12 @@ def _binary(op: str, left: Any, right: Any, value: Any) -> Iterator[Any]:
             elif op == "or":
                 yield truthy(a) or truthy(b)
             elif op in ("==", "!="):
-                yield (a == b) == (op == "==")
+                yield (canonical(a) == canonical(b)) == (op == "==")
             elif op in ("<", "<=", ">", ">="):
-                try:
-                    yield {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
-                except TypeError:
-                    yield type_name(a) < type_name(b)
+                ka, kb = order_key(a), order_key(b)
+                yield {"<": ka < kb, "<=": ka <= kb, ">": ka > kb, ">=": ka >= kb}[op]
             else:
-                yield _arith(op, a, b)
-
-
-def _arith(op: str, a: Any, b: Any) -> Any:
-    budget = current()
-    try:
-        if op == "+":
-            if isinstance(a, str | list) and isinstance(b, str | list):
-                budget.value(budget.size_of(a) + budget.size_of(b), f"a {type_name(a)}")
-            return _number(b if a is None else a if b is None else a + b)
-        if op == "-":
-            return _number(a - b)
-        if op == "*":
-            if isinstance(a, str) and isinstance(b, int | float) and not isinstance(b, bool):
-                if b <= 0:
-                    return None  # jq: a string repeated 0 times is null
-                budget.value(len(a) * int(b), "a repeated string")
-                return a * int(b)
-            return _number(a * b)
-        return _number(a / b) if not isinstance(a, str) else a.split(b)
-    except (TypeError, ZeroDivisionError) as exc:
-        left, right = f"{type_name(a)} ({json.dumps(a)})", f"{type_name(b)} ({json.dumps(b)})"
-        raise JqError(f"{left} and {right} cannot be combined") from exc
-
-
-def _number(value: Any) -> Any:
-    """jq's numbers are doubles: an integer past 2**53 becomes one (never a huge int)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
-        return float(value)
-    return value
+                yield arith(op, a, b)
 
 
 def _safe(node: Any, value: Any) -> list[Any]:
@@ -207,18 +226,59 @@ def _safe(node: Any, value: Any) -> list[Any]:
         return []
 
 
+def _named(argv: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """argv without its `--arg NAME TEXT` and `--argjson NAME JSON`, and those values."""
+    rest: list[str] = []
+    named: dict[str, Any] = {}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("--arg", "--argjson") and i + 2 < len(argv):
+            name, raw = argv[i + 1], argv[i + 2]
+            if arg == "--arg":
+                named[name] = raw
+            else:
+                try:
+                    named[name] = json.loads(raw)
+                except json.JSONDecodeError as exc:
+                    raise NotSimulated("jq --argjson with text that is not JSON") from exc
+            i += 3
+            continue
+        rest.append(arg)
+        i += 1
+    return rest, named
+
+
 def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+    args, named = _named(argv[1:])
+    argv = [argv[0], *args]
+    for arg in argv[1:]:
+        if arg.startswith("-") and arg != "-" and arg not in _OPTIONS and set(arg[1:]) - _FLAGS:
+            raise NotSimulated(f"jq option {arg}")
     opts, rest, error = parse_options(
-        "jq", argv[1:], "rcejsSn", ["raw-output", "compact-output"], code=2
+        "jq", argv[1:], "".join(sorted(_FLAGS)), ["raw-output", "compact-output"], code=2
     )
     if error:
         return error
     flags = {o for o, _ in opts}
+    flags |= {{"--raw-output": "-r", "--compact-output": "-c"}.get(f, f) for f in flags}
     program = rest.pop(0) if rest else "."
     try:
-        tree = Parser(program).parse()
+        tree = Parser(program, frozenset(named)).parse()
+    except JqUndefined as exc:
+        text = f"jq: error: {exc} at <top-level>, line 1:\n{program}\njq: 1 compile error\n"
+        return CommandResult(stderr=text, exit_code=3)
     except JqSyntax as exc:
-        return CommandResult(stderr=f"jq: error: {exc}\njq: 1 compile error\n", exit_code=3)
+        if unbalanced(program):  # wrong in any jq: the compile error jq gives
+            text = (
+                "jq: error: syntax error, unexpected end of file (Unix shell quoting issues?) "
+                f"at <top-level>, line 1:\n{program}\njq: 1 compile error\n"
+            )
+            return CommandResult(stderr=text, exit_code=3)
+        # a program this parser does not read may well be valid jq: never an invented error
+        raise NotSimulated(f"jq syntax: {exc}") from exc
+    for name, value in named.items():
+        tree = bind(tree, name, value)
     inputs = Inputs("jq", rest, stdin, files)
     decoder = json.JSONDecoder()
     documents: list[Any] = []
@@ -237,31 +297,31 @@ def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
             inputs.result.stderr += f"jq: error (at <stdin>:{exc.lineno}): {exc.msg} {where}\n"
             return inputs.finish("", 2)
         documents.append(doc)
-    if "-s" in flags:
+    if "-n" in flags:
+        documents = [None]
+    elif "-s" in flags:
         documents = [documents]
     raw = bool(flags & {"-r", "--raw-output"})
     compact = bool(flags & {"-c", "--compact-output"})
     out: list[str] = []
     last: Any = None
+    produced = False
     try:
         with bounded() as budget:
             for doc in documents:
                 for result in _run(tree, doc):
-                    last = result
+                    last, produced = result, True
                     if raw and isinstance(result, str):
                         out.append(result)
                         continue
                     # indentation: at most 2 spaces a nesting level per value, bounded too
                     budget.value(budget.size_of(result) * (1 if compact else 4), "an output")
-                    text = json.dumps(
-                        result,
-                        indent=None if compact else 2,
-                        separators=(",", ":") if compact else None,
-                        ensure_ascii=False,
-                    )
-                    out.append(budget.text(text, "an output"))
+                    shown = dumps(result, indent=None if compact else 2)
+                    out.append(budget.text(shown, "an output"))
     except JqError as exc:
         inputs.result.stderr += f"jq: error (at <stdin>:{len(text.splitlines())}): {exc}\n"
         return inputs.finish("".join(line + "\n" for line in out), 5)
-    code = 1 if "-e" in flags and not truthy(last) else 0
+    code = 0
+    if "-e" in flags:
+        code = 1 if produced and not truthy(last) else 0 if produced else 4
     return inputs.finish("".join(line + "\n" for line in out), code)

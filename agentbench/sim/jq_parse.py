@@ -3,37 +3,64 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
-_TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<str>\"(?:[^\"\\]|\\.)*\")|(?P<field>\.[A-Za-z_]\w*)"
-    r"|(?P<name>[A-Za-z_]\w*)|(?P<op>\.\.|//|==|!=|<=|>=|[.\[\]{}(),|:;<>+\-*/?$]))"
+from agentbench.sim.jq_lex import (
+    JqSyntax,
+    JqUndefined,
+    _interpolation_end,
+    _unescape,
+    tokens,
+)
+
+_KEYWORDS = frozenset(
+    {
+        "then",
+        "elif",
+        "else",
+        "end",
+        "as",
+        "def",
+        "reduce",
+        "foreach",
+        "try",
+        "catch",
+        "label",
+        "import",
+        "include",
+        "__loc__",
+    }
 )
 
 
-class JqSyntax(ValueError):
-    """A program that does not compile (exit 3)."""
-
-
-def _tokens(text: str) -> list[tuple[str, str]]:
-    out, pos = [], 0
-    while pos < len(text.rstrip()):
-        match = _TOKEN.match(text, pos)
-        if not match:
-            raise JqSyntax(
-                f"syntax error, unexpected INVALID_CHARACTER at '{text[pos : pos + 10]}'"
-            )
-        kind = match.lastgroup or "op"
-        out.append((kind, match.group(kind)))
-        pos = match.end()
-    return out
+_TERMS = frozenset(
+    {
+        "identity",
+        "literal",
+        "format",
+        "key",
+        "index",
+        "slice",
+        "each",
+        "recurse",
+        "?",
+        "|",
+        "array",
+        "object",
+        "call",
+        "if",
+        "var",
+        "reduce",
+        "try",
+    }
+)
 
 
 class Parser:
-    def __init__(self, text: str) -> None:
-        self.toks = _tokens(text)
+    def __init__(self, text: str, bound: frozenset[str] = frozenset()) -> None:
+        self.toks = tokens(text)
         self.i = 0
+        self.bound = bound  # the $names in scope
 
     def peek(self, offset: int = 0) -> str:
         j = self.i + offset
@@ -54,9 +81,20 @@ class Parser:
 
     def pipe(self) -> Any:
         left = self.comma()
-        while self.peek() == "|":
+        if self.peek() == "as":
+            if left[0] not in _TERMS:
+                raise JqSyntax("syntax error: `as` after an expression that is not a term")
             self.take()
-            left = ("|", left, self.comma())
+            name = self.variable()
+            self.take("|")
+            outer, self.bound = self.bound, self.bound | {name}
+            try:
+                return ("as", left, name, self.pipe())
+            finally:
+                self.bound = outer
+        if self.peek() == "|":  # right-nested: `a | b | c` means the same either way
+            self.take()
+            return ("|", left, self.pipe())
         return left
 
     def comma(self) -> Any:
@@ -74,10 +112,17 @@ class Parser:
         return left
 
     def boolean(self) -> Any:
+        left = self.conjunction()
+        while self.peek() == "or":
+            self.take()
+            left = ("or", left, self.conjunction())
+        return left
+
+    def conjunction(self) -> Any:
         left = self.compare()
-        while self.peek() in ("and", "or"):
-            op = self.take()[1]
-            left = (op, left, self.compare())
+        while self.peek() == "and":
+            self.take()
+            left = ("and", left, self.compare())
         return left
 
     def compare(self) -> Any:
@@ -88,8 +133,15 @@ class Parser:
         return left
 
     def additive(self) -> Any:
+        left = self.multiplicative()
+        while self.peek() in ("+", "-"):
+            op = self.take()[1]
+            left = (op, left, self.multiplicative())
+        return left
+
+    def multiplicative(self) -> Any:
         left = self.postfix()
-        while self.peek() in ("+", "-", "*", "/"):
+        while self.peek() in ("*", "/", "%"):
             op = self.take()[1]
             left = (op, left, self.postfix())
         return left
@@ -116,14 +168,26 @@ class Parser:
             else:
                 return node
 
+    def variable(self) -> str:
+        self.take("$")
+        kind, name = self.take()
+        if kind != "name" or name in ("__loc__", "ENV", "ARGS", "__prog_args"):
+            raise JqSyntax(f"syntax error: ${name} (not read here)")
+        return name
+
     def bracket(self) -> Any:
         self.take("[")
         if self.peek() == "]":
             self.take()
             return ("each",)
-        index = self.pipe()
+        start = None if self.peek() == ":" else self.pipe()
+        if self.peek() == ":":
+            self.take()
+            end = None if self.peek() == "]" else self.pipe()
+            self.take("]")
+            return ("slice", start, end)
         self.take("]")
-        return ("index", index)
+        return ("index", start)
 
     def primary(self) -> Any:
         kind, text = self.toks[self.i] if self.i < len(self.toks) else ("", "")
@@ -145,7 +209,37 @@ class Parser:
             return ("literal", json.loads(text))
         if kind == "str":
             self.take()
-            return string_node(text)
+            return string_node(text, self.bound)
+        if text == "$":
+            name = self.variable()
+            if name not in self.bound:
+                raise JqUndefined(f"${name} is not defined")
+            return ("var", name)
+        if kind == "name" and text == "reduce":
+            self.take()
+            source = self.postfix()
+            self.take("as")
+            name = self.variable()
+            self.take("(")
+            init = self.pipe()
+            self.take(";")
+            outer, self.bound = self.bound, self.bound | {name}
+            try:
+                update = self.pipe()
+            finally:
+                self.bound = outer
+            self.take(")")
+            return ("reduce", source, name, init, update)
+        if kind == "name" and text == "try":
+            self.take()
+            body = self.postfix()
+            handler = None
+            if self.peek() == "catch":
+                self.take()
+                handler = self.postfix()
+                if handler[0] != "literal" and handler != ("call", "empty", []):
+                    raise JqSyntax("syntax error: a catch that reads the error (not read here)")
+            return ("try", body, handler)
         if text == "(":
             self.take()
             node = self.pipe()
@@ -164,8 +258,23 @@ class Parser:
         if text == "-":
             self.take()
             return ("-", ("literal", 0), self.postfix())
+        if (
+            text == "@"
+            and self.toks[self.i + 1 : self.i + 2]
+            and self.toks[self.i + 1][0] == "name"
+        ):
+            self.take()
+            name = self.take()[1]
+            if self.toks[self.i : self.i + 1] and self.toks[self.i][0] == "str":
+                raise JqSyntax(f"syntax error: @{name} applied to a string (not read here)")
+            return ("call", "@" + name, [])
+        if kind == "name" and text == "if":
+            self.take()
+            return self.conditional()
         if kind == "name":
             self.take()
+            if text in _KEYWORDS:
+                raise JqSyntax(f"syntax error, unexpected {text}")
             if text in ("true", "false", "null"):
                 return ("literal", json.loads(text))
             args = []
@@ -178,6 +287,21 @@ class Parser:
                 self.take(")")
             return ("call", text, args)
         raise JqSyntax(f"syntax error, unexpected {text or 'end of file'}")
+
+    def conditional(self) -> Any:
+        """After `if`: COND then A (elif COND then B)* (else C)? end; no else means `.`."""
+        cond = self.pipe()
+        self.take("then")
+        then = self.pipe()
+        if self.peek() == "elif":
+            self.take()
+            return ("if", cond, then, self.conditional())
+        otherwise: Any = ("identity",)
+        if self.peek() == "else":
+            self.take()
+            otherwise = self.pipe()
+        self.take("end")
+        return ("if", cond, then, otherwise)
 
     def object(self) -> Any:
         self.take("{")
@@ -199,15 +323,7 @@ class Parser:
         return ("object", entries)
 
 
-def _unescape(segment: str) -> str:
-    try:
-        value = json.loads(f'"{segment}"')
-    except json.JSONDecodeError as exc:
-        raise JqSyntax(f"syntax error, invalid escape in string {segment!r}") from exc
-    return str(value)
-
-
-def string_node(token: str) -> Any:
+def string_node(token: str, bound: frozenset[str] = frozenset()) -> Any:
     """A string literal: a constant, or ("format", parts) when it interpolates `\\(expr)`."""
     body = token[1:-1]
     if "\\(" not in body:
@@ -215,17 +331,14 @@ def string_node(token: str) -> Any:
     parts: list[Any] = []
     i = start = 0
     while i < len(body):
-        if body.startswith("\\(", i) and (i == 0 or body[i - 1] != "\\"):
+        if body.startswith("\\(", i):
             if i > start:
                 parts.append(("literal", _unescape(body[start:i])))
-            depth, j = 1, i + 2
-            while j < len(body) and depth:
-                depth += {"(": 1, ")": -1}.get(body[j], 0)
-                j += 1
-            if depth:
-                raise JqSyntax("syntax error, unterminated string interpolation")
-            parts.append(Parser(body[i + 2 : j - 1]).parse())
+            j = _interpolation_end(body, i + 2)
+            parts.append(Parser(body[i + 2 : j - 1], bound).parse())
             i = start = j
+        elif body[i] == "\\":
+            i += 2
         else:
             i += 1
     if start < len(body):

@@ -8,7 +8,7 @@ stub resolver at 127.0.0.53 would say. `iptables -L` prints the filter table of
 
 from __future__ import annotations
 
-from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
 from agentbench.sim.hostspec import DnsRecord, FirewallRule
 from agentbench.sim.system import Command, SystemState
 
@@ -156,9 +156,7 @@ def getent(
     state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
 ) -> CommandResult:
     if len(argv) < 3 or argv[1] not in ("hosts", "ahosts"):
-        return CommandResult(
-            stderr="getent: only `hosts` is simulated\n", exit_code=1, simulated=False
-        )
+        raise NotSimulated(f"getent {argv[1] if len(argv) > 1 else ''} (only hosts)".strip())
     name = argv[2]
     records = [r for r in resolve(state, name, "A") if r.type == "A"]
     identity = ("dns", name.rstrip(".").lower(), "A")
@@ -174,8 +172,7 @@ def iptables(
     flags = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
     chains_asked = [a for a in args if not a.startswith("-")]
     if "L" not in flags and "--list" not in args:
-        text = f"{argv[0]}: only listing (-L) is simulated\n"
-        return CommandResult(stderr=text, exit_code=1, simulated=False)
+        raise NotSimulated(f"{argv[0]} without -L (only listing is simulated)")
     if ctx.user != "root":
         text = (
             "iptables v1.8.10 (nf_tables): Could not fetch rule set generation id: "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import zlib
 
-from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
 from agentbench.sim.netinfo import SERVICES
 from agentbench.sim.procs import comm, send
 from agentbench.sim.spec import ProcessSpec, SocketSpec
@@ -57,8 +57,7 @@ def lsof(
         elif arg.startswith("-i"):
             selector = arg[2:]
     if selector is None:
-        text = "lsof: only network files (-i) are simulated\n"
-        return CommandResult(stderr=text, exit_code=1, simulated=False)
+        raise NotSimulated("lsof without -i (only network files are simulated)")
     port, proto = _selector(selector)
     numeric = "-P" in args or any(a.startswith("-") and "P" in a[1:] for a in args)
     rows = [["COMMAND", "PID", "USER", "FD", "TYPE", "DEVICE", "SIZE/OFF", "NODE", "NAME"]]
@@ -110,8 +109,7 @@ def fuser(
     found_any = False
     for name in names:
         if "/" not in name:
-            text = f"fuser: only ports (PORT/tcp) are simulated: {name}\n"
-            return CommandResult(stderr=text, exit_code=1, simulated=False)
+            raise NotSimulated(f"fuser {name} (only ports, PORT/tcp, are simulated)")
         port, proto = name.split("/", 1)
         holders = sorted({owner.pid for _, owner in _visible(state, ctx, port, proto)})
         if not holders:

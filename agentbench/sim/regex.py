@@ -111,8 +111,12 @@ class Pattern:
                 )
             ) from None
 
-    def search(self, text: str) -> Any:
-        return self._bounded(lambda t: self._compiled.search(text, timeout=t, concurrent=True))
+    @property
+    def groups(self) -> int:
+        return int(self._compiled.groups)
+
+    def search(self, text: str, pos: int = 0) -> Any:
+        return self._bounded(lambda t: self._compiled.search(text, pos, timeout=t, concurrent=True))
 
     def match(self, text: str) -> Any:
         return self._bounded(lambda t: self._compiled.match(text, timeout=t, concurrent=True))

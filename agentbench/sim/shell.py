@@ -22,9 +22,9 @@ import posixpath
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from agentbench.sim.base import Change, CommandResult, Program, ShellContext
+from agentbench.sim.base import Change, CommandResult, NotSimulated, Program, ShellContext
 from agentbench.sim.budget import WorkExceeded, current
-from agentbench.sim.shell_ast import Command, Node, NotSimulated, Redirect, ShellSyntaxError
+from agentbench.sim.shell_ast import Command, Node, Redirect, ShellSyntaxError
 from agentbench.sim.shell_io import (
     Acc,
     ExitShell,
@@ -105,29 +105,29 @@ class Shell:
         self.made: list[Change] = []  # changes of the line's commands that ran to their end
 
     def run(self, line: str, ctx: ShellContext) -> CommandResult:
+        """The one place "not simulated" becomes an answer: whatever part of the line raised
+        `NotSimulated` (the parser, a shell construct, a program, a filter's language), the
+        whole line is off-script, its construct named on the result."""
         try:
             current().check()  # a line run again after its call was killed ends at once
         except WorkExceeded as exc:
             return exc.result("bash")
         try:
             tree = parse(line)
+            home = "/root" if ctx.user == "root" else f"/home/{ctx.user}"
+            state = State(ctx, {"USER": ctx.user, "HOME": home, "PWD": ctx.cwd, **dict(ctx.env)})
+            state.exported = set(state.vars)
+            self.commands, self.depth, self.made = 0, 0, []
+            return self.execute(tree, None, state)
         except NotSimulated as exc:
-            return CommandResult(stderr=f"not simulated: {exc}\n", exit_code=1, simulated=False)
+            return exc.result()
         except ShellSyntaxError as exc:
             return CommandResult(stderr=f"{exc}\n", exit_code=2)
-        home = "/root" if ctx.user == "root" else f"/home/{ctx.user}"
-        state = State(ctx, {"USER": ctx.user, "HOME": home, "PWD": ctx.cwd, **dict(ctx.env)})
-        state.exported = set(state.vars)
-        self.commands, self.depth, self.made = 0, 0, []
-        try:
-            return self.execute(tree, None, state)
         except ExitShell as stop:
             return stop.result()
         except _TimedOut as killed:  # what ran before the kill still changed the state
             killed.result.changes = [*self.made, *killed.result.changes]
             return killed.result
-        except NotSimulated as exc:
-            return CommandResult(stderr=f"not simulated: {exc}\n", exit_code=1, simulated=False)
 
     def execute(self, node: Node, stdin: Input | None, state: State) -> CommandResult:
         from agentbench.sim.shell_flow import run_compound

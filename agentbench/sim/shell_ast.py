@@ -10,11 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
-class NotSimulated(Exception):
-    """The line uses something the simulator does not carry out (a function definition,
-    arithmetic, `[[ … ]]`, process substitution, …): the call is answered as off-script, never
-    with an invented error. The message names the construct."""
+from agentbench.sim.base import NotSimulated
 
 
 class ShellSyntaxError(ValueError):

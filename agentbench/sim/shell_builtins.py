@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agentbench.sim.base import CommandResult, ShellContext
-from agentbench.sim.shell_ast import NotSimulated, ShellSyntaxError
+from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.shell_ast import ShellSyntaxError
 from agentbench.sim.shell_io import ExitShell, Input
 from agentbench.sim.shell_parse import parse
 

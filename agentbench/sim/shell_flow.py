@@ -12,7 +12,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
-from agentbench.sim.base import CommandResult
+from agentbench.sim.base import CommandResult, NotSimulated
 from agentbench.sim.shell_ast import (
     Case,
     Declare,
@@ -20,7 +20,6 @@ from agentbench.sim.shell_ast import (
     Group,
     If,
     Node,
-    NotSimulated,
     Pipeline,
     Redirected,
     Sequence,

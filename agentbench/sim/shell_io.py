@@ -13,8 +13,8 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentbench.sim.base import CommandResult, Identity, ShellContext
-from agentbench.sim.shell_ast import NotSimulated, Redirect
+from agentbench.sim.base import CommandResult, Identity, NotSimulated, ShellContext
+from agentbench.sim.shell_ast import Redirect
 
 _INPUT = frozenset({"<", "<<", "<<-", "<<<"})
 _STREAMS = {"/dev/stdout": "out", "/dev/stderr": "err", "/dev/null": "null", "/dev/tty": "out"}

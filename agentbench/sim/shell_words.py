@@ -12,8 +12,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from agentbench.sim.base import NotSimulated
 from agentbench.sim.budget import current
-from agentbench.sim.shell_ast import Lit, Node, NotSimulated, Opaque, Param, Subst, Word
+from agentbench.sim.shell_ast import Lit, Node, Opaque, Param, Subst, Word
 
 _GLOB = re.compile(r"[*?\[]")
 _BLANKS = " \t\n"

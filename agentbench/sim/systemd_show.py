@@ -5,7 +5,7 @@ simulator does not model is left out, as systemd leaves out a name it does not k
 
 from __future__ import annotations
 
-from agentbench.sim.base import CommandResult
+from agentbench.sim.base import CommandResult, NotSimulated
 from agentbench.sim.spec import UnitSpec
 from agentbench.sim.system import SystemState
 from agentbench.sim.units import parse_time
@@ -84,9 +84,7 @@ def show(state: SystemState, args: list[str]) -> CommandResult:
         return CommandResult(stderr=parsed, exit_code=1)
     names, wanted, bare = parsed
     if not names:
-        return CommandResult(
-            stderr="not simulated: systemctl show of the manager\n", exit_code=1, simulated=False
-        )
+        raise NotSimulated("systemctl show of the manager")
     result = CommandResult(identity=("systemd", "status", *map(state.unit_name, names)))
     blocks = []
     for name in names:

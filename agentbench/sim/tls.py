@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
 from agentbench.sim.hostspec import CertSpec
 from agentbench.sim.system import Command, SystemState
 from agentbench.sim.units import parse_time
@@ -235,7 +235,7 @@ def openssl(
             identity=("tls", "version"),
         )
     if sub in ("req", "verify", "rsa", "pkey", "genrsa", "dgst", "enc", "crl", "pkcs12", "rand"):
-        return CommandResult(stderr=f"openssl {sub}: not simulated\n", exit_code=1, simulated=False)
+        raise NotSimulated(f"openssl {sub}")
     text = f"Invalid command '{sub}'; type \"help\" for a list.\n" if sub else "OpenSSL> \n"
     return CommandResult(stderr=text, exit_code=1, identity=("tls", "invalid", sub))
 

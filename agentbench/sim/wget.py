@@ -10,7 +10,7 @@ and `curl -s URL` are one read.
 
 from __future__ import annotations
 
-from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
 from agentbench.sim.http import Routes, Unreachable
 
 _VALUED = {"O": "output-document", "T": "timeout", "t": "tries", "U": "user-agent"}
@@ -82,12 +82,7 @@ class Wget:
             return CommandResult(stderr="" if quiet else text, exit_code=4, identity=failed)
         identity = ("http", "HEAD" if spider else method, response.route)
         if not spider and target not in ("-", "/dev/null"):
-            return CommandResult(
-                stderr="wget: saving a download to a file is not simulated\n",
-                exit_code=1,
-                identity=identity,
-                simulated=False,
-            )
+            raise NotSimulated("wget saving a download to a file", identity)
         log = "" if quiet else self._log(response.status_line, response.headers, flags)
         if response.status >= 400:
             reason = response.status_line.split(" ", 2)[-1]

@@ -159,7 +159,9 @@ class SimulatedEnvironment:
         # error (kubectl: connection refused; psql: cannot connect), not as off-script.
         self.world = World(world_spec(task.environment) or WorldSpec())
         self.changes: list[Change] = []  # every state change of the episode, in order
-        self.simulator_errors: list[str] = []  # simulator exceptions (answered as off-script)
+        # what the simulator could not answer (each call went off-script): its exceptions, and
+        # the constructs it reported not simulated ("not simulated: jq `limit/2`")
+        self.simulator_errors: list[str] = []
 
     def execute(self, name: str, raw_args: str | dict[str, Any] | None) -> ToolResult:
         result = self._execute(name, raw_args)
@@ -195,6 +197,8 @@ class SimulatedEnvironment:
         except Exception as exc:  # a simulator bug must not end the run: off-script, noted
             self.simulator_errors.append(f"{name}({args}): {type(exc).__name__}: {exc}")
             answer = None
+        if answer is not None and answer.result.not_simulated:
+            self.simulator_errors.append(f"not simulated: {answer.result.not_simulated}")
         if answer is not None and answer.result.simulated:
             self.changes += answer.result.changes
             return self._simulated(tool, answer.result, answer.program)

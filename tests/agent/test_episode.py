@@ -95,3 +95,19 @@ async def test_both_tool_modes_feed_results_back_in_their_own_format(
     else:
         assert roles.count("tool") == 0 and roles.count("user") == 3
         assert state.ctx.messages[3]["content"].startswith("Tool result of ")
+
+
+async def test_the_trace_carries_what_the_simulator_could_not_answer(suite: TaskSuite) -> None:
+    from agentbench.tasks.model import Step
+
+    task = next(t for t in suite.tasks if "run_command" in t.tools)
+    line = "echo '{\"a\": [1, 2]}' | jq 'def twice: . * 2; .a[] | twice'"
+    steps = [
+        Step.model_validate({"calls": [{"tool": "run_command", "args": {"cmd": line}}]}),
+        Step.model_validate({"answer": "done"}),
+    ]
+    agent = Agent(suite, {LOCAL: ScriptedBackend(steps)}, QUIET)
+    trace = await agent.run(task, build_policy("always-local")())
+    assert trace.steps[0].tool_results[0].source == "fallback"
+    assert len(trace.simulator_errors) == 1
+    assert trace.simulator_errors[0].startswith("not simulated: jq syntax")

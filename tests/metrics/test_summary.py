@@ -69,3 +69,33 @@ def test_reports_render_the_off_script_figure() -> None:
     assert "off:" in text and "Off-script: 1 of 2 tool calls" in text and "a 50%" in text
     html = render_html(run, episodes)
     assert "off-script calls" in html and "share per task: a 50%" in html
+
+
+def test_simulator_errors_are_counted_by_kind_and_reported() -> None:
+    from rich.console import Console
+
+    from agentbench.records import RunRecord
+    from agentbench.report.terminal import print_run
+
+    first = episode("a", "ops", ["fallback", "fallback"])
+    first.simulator_errors = ["not simulated: jq function getpath/1", "not simulated: docker exec"]
+    second = episode("b", "ops", ["fallback", "sim:cat"])
+    second.simulator_errors = [
+        "not simulated: jq function getpath/1",
+        "run_command({'cmd': 'cat /a'}): RuntimeError: boom",
+    ]
+    total = summarize([first, second])
+    assert total.simulator_errors == 4
+    assert total.simulator_errors_by_kind == {
+        "not simulated: jq function getpath/1": 2,
+        "not simulated: docker exec": 1,
+        "error: RuntimeError": 1,
+    }
+    assert summarize([episode("c", "ops", ["sim:cat"])]).simulator_errors == 0
+    console = Console(record=True, width=300)
+    print_run(
+        RunRecord(run_id="r1", created_at="2026-01-01T00:00:00+00:00"), [first, second], console
+    )
+    text = console.export_text()
+    assert "Simulator: 4 tool calls it could not answer" in text
+    assert "not simulated: jq function getpath/1 ×2" in text

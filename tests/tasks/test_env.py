@@ -116,3 +116,14 @@ def test_every_task_answers_every_tool_it_offers_without_going_off_script(suite)
             for args in probes.get(tool, []):
                 result = env.execute(tool, args)
                 assert result.source != "fallback", (task.id, tool, args, result.output)
+
+
+def test_a_construct_not_simulated_goes_off_script_and_is_recorded(suite) -> None:
+    env = env_for(suite, files={"/srv/a.txt": "web 1\napi 2\n"})
+    line = "awk 'function twice(x) { return 2 * x } { print twice($2) }' /srv/a.txt"
+    result = env.execute("run_command", {"cmd": line})
+    assert result.kind == "unmatched" and result.source == "fallback"
+    assert env.simulator_errors == ["not simulated: awk user-defined functions"]
+    simulated = env.execute("run_command", {"cmd": "awk '{ print 2 * $2 }' /srv/a.txt"})
+    assert (simulated.kind, simulated.output) == ("ok", "2\n4\n")
+    assert len(env.simulator_errors) == 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 
-from agentbench.sim.base import CommandResult
+from agentbench.sim.base import CommandResult, NotSimulated
 from agentbench.sim.kube.logs import pod_for
 from agentbench.sim.kube.parse import Args, KubectlError
 from agentbench.sim.kube.store import Obj, Store
@@ -120,13 +120,7 @@ def execute(store: Store, args: Args) -> CommandResult:
     if "running" not in status.get("state", {}):
         raise KubectlError(f'error: unable to upgrade connection: container not found ("{name}")')
     if args.extra[0].rsplit("/", 1)[-1] not in _READERS:
-        return CommandResult(
-            stderr=f"error: `{args.extra[0]}` inside a container is not available in this "
-            "simulated cluster\n",
-            exit_code=1,
-            simulated=False,
-            identity=meaning,
-        )
+        raise NotSimulated(f"kubectl exec … {args.extra[0]}", meaning)
     container = containers[name]
     out, err, code = _run(
         args.extra, _files(store, pod, container), _environment(store, pod, container)

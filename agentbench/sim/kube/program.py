@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
 from agentbench.sim.kube import apply, drain, execute, logs, ops, read, rollout, set_cmd, write
 from agentbench.sim.kube.build import build_store
 from agentbench.sim.kube.model import Cluster
@@ -90,7 +90,7 @@ WRITES = {
     "patch",
     "set",
 }
-# Real kubectl verbs no simulator answers: the call is marked off-script (simulated=False).
+# Real kubectl verbs no simulator answers: they raise NotSimulated (the call is off-script).
 UNSIMULATED = {
     "port-forward",
     "cp",
@@ -176,13 +176,7 @@ class Kubectl:
                 )
                 return CommandResult(stdout=text, identity=("kubectl", "help", args.verb))
             if args.verb in UNSIMULATED:
-                return CommandResult(
-                    stderr=f"error: kubectl {args.verb} is not available in this simulated "
-                    "cluster\n",
-                    exit_code=1,
-                    simulated=False,
-                    identity=("kubectl", args.verb, *args.args),
-                )
+                raise NotSimulated(f"kubectl {args.verb}", ("kubectl", args.verb, *args.args))
             handler = VERBS.get(args.verb)
             if handler is None:
                 raise KubectlError(f'error: unknown command "{args.verb}" for "kubectl"')

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agentbench.sim.base import CommandResult
+import pytest
+
+from agentbench.sim.base import CommandResult, NotSimulated
 
 Run = Callable[[str], CommandResult]
 
@@ -111,8 +113,21 @@ def test_denied_rules_refuse_like_the_api_server() -> None:
 
 
 def test_unsimulated_verbs_are_marked_off_script(run: Run) -> None:
-    result = run("kubectl exec -it redis-0 -n web -- redis-cli ping")
-    assert result.simulated is False and result.exit_code == 1
+    with pytest.raises(NotSimulated) as raised:
+        run("kubectl exec -it redis-0 -n web -- redis-cli ping")
+    assert raised.value.construct == "kubectl exec … redis-cli"
+    assert raised.value.identity == (
+        "kubectl",
+        "exec",
+        "pods",
+        "web",
+        "redis-0",
+        "redis",
+        "redis-cli",
+        "ping",
+    )
+    with pytest.raises(NotSimulated, match="kubectl port-forward"):
+        run("kubectl port-forward svc/web 8080:80")
     unknown = run("kubectl frobnicate")
     assert unknown.stderr == 'error: unknown command "frobnicate" for "kubectl"\n'
 
