@@ -19,6 +19,7 @@ from typing import Any
 MAX_DEPTH = 64  # no tool call or stream chunk of any server comes near; json's C decoder would
 # recurse to the interpreter's limit (~1,000) and raise RecursionError
 MAX_FAILED_STARTS = 500
+_orjson: Any
 try:
     import orjson as _orjson
 except ImportError:  # pragma: no cover - optional: the stdlib path below is the reference
