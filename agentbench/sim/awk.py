@@ -20,6 +20,7 @@ from agentbench.sim.awk_builtins import call
 from agentbench.sim.awk_eval import AwkError, Exit, Machine, Next, StrNum
 from agentbench.sim.awk_parse import Parser, tokens
 from agentbench.sim.base import CommandResult, NotSimulated
+from agentbench.sim.brackets import unbalanced
 from agentbench.sim.filters import Files, Inputs, lines_of, parse_options
 
 
@@ -49,7 +50,7 @@ def awk(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     try:
         rules = Parser(tokens(program)).program()
     except AwkError as exc:
-        if not _unbalanced(program):  # it may well be awk this parser does not read
+        if not unbalanced(program):  # it may well be awk this parser does not read
             raise NotSimulated(f"awk syntax near {str(exc)[:30]!r}") from exc
         near = str(exc).splitlines()[0][:20] if str(exc) else "end of program"
         text = f"awk: line 1: syntax error at or near {near}\n"
@@ -126,28 +127,3 @@ def _escapes(value: str) -> str:
     """A -v value's backslash escapes, as awk processes them (\\t, \\n, \\\\)."""
     table = {"t": "\t", "n": "\n", "\\": "\\", "/": "/", '"': '"', "r": "\r"}
     return re.sub(r"\\(.)", lambda m: table.get(m[1], "\\" + m[1]), value)
-
-
-def _unbalanced(program: str) -> bool:
-    """Braces, parentheses or string quotes that do not close: wrong in any awk."""
-    depth = {"(": 0, "{": 0, "[": 0}
-    pairs = {")": "(", "}": "{", "]": "["}
-    quoted = escaped = False
-    for ch in program:
-        if quoted:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                quoted = False
-            continue
-        if ch == '"':
-            quoted = True
-        elif ch in depth:
-            depth[ch] += 1
-        elif ch in pairs:
-            depth[pairs[ch]] -= 1
-            if depth[pairs[ch]] < 0:
-                return True
-    return quoted or any(depth.values())

@@ -20,9 +20,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from agentbench.sim.base import CommandResult, NotSimulated
+from agentbench.sim.brackets import unbalanced
 from agentbench.sim.budget import bounded, current
 from agentbench.sim.filters import Files, Inputs, parse_options
-from agentbench.sim.jq_lex import JqSyntax, JqUndefined, unbalanced
+from agentbench.sim.jq_lex import JqSyntax, JqUndefined
 from agentbench.sim.jq_parse import Parser
 from agentbench.sim.jq_values import (
     JqError,

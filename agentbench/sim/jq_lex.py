@@ -77,26 +77,3 @@ def _interpolation_end(text: str, j: int) -> int:
         if depth == 0:
             return j
     raise JqSyntax("syntax error, unterminated string interpolation")
-
-
-def unbalanced(program: str) -> bool:
-    """True when brackets or string quotes do not close: a program no jq compiles."""
-    closing = {"(": ")", "[": "]", "{": "}"}
-    stack: list[str] = []
-    quoted = escaped = False
-    for ch in program:
-        if quoted:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                quoted = False
-            continue
-        if ch == '"':
-            quoted = True
-        elif ch in closing:
-            stack.append(closing[ch])
-        elif ch in ")]}" and (not stack or stack.pop() != ch):
-            return True
-    return quoted or bool(stack)
