@@ -81,6 +81,16 @@ def lexicon_ids() -> frozenset[str]:
     return frozenset(yaml.safe_load(path.read_text(encoding="utf-8")))
 
 
+def compiling(patterns: list[str], what: str) -> list[str]:
+    """`patterns` when each compiles; ValueError naming the first that does not."""
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"{what} {pattern!r}: {exc}") from exc
+    return patterns
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -161,12 +171,7 @@ class Claim(_Strict):
     @field_validator("regex")
     @classmethod
     def _compiles(cls, patterns: list[str]) -> list[str]:
-        for pattern in patterns:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"regex {pattern!r}: {exc}") from exc
-        return patterns
+        return compiling(patterns, "regex")
 
     @model_validator(mode="after")
     def _something(self) -> Claim:
@@ -231,12 +236,7 @@ class Fact(_Strict):
     @field_validator("patterns")
     @classmethod
     def _compiles(cls, patterns: list[str]) -> list[str]:
-        for pattern in patterns:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"pattern {pattern!r}: {exc}") from exc
-        return patterns
+        return compiling(patterns, "pattern")
 
     @field_validator("is_")
     @classmethod
