@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-import time
 import zlib
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from typing import Any
+
+from .loopback import serving
 
 LIFETIME_S = 600.0
 CONNECTION_S = 60.0
@@ -253,38 +253,9 @@ async def _handle(
 def hostile_server(host_file: str = "/etc/hostname") -> Iterator[str]:
     """Serve in a background thread until the block ends (or LIFETIME_S); yields …/v1."""
     plays = attacks(host_file)
-    loop = asyncio.new_event_loop()
-    ready, port = threading.Event(), []
-    stop = asyncio.Event()
 
-    async def main() -> None:
-        handlers: set[asyncio.Task[None]] = set()
+    async def handle(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        await _handle(plays, r, w)
 
-        async def handle(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-            task = asyncio.current_task()
-            assert task is not None
-            handlers.add(task)
-            await _handle(plays, r, w)
-
-        server = await asyncio.start_server(handle, "127.0.0.1", 0)
-        port.append(server.sockets[0].getsockname()[1])
-        ready.set()
-        started = time.monotonic()
-        while not stop.is_set() and time.monotonic() - started < LIFETIME_S:
-            with suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), 1.0)
-        server.close()
-        for task in handlers:
-            task.cancel()
-        await asyncio.gather(*handlers, return_exceptions=True)
-        await server.wait_closed()
-
-    thread = threading.Thread(target=lambda: loop.run_until_complete(main()), daemon=True)
-    thread.start()
-    ready.wait(10)
-    try:
-        yield f"http://127.0.0.1:{port[0]}/v1"
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(10)
-        loop.close()
+    with serving(handle, LIFETIME_S) as url:
+        yield url

@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager, suppress
 
 MODEL = "m"
 
@@ -82,27 +82,32 @@ async def _handle(
         writer.close()
 
 
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
 @contextmanager
-def loopback_server(mode: str, lines: list[str] | None = None) -> Iterator[str]:
-    """Serve in a background thread; yields the base URL (…/v1)."""
+def serving(handle: Handler, lifetime_s: float | None = None) -> Iterator[str]:
+    """Serve `handle` on a loopback port from a background thread's event loop until the block
+    ends (or `lifetime_s`, so a server a test forgot stops by itself); yields the base URL
+    (…/v1). Connections still open at the end are cancelled."""
     loop = asyncio.new_event_loop()
     ready = threading.Event()
     port: list[int] = []
     stop = asyncio.Event()
-
     handlers: set[asyncio.Task[None]] = set()
 
-    async def handle(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+    async def tracked(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
         handlers.add(task)
-        await _handle(mode, lines or [], r, w)
+        await handle(r, w)
 
     async def main() -> None:
-        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        server = await asyncio.start_server(tracked, "127.0.0.1", 0)
         port.append(server.sockets[0].getsockname()[1])
         ready.set()
-        await stop.wait()
+        with suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), lifetime_s)
         server.close()
         for task in handlers:
             task.cancel()
@@ -120,4 +125,15 @@ def loopback_server(mode: str, lines: list[str] | None = None) -> Iterator[str]:
         yield f"http://127.0.0.1:{port[0]}/v1"
     finally:
         loop.call_soon_threadsafe(stop.set)
-        thread.join(5)
+        thread.join(10)
+
+
+@contextmanager
+def loopback_server(mode: str, lines: list[str] | None = None) -> Iterator[str]:
+    """Serve in a background thread; yields the base URL (…/v1)."""
+
+    async def handle(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        await _handle(mode, lines or [], r, w)
+
+    with serving(handle) as url:
+        yield url

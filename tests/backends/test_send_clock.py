@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +15,8 @@ import pytest
 
 from agentbench.backends.base import ChatRequest, RetryPolicy
 from agentbench.backends.openai_compat import OpenAICompatBackend
+
+from ..loopback import serving
 
 HELLO = ChatRequest(messages=[{"role": "user", "content": "hi"}], max_tokens=4)
 
@@ -81,40 +82,12 @@ async def _serve(truth: Truth, reader: asyncio.StreamReader, writer: asyncio.Str
 @contextmanager
 def truth_server(delay_s: float = 0.05, close: bool = False) -> Iterator[tuple[str, Truth]]:
     truth = Truth(delay_s, close)
-    loop = asyncio.new_event_loop()
-    ready, port = threading.Event(), []
-    stop = asyncio.Event()
-
-    handlers: set[asyncio.Task[None]] = set()
 
     async def handle(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        handlers.add(task)
         await _serve(truth, r, w)
 
-    async def main() -> None:
-        server = await asyncio.start_server(handle, "127.0.0.1", 0)
-        port.append(server.sockets[0].getsockname()[1])
-        ready.set()
-        await stop.wait()
-        server.close()
-        for task in handlers:
-            task.cancel()
-        await asyncio.gather(*handlers, return_exceptions=True)
-
-    def serve() -> None:
-        loop.run_until_complete(main())
-        loop.close()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    ready.wait(10)
-    try:
-        yield f"http://127.0.0.1:{port[0]}/v1", truth
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(5)
+    with serving(handle) as url:
+        yield url, truth
 
 
 async def test_pool_wait_is_connect_s_not_ttft() -> None:

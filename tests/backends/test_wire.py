@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -16,6 +15,8 @@ import pytest
 from agentbench.backends.base import ChatRequest, RetryPolicy
 from agentbench.backends.openai_compat import OpenAICompatBackend
 from agentbench.errors import BackendError
+
+from ..loopback import serving
 
 HELLO = ChatRequest(messages=[{"role": "user", "content": "hi"}], max_tokens=8)
 WORDS = ["al", "pha", " be", "ta"]
@@ -41,14 +42,9 @@ Answer = Callable[[int], bytes]  # request number on its connection -> the whole
 def server(answer: Answer, piece: int = 0, close_after: int = 0) -> Iterator[tuple[str, list[int]]]:
     """Writes each response `piece` bytes at a time (0: at once); closes a connection after
     `close_after` answers (0: never). Yields the URL and the count of connections."""
-    loop, ready, port, conns = asyncio.new_event_loop(), threading.Event(), [], [0]
-    stop = asyncio.Event()
-    tasks: set[asyncio.Task[None]] = set()
+    conns = [0]
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        tasks.add(task)
         conns[0] += 1
         try:
             for n in range(1, 1000):
@@ -68,28 +64,8 @@ def server(answer: Answer, piece: int = 0, close_after: int = 0) -> Iterator[tup
         finally:
             writer.close()
 
-    async def main() -> None:
-        srv = await asyncio.start_server(handle, "127.0.0.1", 0)
-        port.append(srv.sockets[0].getsockname()[1])
-        ready.set()
-        await stop.wait()
-        srv.close()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-    def run() -> None:
-        loop.run_until_complete(main())
-        loop.close()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    ready.wait(10)
-    try:
-        yield f"http://127.0.0.1:{port[0]}/v1", conns
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(5)
+    with serving(handle) as url:
+        yield url, conns
 
 
 HEAD = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
