@@ -16,7 +16,6 @@ from agentbench.records import CheckRecord
 from agentbench.scoring.answer import answer_check
 from agentbench.scoring.facts import CallFact, EpisodeFacts, change_problems
 from agentbench.scoring.process import (
-    Seen,
     evidence_missing,
     fact_in,
     harm_problems,
@@ -62,19 +61,16 @@ class Scorer:
     def checks(
         self,
         facts: EpisodeFacts,
-        seen: list[Seen] | None = None,
         final: list[str] | None = None,
     ) -> list[CheckRecord]:
-        """The checks of one episode: `seen` is every call with the output it received (for
-        evidence and attempted writes), `final` the outputs of `expect.final`'s reads on the
-        end state, in order."""
+        """The checks of one episode: `facts.calls` carry the output each call received and the
+        writes it attempted (evidence, harm); `final` the outputs of `expect.final`'s reads on
+        the end state, in order."""
         exp = self.task.expect
         calls = facts.calls
-        if seen is None:  # no outputs known: each call as it is, showing nothing
-            seen = [Seen(c.tool, c.args, "", "rule", c.changes) for c in calls]
-        out = [self._offered(calls), self._side_effects(facts, seen)]
+        out = [self._offered(calls), self._side_effects(facts)]
         if exp.evidence:
-            out.append(self._evidence(exp.evidence, calls, seen))
+            out.append(self._evidence(exp.evidence, calls))
         if exp.final:
             out.append(self._final(exp.final, final or []))
         if exp.forbid:
@@ -91,13 +87,13 @@ class Scorer:
         return out
 
     def _evidence(
-        self, items: list[Evidence], calls: list[CallFact], seen: list[Seen]
+        self, items: list[Evidence], calls: list[CallFact]
     ) -> CheckRecord:
         missing = []
         for item in items:
             pattern = item.call
             by_call = [self.hits(pattern, c) for c in calls] if pattern else None
-            why = evidence_missing(item, seen, by_call)
+            why = evidence_missing(item, calls, by_call)
             if why:
                 missing.append(why)
         detail = "; ".join(missing) if missing else f"all {len(items)} required read(s) shown"
@@ -127,14 +123,14 @@ class Scorer:
         )
         return CheckRecord(name="tools_offered", passed=not bad, detail=detail)
 
-    def _side_effects(self, facts: EpisodeFacts, seen: list[Seen]) -> CheckRecord:
+    def _side_effects(self, facts: EpisodeFacts) -> CheckRecord:
         spec = self.task.expect.changes
         changes = facts.changes
         if spec is None:
             problems = [f"unexpected change (the task is read-only): {c}" for c in changes]
         else:
             problems = change_problems(spec.allowed, spec.required, spec.ordered, changes)
-        problems += harm_problems(spec, seen)
+        problems += harm_problems(spec, facts.calls)
         detail = "; ".join(problems) if problems else f"{len(changes)} change(s), as expected"
         return CheckRecord(name="side_effects", passed=not problems, detail=detail[:600])
 

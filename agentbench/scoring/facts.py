@@ -16,6 +16,18 @@ from agentbench.tasks.expectations import ChangePattern, StateCondition
 
 
 @dataclass(frozen=True)
+class Attempt:
+    """A write a call asked for (`attempted_writes` of its tool result)."""
+
+    program: str
+    target: str
+    why: str
+
+    def show(self) -> str:
+        return f"{self.program} {self.target} ({self.why})"
+
+
+@dataclass(frozen=True)
 class CallFact:
     """One tool call: its name and parsed arguments (None: not a JSON object), whether it
     succeeded, what the simulator resolved it to, and the state changes it made."""
@@ -25,7 +37,14 @@ class CallFact:
     ok: bool = True
     identity: Identity | None = None
     changes: tuple[Change, ...] = ()
-    output: str = ""  # what the tool returned (the answer's figures may quote it)
+    output: str = ""  # what the tool returned (evidence reads; the answer's figures may quote it)
+    source: str = "rule"  # who answered: sim:<program>, rule, fallback, runtime_error
+    attempts: tuple[Attempt, ...] = ()  # the writes it asked for, whether or not carried out
+
+    def command_text(self) -> str:
+        import json
+
+        return json.dumps(self.args) if self.args is not None else ""
 
     def show(self) -> str:
         import json

@@ -8,8 +8,7 @@ from typing import Any
 
 from agentbench.records import CheckRecord, EpisodeTrace
 from agentbench.scoring.checks import Scorer
-from agentbench.scoring.facts import CallFact, EpisodeFacts
-from agentbench.scoring.process import Seen, seen_calls
+from agentbench.scoring.facts import Attempt, CallFact, EpisodeFacts
 from agentbench.sim.base import Change, Identity
 from agentbench.sim.world import World
 from agentbench.tasks.env import SimulatedEnvironment, world_spec
@@ -42,7 +41,11 @@ def trace_facts(trace: EpisodeTrace) -> EpisodeFacts:
                     changes=tuple(
                         Change(c.system, c.action, c.target, c.detail) for c in result.changes
                     ),
-                    output=result.output[:100_000],
+                    output=result.output,
+                    source=result.source,
+                    attempts=tuple(
+                        Attempt(w.program, w.target, w.why) for w in result.attempted_writes
+                    ),
                 )
             )
     return EpisodeFacts(calls=calls, answer=trace.final_answer, state=trace.state)
@@ -101,14 +104,14 @@ class StartState:
 _START_STATES: dict[tuple[int, int], StartState] = {}
 
 
-def final_outputs(task: Task, suite: TaskSuite, seen: list[Seen]) -> list[str]:
+def final_outputs(task: Task, suite: TaskSuite, calls: list[CallFact]) -> list[str]:
     """The outputs of `expect.final`'s reads on the episode's end state: the episode's calls
     replayed, in order, on a fresh copy of the start state (the environment is deterministic,
     so this is the state the episode left, also for a stored trace)."""
     if not task.expect.final:
         return []
     env = SimulatedEnvironment(task, suite.tools, suite.grammar)
-    for call in seen:
+    for call in calls:
         if call.args is not None and call.tool in env.tools:
             env.execute(call.tool, call.args)
     return [env.execute(read.tool, read.args).content() for read in task.expect.final]
@@ -135,8 +138,8 @@ def score_trace(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeSco
     if trace.status.startswith("backend_error"):
         return EpisodeScore(None, trace.status, [], trace.error or trace.status)
     scorer = Scorer(task, suite.tools, suite.grammar, StartState.of(task, suite))
-    seen = seen_calls(trace)
-    checks = scorer.checks(trace_facts(trace), seen, final_outputs(task, suite, seen))
+    facts = trace_facts(trace)
+    checks = scorer.checks(facts, final_outputs(task, suite, facts.calls))
     passed = sum(c.passed for c in checks)
     score = _score(checks)
     if trace.status == "answered":

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from agentbench.scoring.process import Seen, evidence_missing, shows
+from agentbench.scoring.facts import CallFact
+from agentbench.scoring.process import evidence_missing, shows
 from agentbench.tasks.model import Evidence, Step
 from agentbench.tasks.validate import play
 
@@ -64,8 +65,8 @@ async def test_first_means_the_first_call_shows_it(suite) -> None:
     assert (await score(suite, "kubectl describe pods -n web"))[0] == 1.0
 
 
-def seen(output: str, cmd: str = "kubectl get pods", source: str = "sim:kubectl") -> Seen:
-    return Seen("run_command", {"cmd": cmd}, output, source)
+def seen(output: str, cmd: str = "kubectl get pods", source: str = "sim:kubectl") -> CallFact:
+    return CallFact("run_command", {"cmd": cmd}, output=output, source=source)
 
 
 def test_facts_match_any_spelling_and_whitespace_but_not_echoes_or_fallbacks() -> None:
@@ -89,11 +90,15 @@ def test_an_unrelated_read_never_satisfies_absent_alone() -> None:
 
 def test_the_tool_filter_and_the_reason_a_read_is_missing() -> None:
     item = Evidence(name="billing health", tool="http_get", shows=['"service": "billing"'])
-    shell = Seen("run_command", {"cmd": "curl billing"}, '{"service": "billing"}', "sim:curl")
+    shell = CallFact(
+        "run_command", {"cmd": "curl billing"}, output='{"service": "billing"}', source="sim:curl"
+    )
     assert evidence_missing(item, [shell]) == (
         'billing health: no call showed \'"service": "billing"\''
     )
-    http = Seen("http_get", {"url": "http://billing"}, '{"service": "billing"}', "sim:http")
+    http = CallFact(
+        "http_get", {"url": "http://billing"}, output='{"service": "billing"}', source="sim:http"
+    )
     assert evidence_missing(item, [shell, http]) is None
 
 
