@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 import yaml
 
-from agentbench.sim.base import CommandResult, ShellContext
+from agentbench.sim.core.base import CommandResult, ShellContext
 from agentbench.sim.kube import Cluster, Kubectl, build_kubectl
 
 CLUSTER = """

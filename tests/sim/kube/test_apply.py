@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 
-from agentbench.sim.base import ShellContext
+from agentbench.sim.core.base import ShellContext
 from agentbench.sim.kube import Cluster, build_kubectl
 
 MANIFEST = """

@@ -8,7 +8,7 @@ import shlex
 import pytest
 import yaml
 
-from agentbench.sim.base import Change, CommandResult, ShellContext
+from agentbench.sim.core.base import Change, CommandResult, ShellContext
 from agentbench.sim.kube import Cluster, Kubectl, build_kubectl
 
 NODES = """

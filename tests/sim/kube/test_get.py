@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import yaml
 
-from agentbench.sim.base import CommandResult
+from agentbench.sim.core.base import CommandResult
 
 Run = Callable[[str], CommandResult]
 

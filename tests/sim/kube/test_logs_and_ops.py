@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from agentbench.sim.base import CommandResult, NotSimulated
+from agentbench.sim.core.base import CommandResult, NotSimulated
 
 Run = Callable[[str], CommandResult]
 
@@ -97,7 +97,7 @@ def test_auth_version_config_cluster_info(run: Run, spec: object) -> None:
 def test_denied_rules_refuse_like_the_api_server() -> None:
     import shlex
 
-    from agentbench.sim.base import ShellContext
+    from agentbench.sim.core.base import ShellContext
     from agentbench.sim.kube import Cluster, build_kubectl
 
     k = build_kubectl(Cluster(denied=["delete nodes", "get secrets -n kube-system"]))
@@ -158,7 +158,7 @@ def test_exec_reads_mounted_config_env_and_resolv_conf(run: Run) -> None:
 def test_exec_sees_mounted_configmaps_and_secrets() -> None:
     import shlex
 
-    from agentbench.sim.base import ShellContext
+    from agentbench.sim.core.base import ShellContext
     from agentbench.sim.kube import Cluster, build_kubectl
 
     spec = Cluster.model_validate(

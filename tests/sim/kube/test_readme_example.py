@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from agentbench.sim.base import ShellContext
+from agentbench.sim.core.base import ShellContext
 from agentbench.sim.kube import Cluster, build_kubectl
 
 README = Path(__file__).resolve().parents[3] / "tasks" / "README.md"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agentbench.sim.base import Change, CommandResult
+from agentbench.sim.core.base import Change, CommandResult
 
 Run = Callable[[str], CommandResult]
 
@@ -135,7 +135,7 @@ def test_pods_wait_on_missing_config_and_start_once_it_exists(run: Run) -> None:
 def test_checkpoints_replay_writes_to_the_same_state(kubectl: object) -> None:
     import shlex
 
-    from agentbench.sim.base import ShellContext, Stateful
+    from agentbench.sim.core.base import ShellContext, Stateful
     from agentbench.sim.kube import Kubectl
 
     assert isinstance(kubectl, Kubectl) and isinstance(kubectl, Stateful)
@@ -157,7 +157,7 @@ def test_checkpoints_replay_writes_to_the_same_state(kubectl: object) -> None:
 def test_quota_refuses_pods_past_hard_limits() -> None:
     import shlex
 
-    from agentbench.sim.base import ShellContext
+    from agentbench.sim.core.base import ShellContext
     from agentbench.sim.kube import Cluster, build_kubectl
 
     spec = Cluster.model_validate(
@@ -224,7 +224,7 @@ def test_patch_kinds(run: Run) -> None:
 def test_kubectls_of_one_declaration_are_independent(spec: object) -> None:
     import shlex
 
-    from agentbench.sim.base import ShellContext
+    from agentbench.sim.core.base import ShellContext
     from agentbench.sim.kube import Cluster, build_kubectl
 
     assert isinstance(spec, Cluster)
