@@ -15,9 +15,9 @@ import httpx
 
 from agentbench.backends.base import Backend, ChatRequest, RetryPolicy
 from agentbench.backends.http import HttpBackend
+from agentbench.backends.providers import build_backend
 from agentbench.errors import BackendError
 from agentbench.local.diagnose import Diagnosis, diagnose
-from agentbench.local.providers import build_backend
 
 TOOL: dict[str, Any] = {
     "type": "function",
