@@ -45,6 +45,7 @@ from agentbench.errors import (
     RetryableBackendError,
     ServerUnavailable,
 )
+from agentbench.jsontext import loads
 
 RUNAWAY_FACTOR = 2
 
@@ -132,6 +133,18 @@ def transport_error(exc: Exception, url: str) -> BackendError:
 def bad_stream(url: str, line: str, why: str) -> RetryableBackendError:
     """A stream payload we cannot read; the offending line is kept in the message."""
     return RetryableBackendError("bad_stream", f"{url} sent {why}: {line[:200]!r}")
+
+
+def json_object(url: str, line: str, payload: str, what: str) -> dict[str, Any]:
+    """A stream line's payload as a JSON object; else a bad stream naming `what` (a line, an
+    SSE payload) and keeping the line."""
+    try:
+        value = loads(payload)
+    except json.JSONDecodeError as exc:
+        raise bad_stream(url, line, f"{what} that is not JSON ({exc.msg})") from exc
+    if not isinstance(value, dict):
+        raise bad_stream(url, line, f"{what} that is not a JSON object")
+    return value
 
 
 def unknown_model(model: str, served: Iterable[str], where: str, hint: str = "") -> ConfigError:

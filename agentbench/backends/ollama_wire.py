@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from agentbench.backends.http import bad_stream, http_error
+from agentbench.backends.http import bad_stream, http_error, json_object
 from agentbench.backends.providers import OLLAMA
 from agentbench.backends.stream import Delta, Reported, StreamAccumulator, ToolDelta, typed
 from agentbench.jsontext import loads
@@ -98,12 +98,7 @@ class NdjsonReader:
         self.n_calls = 0
 
     def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
-        try:
-            chunk = loads(line)
-        except json.JSONDecodeError as exc:
-            raise bad_stream(self.url, line, f"a line that is not JSON ({exc.msg})") from exc
-        if not isinstance(chunk, dict):
-            raise bad_stream(self.url, line, "a line that is not a JSON object")
+        chunk = json_object(self.url, line, line, "a line")
         if chunk.get("error"):
             raise http_error(
                 500, line, self.url, httpx.Headers(), model=self.model, protocol=OLLAMA

@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentbench.backends.http import bad_stream
+from agentbench.backends.http import bad_stream, json_object
 from agentbench.backends.stream import Delta, Reported, StreamAccumulator, ToolDelta, typed
 from agentbench.errors import RetryableBackendError
-from agentbench.jsontext import loads
 
 
 def count(usage: dict[str, Any], *path: str) -> int | None:
@@ -55,12 +54,7 @@ class SseReader:
         if data == "[DONE]":
             self.complete = True
             return
-        try:
-            chunk = loads(data)
-        except json.JSONDecodeError as exc:
-            raise bad_stream(self.url, line, f"an SSE line that is not JSON ({exc.msg})") from exc
-        if not isinstance(chunk, dict):
-            raise bad_stream(self.url, line, "an SSE payload that is not a JSON object")
+        chunk = json_object(self.url, line, data, "an SSE payload")
         if "error" in chunk and not chunk.get("choices"):
             raise RetryableBackendError(
                 "stream_error",
