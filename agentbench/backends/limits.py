@@ -18,6 +18,9 @@ with the reason, its stored text trimmed to STORED_CHARS per field.
     tool-call fragments  FRAGMENTS_PER_TOKEN x max_tokens + MAX_STREAMED_TOOL_CALLS
     tool calls           MAX_STREAMED_TOOL_CALLS are read; later ones are dropped, and the
                          step says so (agent.episode runs at most 32 and answers the rest)
+
+Bytes and lines are bounded as they are read (`bounded_lines`); text, fragments and tool calls
+by the StreamAccumulator every adapter feeds (backends.stream), whatever the protocol.
 """
 
 from __future__ import annotations
