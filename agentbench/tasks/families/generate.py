@@ -24,7 +24,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from agentbench.errors import TaskFileError
-from agentbench.tasks.families.params import RESERVED, Param, ParamError, draw, parse_params
+from agentbench.tasks.families.params import (
+    RESERVED,
+    Param,
+    ParamError,
+    draw,
+    names,
+    parse_params,
+)
 from agentbench.tasks.families.template import TemplateError, check_spec, fill, merge, placeholders
 from agentbench.tasks.loader import MAX_EXPANDED, expanded_size
 from agentbench.tasks.model import Task
@@ -163,7 +170,7 @@ def parse_family(data: Any, path: Path, category: str) -> Family:
     _check_keys(dict(template), "task", fail)
     try:
         params = parse_params(data.get("params"), "params")
-        cases = _parse_cases(data.get("cases"), tuple(p.name for p in params), fail)
+        cases = _parse_cases(data.get("cases"), {p.name: p.fields for p in params}, fail)
     except ParamError as exc:
         raise fail(exc.field, str(exc)) from exc
     family = Family(path, name, category, variants, description, params, dict(template), cases)
@@ -180,7 +187,7 @@ def _check_keys(template: dict[str, Any], where: str, fail: Any, overlay: bool =
             raise fail(f"{where}.{key}", f"not a task key (known: {', '.join(sorted(TASK_KEYS))})")
 
 
-def _parse_cases(raw: Any, common: tuple[str, ...], fail: Any) -> list[Case]:
+def _parse_cases(raw: Any, common: dict[str, tuple[str, ...]], fail: Any) -> list[Case]:
     if raw is None:
         return []
     if not isinstance(raw, Mapping) or not 1 <= len(raw) <= MAX_CASES:
@@ -210,9 +217,10 @@ def _parse_cases(raw: Any, common: tuple[str, ...], fail: Any) -> list[Case]:
 def _check_placeholders(family: Family, fail: Any) -> None:
     """Every placeholder names a parameter drawn in every case it appears in, with a valid
     spec: caught when the file loads, not in the one variant that happens to draw it."""
-    common = {p.name for p in family.params} | RESERVED
-    for case in family.cases or [None]:
-        known = common | ({p.name for p in case.params} if case else set())
+    common = names(family.params) | RESERVED
+    cases: list[Case | None] = [*family.cases] or [None]
+    for case in cases:
+        known = common | (names(case.params) if case else set())
         if case is not None:
             for where, name, spec in placeholders(case.overlay):
                 _check_one(f"cases.{case.name}.task.{where}", name, spec, known, fail)

@@ -1,6 +1,7 @@
 """A family's parameters: how each is declared and drawn (tasks/families/<category>/*.yaml).
 
     name: {pick: [a, b, c]}              one of the listed scalars
+    name: {pick: [{k: a, n: 1}, ...]}    one of the listed rows (same keys): {{name.k}}, name.n
     name: {int: [LO, HI]}                an integer, both ends inclusive
     name: {expr: "a * 1048576 + b"}      ints, + - * // % and unary -, names of earlier params
     name: {hex: 10}                      that many random lowercase hex digits (1-64)
@@ -18,7 +19,7 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 NAME = re.compile(r"^[a-z_][a-z0-9_]{0,39}$")
 KINDS = ("pick", "int", "expr", "hex")
@@ -43,17 +44,26 @@ class ParamError(ValueError):
 class Param:
     name: str
     kind: str
-    arg: Any  # pick: list of scalars; int: (lo, hi); expr: parsed tree; hex: length
+    arg: Any  # pick: list of scalars or rows; int: (lo, hi); expr: parsed tree; hex: length
     distinct: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()  # a pick of rows: the rows' keys
 
 
-def parse_params(raw: Any, where: str, earlier: tuple[str, ...] = ()) -> list[Param]:
-    """The declarations of a `params:` mapping, in order; `earlier` are names already drawn."""
+def names(params: list[Param]) -> set[str]:
+    """What placeholders may name: each parameter, and `name.key` for a pick of rows."""
+    return {p.name for p in params} | {f"{p.name}.{k}" for p in params for k in p.fields}
+
+
+def parse_params(
+    raw: Any, where: str, earlier: Mapping[str, tuple[str, ...]] | None = None
+) -> list[Param]:
+    """The declarations of a `params:` mapping, in order; `earlier` maps the names already
+    drawn to their row keys (empty unless a pick of rows)."""
     if raw is None:
         return []
     if not isinstance(raw, Mapping):
         raise ParamError(where, "must map parameter names to {pick|int|expr|hex: ...}")
-    known = list(earlier)
+    known = dict(earlier or {})
     out: list[Param] = []
     for name, spec in raw.items():
         field = f"{where}.{name}"
@@ -63,12 +73,13 @@ def parse_params(raw: Any, where: str, earlier: tuple[str, ...] = ()) -> list[Pa
             raise ParamError(field, f"'{name}' is set by the generator; choose another name")
         if name in known:
             raise ParamError(field, f"'{name}' is declared twice")
-        out.append(_parse_one(name, spec, field, tuple(known)))
-        known.append(name)
+        param = _parse_one(name, spec, field, known)
+        out.append(param)
+        known[name] = param.fields
     return out
 
 
-def _parse_one(name: str, spec: Any, field: str, known: tuple[str, ...]) -> Param:
+def _parse_one(name: str, spec: Any, field: str, known: Mapping[str, tuple[str, ...]]) -> Param:
     if not isinstance(spec, Mapping):
         raise ParamError(field, "must be a mapping such as {pick: [a, b]} or {int: [1, 9]}")
     kinds = [k for k in spec if k != "distinct"]
@@ -85,17 +96,18 @@ def _parse_one(name: str, spec: Any, field: str, known: tuple[str, ...]) -> Para
     if distinct and kind == "expr":
         raise ParamError(f"{field}.distinct", "an expr has one value; it cannot be redrawn")
     value = spec[kind]
-    return Param(name, kind, _parse_arg(kind, value, f"{field}.{kind}", known), tuple(distinct))
+    arg = _parse_arg(kind, value, f"{field}.{kind}", known)
+    fields = tuple(arg[0]) if kind == "pick" and isinstance(arg[0], dict) else ()
+    return Param(name, kind, arg, tuple(distinct), fields)
 
 
-def _parse_arg(kind: str, value: Any, field: str, known: tuple[str, ...]) -> Any:
+def _parse_arg(kind: str, value: Any, field: str, known: Mapping[str, tuple[str, ...]]) -> Any:
     if kind == "pick":
         if not isinstance(value, list) or not 1 <= len(value) <= MAX_PICK:
             raise ParamError(field, f"must be a list of 1 to {MAX_PICK} values")
-        for item in value:
-            if not isinstance(item, Value) or (isinstance(item, str) and len(item) > 4096):
-                raise ParamError(field, "each choice is a string (<= 4096 chars) or a number")
-        return list(value)
+        for i, item in enumerate(value):
+            _check_choice(item, f"{field}.{i}", value[0])
+        return [dict(v) if isinstance(v, Mapping) else v for v in value]
     if kind == "int":
         if (
             not isinstance(value, list)
@@ -119,10 +131,27 @@ def _parse_arg(kind: str, value: Any, field: str, known: tuple[str, ...]) -> Any
     return tree.body
 
 
+def _check_choice(item: Any, field: str, first: Any) -> None:
+    """A choice is a scalar, or a row (a flat mapping of names to scalars) with the keys of the
+    first choice, so that `{{name.key}}` is defined whichever is drawn."""
+    if isinstance(item, Mapping):
+        if not isinstance(first, Mapping) or set(item) != set(first):
+            raise ParamError(field, "every row of a pick has the same keys")
+        for key, cell in item.items():
+            if not isinstance(key, str) or not NAME.match(key):
+                raise ParamError(field, "a row's keys are lowercase letters, digits and _")
+            _check_choice(cell, f"{field}.{key}", cell)
+        return
+    if isinstance(first, Mapping):
+        raise ParamError(field, "every choice of a pick of rows is a row")
+    if not isinstance(item, Value) or (isinstance(item, str) and len(item) > 4096):
+        raise ParamError(field, "each choice is a string (<= 4096 chars), a number or a row")
+
+
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
 
 
-def _check_expr(node: ast.AST, field: str, known: tuple[str, ...]) -> None:
+def _check_expr(node: ast.AST, field: str, known: Mapping[str, tuple[str, ...]]) -> None:
     if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
         _check_expr(node.left, field, known)
         _check_expr(node.right, field, known)
@@ -134,13 +163,16 @@ def _check_expr(node: ast.AST, field: str, known: tuple[str, ...]) -> None:
     elif isinstance(node, ast.Name):
         if node.id not in known:
             raise ParamError(field, f"'{node.id}' is not an earlier parameter")
+    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        if node.attr not in known.get(node.value.id, ()):
+            raise ParamError(field, f"'{node.value.id}.{node.attr}' is not an earlier row key")
     else:
         raise ParamError(
             field, "only integers, + - * // %, parentheses and earlier parameter names are allowed"
         )
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -172,11 +204,16 @@ def _draw_one(param: Param, rng: random.Random, values: Mapping[str, Any], field
 
 def _evaluate(node: ast.AST, values: Mapping[str, Any], field: str) -> int:
     if isinstance(node, ast.Constant):
-        return int(node.value)
-    if isinstance(node, ast.Name):
-        value = values[node.id]
+        assert _is_int(node.value)  # _check_expr allowed no other constant
+        return node.value
+    if isinstance(node, ast.Name | ast.Attribute):
+        if isinstance(node, ast.Attribute):
+            assert isinstance(node.value, ast.Name)  # _check_expr allowed nothing else
+            shown, value = f"{node.value.id}.{node.attr}", values[node.value.id][node.attr]
+        else:
+            shown, value = node.id, values[node.id]
         if not _is_int(value):
-            raise ParamError(field, f"'{node.id}' is {value!r}, not an integer")
+            raise ParamError(field, f"'{shown}' is {value!r}, not an integer")
         return int(value)
     if isinstance(node, ast.UnaryOp):
         operand = _evaluate(node.operand, values, field)

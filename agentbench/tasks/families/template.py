@@ -1,9 +1,10 @@
 """A family's task template: case overlays merged in, `{{name}}` placeholders filled.
 
-`{{name}}` inside a string is replaced by the value's text; a string that is exactly one
-`{{name}}` takes the value itself (an int stays an int). `{{name:spec}}` formats the value with
-a Python format spec (`{{revenue:,}}`, `{{ratio:.1f}}`, `{{n:03d}}`); widths and precisions
-above 64 are refused, so no placeholder can blow a variant up. Mapping keys are filled as text.
+`{{name}}` inside a string is replaced by the value's text (`{{name.key}}`: a key of a drawn
+row); a string that is exactly one `{{name}}` takes the value itself (an int stays an int).
+`{{name:spec}}` formats the value with a Python format spec (`{{revenue:,}}`, `{{ratio:.1f}}`,
+`{{n:03d}}`); widths and precisions above 64 are refused, so no placeholder can blow a variant
+up. Mapping keys are filled as text.
 """
 
 from __future__ import annotations
@@ -101,15 +102,21 @@ def fill(template: Any, values: Mapping[str, Any], field: str = "") -> Any:
 
 
 def _value(name: str, values: Mapping[str, Any], field: str) -> Any:
-    if name not in values:
+    base, _, key = name.partition(".")
+    value = values.get(base)
+    if key and isinstance(value, Mapping) and key in value:
+        return value[key]
+    if key or base not in values:
         known = ", ".join(sorted(values)) or "none"
         raise TemplateError(field, f"{{{{{name}}}}} names no parameter (known: {known})")
-    return values[name]
+    return value
 
 
 def _text(text: str, values: Mapping[str, Any], field: str) -> str:
     def one(match: re.Match[str]) -> str:
         value = _value(match.group(1), values, field)
+        if isinstance(value, Mapping):
+            raise TemplateError(field, f"{{{{{match.group(1)}}}}} is a row; name a key of it")
         spec = match.group(2)
         if spec is None:
             return str(value)
