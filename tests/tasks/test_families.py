@@ -239,3 +239,17 @@ def test_params_draw_rows_distinct_values_and_bounded_exprs(tmp_path: Path) -> N
     data["params"]["huge"] = {"expr": "restarts * 1000000000000000"}
     with pytest.raises(TaskFileError, match="out of range"):
         parse_family(data, tmp_path / "f.yaml", "ops-diagnosis").generate(1)
+
+
+def test_the_family_example_in_tasks_readme_validates(tmp_path: Path) -> None:
+    text = (TASKS_DIR / "README.md").read_text()
+    start = text.index("```yaml\nfamily: logs-unknown-flag")
+    block = text[start + len("```yaml\n") : text.index("```\n", start + 8)]
+    root = tier_dir(tmp_path)
+    (root / "families" / "ops-diagnosis" / "crashloop-cause.yaml").unlink()
+    (root / "families" / "error-recovery").mkdir()
+    (root / "families" / "error-recovery" / "example.yaml").write_text(block)
+    tier = load_tier(root, "full", seed=2)
+    generated = tier.select(sorted(tier.generated))
+    assert len(generated.tasks) == 12
+    assert validate_suite(generated) == []
