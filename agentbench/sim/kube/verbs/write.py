@@ -11,7 +11,7 @@ from agentbench.sim.core.base import Change, CommandResult
 from agentbench.sim.kube.cli.identity import identity
 from agentbench.sim.kube.cli.parse import Args, KubectlError
 from agentbench.sim.kube.cli.targets import Target, resource_type, targets
-from agentbench.sim.kube.controllers.settle import reconcile
+from agentbench.sim.kube.controllers.reconcile import reconcile
 from agentbench.sim.kube.objects.store import Obj, Store
 from agentbench.sim.kube.printers.render import qualified_name
 from agentbench.sim.kube.verbs.ops import check
