@@ -97,7 +97,7 @@ class World:
             self.stateful += [self.fs, state]
         self.stand_ins: set[str] = set()  # programs answering for an undeclared system
         if spec.cluster is not None:
-            from agentbench.sim.kube import build_kubectl
+            from agentbench.sim.kube.program import build_kubectl
 
             fs = self.fs
             kubectl = build_kubectl(spec.cluster, (lambda p: fs.read(p, "root")[0]) if fs else None)

@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from agentbench.errors import TaskFileError
+from agentbench.sim.kube.controllers.build import build_store
 from agentbench.tasks.argv import ProgramFlags
 from agentbench.tasks.model import Task, ToolDef
 
@@ -183,6 +184,20 @@ def _validate(model: type[BaseModel], data: Any, path: Path, node: str) -> Any:
         raise TaskFileError(str(path), field_name, error["msg"], _node_line(node, loc)) from exc
 
 
+def _check_cluster(task: Task, path: Path, node: str) -> None:
+    """A declared cluster is checked by building it (a bad age, an undeclared owner): the
+    schema checks only the format. The built state is kept with the declaration for episodes."""
+    cluster = task.environment.cluster
+    if cluster is None:
+        return
+    try:
+        build_store(cluster)
+    except (ValueError, KeyError) as error:
+        loc = ("environment", "cluster")
+        message = f"the cluster cannot be built: {error}"
+        raise TaskFileError(str(path), ".".join(loc), message, _node_line(node, loc)) from None
+
+
 def load_tools(tools_dir: Path) -> tuple[dict[str, ToolDef], dict[str, ProgramFlags]]:
     tools: dict[str, ToolDef] = {}
     grammar: dict[str, ProgramFlags] = {}
@@ -231,6 +246,7 @@ def load_suite(root: str | Path) -> TaskSuite:
             continue
         data, node = _read_yaml(path)
         task: Task = _validate(Task, data, path, node)
+        _check_cluster(task, path, node)
         for i, name in enumerate(task.tools):
             if name not in tools:
                 raise TaskFileError(
