@@ -26,13 +26,14 @@ from typing import Any
 from agentbench.sim.core.base import CommandResult, Identity, Program, ShellContext, Stateful
 from agentbench.sim.core.budget import WorkExceeded, bounded
 from agentbench.sim.core.fs import FileSystem
-from agentbench.sim.core.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
+from agentbench.sim.core.spec import FileSpec, HttpRoute, SystemSpec
 from agentbench.sim.core.system import SystemState, system_programs
 from agentbench.sim.files.writes import file_programs
 from agentbench.sim.host.nginx import Nginx
 from agentbench.sim.kube.schema.model import Cluster
 from agentbench.sim.shell.interpreter import Shell
 from agentbench.sim.shell.static import static_commands
+from agentbench.sim.sql.spec import SqlSpec
 from agentbench.sim.text.awk.program import awk
 from agentbench.sim.text.filters import FILTERS, Filter, FilterProgram
 from agentbench.sim.text.jq.program import jq
