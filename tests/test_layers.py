@@ -262,3 +262,21 @@ def test_the_sim_layers_are_an_order() -> None:
         assert deps is None or deps <= seen, f"{name} imports a folder listed after it"
         seen.add(name)
     assert layers["core"] == set() and layers["sim"] is None
+
+
+def test_loading_the_cluster_format_loads_no_kubectl_runtime() -> None:
+    """kube/schema (the task file's `cluster:`) is read without building clusters: a fresh
+    interpreter importing it has loaded no kubectl module outside kube/schema."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, agentbench.sim.kube.schema.model\n"
+        "print(' '.join(m for m in sys.modules if m.startswith('agentbench.sim.kube.')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.split()
+    assert loaded and all(m.startswith("agentbench.sim.kube.schema") for m in loaded), loaded
