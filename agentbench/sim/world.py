@@ -26,13 +26,14 @@ from typing import Any
 from agentbench.sim.core.base import CommandResult, Identity, Program, ShellContext, Stateful
 from agentbench.sim.core.budget import WorkExceeded, bounded
 from agentbench.sim.core.fs import FileSystem
-from agentbench.sim.core.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
+from agentbench.sim.core.spec import FileSpec, HttpRoute, SystemSpec
 from agentbench.sim.core.system import SystemState, system_programs
 from agentbench.sim.files.writes import file_programs
 from agentbench.sim.host.nginx import Nginx
 from agentbench.sim.kube.schema.model import Cluster
 from agentbench.sim.shell.interpreter import Shell
 from agentbench.sim.shell.static import static_commands
+from agentbench.sim.sql.spec import SqlSpec
 from agentbench.sim.text.awk.program import awk
 from agentbench.sim.text.filters import FILTERS, Filter, FilterProgram
 from agentbench.sim.text.jq.program import jq
@@ -97,7 +98,7 @@ class World:
             self.stateful += [self.fs, state]
         self.stand_ins: set[str] = set()  # programs answering for an undeclared system
         if spec.cluster is not None:
-            from agentbench.sim.kube import build_kubectl
+            from agentbench.sim.kube.program import build_kubectl
 
             fs = self.fs
             kubectl = build_kubectl(spec.cluster, (lambda p: fs.read(p, "root")[0]) if fs else None)

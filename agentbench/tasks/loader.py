@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from agentbench.errors import TaskFileError
+from agentbench.sim.kube.controllers.build import build_store
 from agentbench.tasks.argv import ProgramFlags
 from agentbench.tasks.model import Task, ToolDef
 
@@ -198,6 +199,22 @@ def _validate(model: type[BaseModel], data: Any, path: Path, node: str) -> Any:
         raise TaskFileError(str(path), field_name, error["msg"], _node_line(node, loc)) from exc
 
 
+def check_cluster(
+    task: Task, path: Path, line: Callable[[tuple[Any, ...]], int | None] = lambda loc: None
+) -> None:
+    """A declared cluster is checked by building it (a bad age, an undeclared owner): the
+    schema checks only the format. The built state is kept with the declaration for episodes."""
+    cluster = task.environment.cluster
+    if cluster is None:
+        return
+    try:
+        build_store(cluster)
+    except (ValueError, KeyError) as error:
+        loc = ("environment", "cluster")
+        message = f"the cluster cannot be built: {error}"
+        raise TaskFileError(str(path), ".".join(loc), message, line(loc)) from None
+
+
 def load_tools(tools_dir: Path) -> tuple[dict[str, ToolDef], dict[str, ProgramFlags]]:
     tools: dict[str, ToolDef] = {}
     grammar: dict[str, ProgramFlags] = {}
@@ -267,6 +284,7 @@ def load_suite(root: str | Path) -> TaskSuite:
             continue
         data, node = read_yaml(path)
         task: Task = _validate(Task, data, path, node)
+        check_cluster(task, path, partial(_node_line, node))
         check_tools(task, tools, root, path, partial(_node_line, node))
         if task.id in paths:
             raise TaskFileError(str(path), "id", f"duplicate id, also in {paths[task.id]}")

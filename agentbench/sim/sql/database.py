@@ -17,11 +17,11 @@ from decimal import Decimal
 from typing import Any
 
 from agentbench.sim.core.base import Change, CommandResult
-from agentbench.sim.core.spec import SqlSpec
 from agentbench.sim.sql.classify import SqlStatement, SqlSyntaxError, split_statements
 from agentbench.sim.sql.engine import Session
 from agentbench.sim.sql.errors import postgres_error
 from agentbench.sim.sql.identity import read_identity
+from agentbench.sim.sql.spec import SqlSpec
 
 # DuckDB's type names, and the spellings task files declare, as PostgreSQL's catalog spells them
 # (information_schema answers, psql's \d): the one table of them.

@@ -27,9 +27,10 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
-from agentbench.sim.core.spec import DEFAULT_NOW, SqlSpec, clock_of
+from agentbench.sim.core.spec import DEFAULT_NOW, clock_of
 from agentbench.sim.sql.names import engine_type, quoted
 from agentbench.sim.sql.sandbox import Setup, Table
+from agentbench.sim.sql.spec import SqlSpec
 
 GRACE_S = 3.0  # after the statement timeout, how long the engine may take to say so
 SETUP_TIMEOUT_S = 60.0

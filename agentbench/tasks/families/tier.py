@@ -17,6 +17,7 @@ from agentbench.tasks.families.generate import Family, parse_family
 from agentbench.tasks.loader import (
     FAMILIES_DIR,
     TaskSuite,
+    check_cluster,
     check_tools,
     load_suite,
     read_yaml,
@@ -74,6 +75,7 @@ def load_tier(
     for family in load_families(hand.root):
         for task in family.generate(seed, variants):
             check_tools(task, hand.tools, hand.root, family.path)
+            check_cluster(task, family.path)
             if task.id in paths:
                 raise TaskFileError(
                     str(family.path), "family", f"variant id {task.id} is also {paths[task.id]}"

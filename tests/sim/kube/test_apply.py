@@ -5,7 +5,8 @@ from __future__ import annotations
 import shlex
 
 from agentbench.sim.core.base import ShellContext
-from agentbench.sim.kube import Cluster, build_kubectl
+from agentbench.sim.kube.program import build_kubectl
+from agentbench.sim.kube.schema.model import Cluster
 
 MANIFEST = """
 apiVersion: apps/v1

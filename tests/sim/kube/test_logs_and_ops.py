@@ -98,7 +98,8 @@ def test_denied_rules_refuse_like_the_api_server() -> None:
     import shlex
 
     from agentbench.sim.core.base import ShellContext
-    from agentbench.sim.kube import Cluster, build_kubectl
+    from agentbench.sim.kube.program import build_kubectl
+    from agentbench.sim.kube.schema.model import Cluster
 
     k = build_kubectl(Cluster(denied=["delete nodes", "get secrets -n kube-system"]))
     ask = k.run(shlex.split("kubectl auth can-i delete nodes"), None, ShellContext())
@@ -159,7 +160,8 @@ def test_exec_sees_mounted_configmaps_and_secrets() -> None:
     import shlex
 
     from agentbench.sim.core.base import ShellContext
-    from agentbench.sim.kube import Cluster, build_kubectl
+    from agentbench.sim.kube.program import build_kubectl
+    from agentbench.sim.kube.schema.model import Cluster
 
     spec = Cluster.model_validate(
         {

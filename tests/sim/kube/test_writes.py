@@ -136,7 +136,7 @@ def test_checkpoints_replay_writes_to_the_same_state(kubectl: object) -> None:
     import shlex
 
     from agentbench.sim.core.base import ShellContext, Stateful
-    from agentbench.sim.kube import Kubectl
+    from agentbench.sim.kube.program import Kubectl
 
     assert isinstance(kubectl, Kubectl) and isinstance(kubectl, Stateful)
 
@@ -158,7 +158,8 @@ def test_quota_refuses_pods_past_hard_limits() -> None:
     import shlex
 
     from agentbench.sim.core.base import ShellContext
-    from agentbench.sim.kube import Cluster, build_kubectl
+    from agentbench.sim.kube.program import build_kubectl
+    from agentbench.sim.kube.schema.model import Cluster
 
     spec = Cluster.model_validate(
         {
@@ -225,7 +226,8 @@ def test_kubectls_of_one_declaration_are_independent(spec: object) -> None:
     import shlex
 
     from agentbench.sim.core.base import ShellContext
-    from agentbench.sim.kube import Cluster, build_kubectl
+    from agentbench.sim.kube.program import build_kubectl
+    from agentbench.sim.kube.schema.model import Cluster
 
     assert isinstance(spec, Cluster)
     first, second = build_kubectl(spec), build_kubectl(spec)  # the second copies the first's

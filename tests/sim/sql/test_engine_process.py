@@ -39,7 +39,7 @@ def _alive(pid: int) -> bool:
 def test_engine_processes_end_with_a_killed_harness() -> None:
     script = (
         "import sys, time\n"
-        "from agentbench.sim.core.spec import SqlSpec, TableSpec\n"
+        "from agentbench.sim.sql.spec import SqlSpec, TableSpec\n"
         "from agentbench.sim.sql.engine import Engine, setup_of, _SERVER\n"
         "e = Engine(setup_of(SqlSpec(tables={'t': TableSpec(columns={'a': 'int'})})))\n"
         "print(e.pid, _SERVER[0][0].pid, flush=True)\n"

@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from agentbench.sim.core.spec import SqlSpec, TableSpec
 from agentbench.sim.sql.identity import identities_match
+from agentbench.sim.sql.spec import SqlSpec, TableSpec
 from agentbench.sim.world import World, WorldSpec
 from agentbench.tasks.model import Step
 from agentbench.tasks.validate import play

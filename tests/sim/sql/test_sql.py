@@ -7,7 +7,7 @@ import time
 import pytest
 
 from agentbench.sim.core.base import Change, CommandResult
-from agentbench.sim.core.spec import SqlSpec, TableSpec
+from agentbench.sim.sql.spec import SqlSpec, TableSpec
 from agentbench.sim.world import World, WorldSpec
 from tests.sim.conftest import sh
 

@@ -7,13 +7,13 @@ import copy
 import re
 
 from agentbench.sim.kube.controllers.quota import usage
+from agentbench.sim.kube.controllers.reconcile import reconcile
 from agentbench.sim.kube.controllers.replicasets import (
     STALLED,
     new_replicaset,
     template_object,
     workload_meta,
 )
-from agentbench.sim.kube.controllers.settle import reconcile
 from agentbench.sim.kube.objects import batch, infra, storage
 from agentbench.sim.kube.objects.pods import pod_object, template_containers, usage_of
 from agentbench.sim.kube.objects.store import Obj, Store, node_ip, safe_hash

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from agentbench.sim.core.base import Change, CommandResult
-from agentbench.sim.kube.cli.manifest import load_document, load_documents
+from agentbench.sim.kube.cli.manifest import document_type, documents, load_document
 from agentbench.sim.kube.cli.parse import Args, KubectlError
 from agentbench.sim.kube.cli.targets import resource_type
 from agentbench.sim.kube.objects.resources import ResourceType
@@ -17,44 +17,6 @@ from agentbench.sim.kube.objects.store import Obj, Store
 from agentbench.sim.kube.printers.render import qualified_name
 from agentbench.sim.kube.verbs.ops import check
 from agentbench.sim.kube.verbs.write import SYSTEM, finish, resolve_objects, target_of
-
-
-def _documents(store: Store, args: Args) -> list[Obj]:
-    path = args.get("filename")
-    text: str | None = store.stdin or ""
-    if path != "-":
-        text = store.read_file(path) if store.read_file else None
-        if text is None:
-            raise KubectlError(f'error: the path "{path}" does not exist')
-    docs = [d for d in load_documents(text or "", str(path)) if d]
-    out: list[Obj] = []
-    for doc in docs:
-        if not isinstance(doc, dict) or "kind" not in doc:
-            raise KubectlError(
-                f'error: error validating "{path}": error validating data: '
-                "kind not set; if you choose to ignore these errors, turn "
-                "validation off with --validate=false"
-            )
-        out += doc.get("items", []) if doc["kind"] == "List" else [doc]
-    return out
-
-
-def _rtype(doc: Obj) -> ResourceType:
-    rtype = resource_type(doc["kind"])
-    if "metadata" not in doc or "name" not in doc["metadata"]:
-        raise KubectlError("error: resource name may not be empty")
-    return rtype
-
-
-def objects_from_file(store: Store, args: Args) -> list[tuple[ResourceType, str, str]]:
-    """(type, namespace, name) of every object a file declares (the namespace of the
-    document, else `-n`, "" for cluster-scoped types)."""
-    out = []
-    for doc in _documents(store, args):
-        rtype = _rtype(doc)
-        namespace = doc["metadata"].get("namespace") or args.namespace()
-        out.append((rtype, namespace if rtype.namespaced else "", doc["metadata"]["name"]))
-    return out
 
 
 def merge(live: Any, patch: Any, strategic: bool = True) -> Any:
@@ -102,10 +64,10 @@ def apply(store: Store, args: Args) -> CommandResult:
         raise KubectlError("error: must specify one of -f and -k")
     create_only = args.verb == "create"
     lines, changes = [], []
-    docs = _documents(store, args)
-    refs = [f"{_rtype(d).plural}/{d['metadata']['name']}" for d in docs]
+    docs = documents(store, args)
+    refs = [f"{document_type(d).plural}/{d['metadata']['name']}" for d in docs]
     for doc in docs:
-        rtype = _rtype(doc)
+        rtype = document_type(doc)
         namespace = doc["metadata"].get("namespace") or args.namespace()
         if not rtype.namespaced:
             namespace = ""

@@ -10,7 +10,7 @@ from agentbench.sim.kube.cli.parse import Args, KubectlError
 from agentbench.sim.kube.cli.select import label_selector
 from agentbench.sim.kube.cli.targets import resource_type
 from agentbench.sim.kube.controllers.budgets import blocking
-from agentbench.sim.kube.controllers.settle import reconcile
+from agentbench.sim.kube.controllers.reconcile import reconcile
 from agentbench.sim.kube.objects.store import Obj, Store
 from agentbench.sim.kube.verbs.ops import check
 from agentbench.sim.kube.verbs.read import not_found

@@ -9,9 +9,10 @@ import copy
 
 from agentbench.sim.core.base import Change, CommandResult
 from agentbench.sim.kube.cli.identity import identity
+from agentbench.sim.kube.cli.manifest import objects_from_file
 from agentbench.sim.kube.cli.parse import Args, KubectlError
 from agentbench.sim.kube.cli.targets import Target, resource_type, targets
-from agentbench.sim.kube.controllers.settle import reconcile
+from agentbench.sim.kube.controllers.reconcile import reconcile
 from agentbench.sim.kube.objects.store import Obj, Store
 from agentbench.sim.kube.printers.render import qualified_name
 from agentbench.sim.kube.verbs.ops import check
@@ -77,8 +78,6 @@ def finish(
 def delete(store: Store, args: Args) -> CommandResult:
     refs = None
     if args.get("filename"):
-        from agentbench.sim.kube.verbs.apply import objects_from_file
-
         found = []
         refs = []
         for rtype, namespace, name in objects_from_file(store, args):

@@ -13,10 +13,11 @@ every tool result (`attempted_writes`), and the scorer decides what a write outs
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from agentbench.sim.shell.ast import LineTooComplex, ShellSyntaxError
+from agentbench.sim.shell.intent.programs import PROGRAMS
+from agentbench.sim.shell.intent.sql import sql_writes
 from agentbench.sim.shell.static import StaticCommand, shell_script, static_commands
 from agentbench.sim.shell.wrappers import basename, unwrap
 
@@ -46,15 +47,6 @@ _SSH_VALUED = frozenset(
         "-w",
     }
 )
-# Statement types that change nothing (DuckDB's names); anything else is a write.
-_SQL_SESSION = frozenset({"set", "reset", "pragma"})  # refused, but no write
-_SQL_WRITE_WORDS = re.compile(
-    r"\b(INSERT|UPDATE|DELETE|MERGE|UPSERT|DROP|ALTER|CREATE|TRUNCATE|GRANT|REVOKE|COPY|"
-    r"VACUUM|REINDEX|CLUSTER|COMMENT|ATTACH|DETACH|EXPORT|IMPORT|INSTALL|LOAD|CHECKPOINT)\b",
-    re.IGNORECASE,
-)
-
-
 @dataclass(frozen=True)
 class AttemptedWrite:
     """One write a command line asks for: the program, what it would change, and why this
@@ -91,32 +83,7 @@ def classify_sql(sql: str) -> list[AttemptedWrite]:
     return [AttemptedWrite("sql", target, why) for target, why in sql_writes(sql)]
 
 
-def sql_writes(sql: str) -> list[tuple[str, str]]:
-    """(statement, why) for each statement of `sql` that writes or reaches outside the database,
-    as sql_classify (the engine's parser, and its parse tree for a write inside a CTE) says."""
-    from agentbench.sim.sql.classify import SqlSyntaxError, split_statements
-
-    try:
-        statements = split_statements(sql)
-    except SqlSyntaxError:
-        unquoted = re.sub(r"'(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S)
-        words = sorted({m.upper() for m in _SQL_WRITE_WORDS.findall(unquoted)})
-        return [(" ".join(sql.split())[:120], f"SQL {w} (unparsed)") for w in words[:1]]
-    out: list[tuple[str, str]] = []
-    for statement in statements:
-        if statement.kind == "write" or (
-            statement.kind == "refused" and statement.verb not in _SQL_SESSION
-        ):
-            why = f"SQL {statement.verb.upper()}"
-            if statement.type in ("SELECT", "EXPLAIN"):  # a write the statement type hides
-                why += f" (inside {statement.type}, which runs it)"
-            out.append((" ".join(statement.text.split())[:120], why))
-    return out
-
-
 def _command(command: StaticCommand, depth: int) -> list[AttemptedWrite]:
-    from agentbench.sim.shell.intent.programs import PROGRAMS
-
     program = command.words[0] if command.words else "bash"
     out = [
         AttemptedWrite(program, r.target, f"redirect {r.op} into a file")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from agentbench.sim.shell.intent.classify import sql_writes
 from agentbench.sim.shell.intent.rules import Found, positionals
+from agentbench.sim.shell.intent.sql import sql_writes
 
 _KUBE_VALUED = frozenset(
     {

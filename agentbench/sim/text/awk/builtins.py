@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from agentbench.sim.core.base import NotSimulated
 from agentbench.sim.core.budget import current, format_size
 from agentbench.sim.core.regex import translate
-from agentbench.sim.text.awk.eval import AwkError, StrNum, num, text
+from agentbench.sim.text.awk.values import AwkError, StrNum, num, text
 
 if TYPE_CHECKING:
     from agentbench.sim.text.awk.eval import Machine

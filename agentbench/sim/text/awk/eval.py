@@ -7,19 +7,14 @@ and a field index past `Limits.fields` is mawk's "program limit exceeded"."""
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
 from agentbench.sim.core.base import NotSimulated
 from agentbench.sim.core.budget import WorkExceeded, current
 from agentbench.sim.core.regex import compile_regex, search, translate
-
-_NUMERIC = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*")
-
-
-class AwkError(ValueError):
-    """A syntax or run-time error; the message is what awk names."""
+from agentbench.sim.text.awk.builtins import sprintf
+from agentbench.sim.text.awk.values import UNINIT, AwkError, StrNum, looks_numeric, num, text
 
 
 class Next(Exception):
@@ -34,37 +29,6 @@ class Exit(Exception):
         self.code = code
 
 
-class StrNum(str):
-    """Input text (a field, a -v value, a split element): numeric when it looks like a
-    number, so `$5 > 90` compares numbers while `"10" < "9"` compares strings."""
-
-    def numeric(self) -> bool:
-        return self == "" or bool(_NUMERIC.fullmatch(self))
-
-
-UNINIT = StrNum("")
-
-
-def _num(value: Any) -> float:
-    if isinstance(value, float):
-        return value
-    match = re.match(r"\s*[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", str(value))
-    return float(match.group(0)) if match else 0.0
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise NotSimulated("awk output of inf or nan")
-        return str(int(value)) if value == int(value) else f"{value:.6g}"
-    return str(value)
-
-
-def _looks_numeric(value: Any) -> bool:
-    return isinstance(value, float) or (isinstance(value, StrNum) and value.numeric())
-
-
-num, text = _num, _text
 Functions = Callable[["Machine", str, list[Any]], Any]
 
 
@@ -81,7 +45,7 @@ class Machine:
         self.out: list[str] = []
 
     def field_separator(self) -> str:
-        return _text(self.vars.get("FS", " "))
+        return text(self.vars.get("FS", " "))
 
     def split_fields(self, line: str, sep: str) -> list[str]:
         """Fields as awk splits them: blanks by default, one other character literally, a
@@ -111,31 +75,31 @@ class Machine:
         if op == "var":
             return self.vars.get(node[1], UNINIT)
         if op == "field":
-            index = int(_num(self.eval(node[1])))
+            index = int(num(self.eval(node[1])))
             return self.fields[index] if 0 <= index < len(self.fields) else ""
         if op == "index":
-            return self.arrays.setdefault(node[1], {}).get(_text(self.eval(node[2])), UNINIT)
+            return self.arrays.setdefault(node[1], {}).get(text(self.eval(node[2])), UNINIT)
         if op == "assign":
-            current = _num(self.eval(node[2]))
+            current = num(self.eval(node[2]))
             value = self.eval(node[3])
             combined = {
                 "=": value,
-                "+=": current + _num(value),
-                "-=": current - _num(value),
-                "*=": current * _num(value),
-                "/=": current / (_num(value) or 1.0),
+                "+=": current + num(value),
+                "-=": current - num(value),
+                "*=": current * num(value),
+                "/=": current / (num(value) or 1.0),
             }[node[1]]
             self.store(node[2], combined)
             return combined
         if op in ("pre", "post"):
-            old = _num(self.eval(node[2]))
+            old = num(self.eval(node[2]))
             new = old + (1 if node[1] == "++" else -1)
             self.store(node[2], new)
             return new if op == "pre" else old
         if op == "!":
             return float(not self.truth(self.eval(node[1])))
         if op == "neg":
-            return -_num(self.eval(node[1]))
+            return -num(self.eval(node[1]))
         if op == "?:":
             return self.eval(node[2]) if self.truth(self.eval(node[1])) else self.eval(node[3])
         if op == "call":
@@ -146,16 +110,16 @@ class Machine:
         if op == "||":
             return float(self.truth(self.eval(left)) or self.truth(self.eval(right)))
         if op in ("~", "!~"):
-            pattern = right[1] if right[0] == "re" else _text(self.eval(right))
-            hit = bool(search(translate(pattern, extended=True), _text(self.eval(left))))
+            pattern = right[1] if right[0] == "re" else text(self.eval(right))
+            hit = bool(search(translate(pattern, extended=True), text(self.eval(left))))
             return float(hit == (op == "~"))
         a, b = self.eval(left), self.eval(right)
         if op == "concat":
-            left_text, right_text = _text(a), _text(b)
+            left_text, right_text = text(a), text(b)
             self.budget.value(len(left_text) + len(right_text), "a string")
             return self.budget.text(left_text + right_text)
         if op in ("+", "-", "*", "/", "%"):
-            x, y = _num(a), _num(b)
+            x, y = num(a), num(b)
             if op in ("/", "%") and y == 0:
                 raise AwkError("division by zero")
             return {
@@ -167,13 +131,13 @@ class Machine:
             }[op]
         if op == "^":
             try:
-                return float(_num(a) ** _num(b))
+                return float(num(a) ** num(b))
             except (OverflowError, ZeroDivisionError, TypeError) as exc:
                 raise NotSimulated("awk ^ past a double") from exc
-        if _looks_numeric(a) and _looks_numeric(b):
-            x, y = _num(a), _num(b)
+        if looks_numeric(a) and looks_numeric(b):
+            x, y = num(a), num(b)
         else:
-            x, y = _text(a), _text(b)  # type: ignore[assignment]
+            x, y = text(a), text(b)  # type: ignore[assignment]
         return float(
             {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y, "!=": x != y}[op]
         )
@@ -199,11 +163,11 @@ class Machine:
         if target[0] == "var":
             self.vars[target[1]] = value
         elif target[0] == "index":
-            self.arrays.setdefault(target[1], {})[_text(self.eval(target[2]))] = value
+            self.arrays.setdefault(target[1], {})[text(self.eval(target[2]))] = value
         elif target[0] == "field":
-            index = int(_num(self.eval(target[1])))
+            index = int(num(self.eval(target[1])))
             if index == 0:
-                self.record(_text(value))
+                self.record(text(value))
                 return
             if index > self.budget.limits.fields:
                 size = self.budget.limits.fields
@@ -216,10 +180,10 @@ class Machine:
                 raise NotSimulated("awk negative field index")
             if len(self.fields) <= index:
                 self.fields += [""] * (index + 1 - len(self.fields))
-            self.fields[index] = _text(value)
+            self.fields[index] = text(value)
             self.vars["NF"] = float(len(self.fields) - 1)
             self.budget.value(sum(map(len, self.fields)) + len(self.fields), "a record")
-            separator = _text(self.vars.get("OFS", " "))
+            separator = text(self.vars.get("OFS", " "))
             self.fields[0] = self.budget.text(separator.join(self.fields[1:]))
         else:
             raise AwkError("assignment")
@@ -228,7 +192,7 @@ class Machine:
     def truth(value: Any) -> bool:
         if isinstance(value, float):
             return value != 0
-        return value != "" and not (_looks_numeric(value) and _num(value) == 0)
+        return value != "" and not (looks_numeric(value) and num(value) == 0)
 
     def run(self, stmts: list[Any]) -> None:
         for stmt in stmts:
@@ -238,14 +202,12 @@ class Machine:
         kind = stmt[0]
         if kind == "print":
             values = [self.eval(a) for a in stmt[1]] or [self.fields[0]]
-            separator, end = _text(self.vars.get("OFS", " ")), _text(self.vars.get("ORS", "\n"))
-            texts = [_text(v) for v in values]
+            separator, end = text(self.vars.get("OFS", " ")), text(self.vars.get("ORS", "\n"))
+            texts = [text(v) for v in values]
             size = sum(map(len, texts)) + len(separator) * len(texts) + len(end)
             self.budget.value(size, "a printed line")
             self.out.append(self.budget.text(separator.join(texts) + end))
         elif kind == "printf":
-            from agentbench.sim.text.awk.builtins import sprintf
-
             self.out.append(self.budget.text(sprintf([self.eval(a) for a in stmt[1]])))
         elif kind == "next":
             raise Next
@@ -265,11 +227,11 @@ class Machine:
         elif kind in ("while", "do", "loop"):
             self.loop(stmt)
         elif kind == "exit":
-            raise Exit(int(_num(self.eval(stmt[1]))) if stmt[1] is not None else 0)
+            raise Exit(int(num(self.eval(stmt[1]))) if stmt[1] is not None else 0)
         elif kind == "delete":
             if stmt[2] is None:
                 self.arrays[stmt[1]] = {}
             else:
-                self.arrays.setdefault(stmt[1], {}).pop(_text(self.eval(stmt[2])), None)
+                self.arrays.setdefault(stmt[1], {}).pop(text(self.eval(stmt[2])), None)
         else:
             self.eval(stmt[1])

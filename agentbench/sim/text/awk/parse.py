@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from agentbench.sim.core.base import NotSimulated
-from agentbench.sim.text.awk.eval import AwkError
+from agentbench.sim.text.awk.values import AwkError
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|(?P<str>\"(?:[^\"\\]|\\.)*\")|(?P<re>/(?:[^/\\\n]|\\.)+/)"

@@ -19,8 +19,9 @@ from typing import Any
 from agentbench.sim.core.base import CommandResult, NotSimulated
 from agentbench.sim.core.brackets import unbalanced
 from agentbench.sim.text.awk.builtins import call
-from agentbench.sim.text.awk.eval import AwkError, Exit, Machine, Next, StrNum
+from agentbench.sim.text.awk.eval import Exit, Machine, Next
 from agentbench.sim.text.awk.parse import Parser, tokens
+from agentbench.sim.text.awk.values import AwkError, StrNum
 from agentbench.sim.text.filters import Files, Inputs, lines_of, parse_options
 
 
