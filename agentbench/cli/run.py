@@ -148,9 +148,7 @@ def run(
             flags = merge_flags(resumed, flags, explicit)
             chosen = stored_suite(resumed, tasks_dir)
         else:
-            whole = open_tier(
-                tasks_dir, suite, task_seed, variants, _explicit(ctx, "task_seed")
-            )
+            whole = open_tier(tasks_dir, suite, task_seed, variants, _explicit(ctx, "task_seed"))
             chosen = whole.select(task or None, category or None)
             if not chosen.tasks:
                 categories = ", ".join(sorted({t.category for t in whole.tasks}))

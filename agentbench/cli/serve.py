@@ -148,7 +148,11 @@ def refserver(
     )
     state = RefServerState(
         open_tier(tasks_dir, suite, task_seed, variants, given(ctx, "task_seed")).tasks,
-        schedule, noise=noise, seed=seed, num_ctx=num_ctx, spec=spec
+        schedule,
+        noise=noise,
+        seed=seed,
+        num_ctx=num_ctx,
+        spec=spec,
     )
     typer.echo(f"reference server on http://{host}:{port}/v1 (models: oracle, wrong, noisy, echo)")
     uvicorn.run(build_app(state), host=host, port=port, log_level="warning")
