@@ -163,6 +163,11 @@ def test_my_families_fill_their_categories_past_25_with_drawn_cases() -> None:
         variants = sum(len(v) for k, v in tasks.items() if v[0].category == category)
         assert hand[category] + variants >= 25, category
     assert all(len(v) >= 12 for v in tasks.values())
+    for name, variants in tasks.items():
+        wrong = {w.name for w in variants[0].wrong}
+        assert len(wrong) >= 3 and "wrong-entity" in wrong, name
+        assert any(w.startswith("invented-") for w in wrong), name
+        assert len(variants[0].alternates) >= 2, name
     causes = {t.expect.answer.facts[1].is_ for t in tasks["replica-log-fault"]}
     assert causes == {"timeout", "pool-exhausted", "cert-expired"}
     failing = {t.expect.answer.facts[0].subject for t in tasks["replica-log-fault"]}
