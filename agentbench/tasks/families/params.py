@@ -5,6 +5,7 @@
     name: {int: [LO, HI]}                an integer, both ends inclusive
     name: {expr: "a * 1048576 + b"}      ints, + - * // % and unary -, names of earlier params
     name: {hex: 10}                      that many random lowercase hex digits (1-64)
+    name: {lines: {count, fields, line, insert, sort}}   a drawn block of text (families/lines.py)
     name: {..., distinct: [other, ...]}  redrawn until it differs from those earlier params
 
 Every declaration is hostile input: a bad one is a `ParamError` naming the field, every value
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 NAME = re.compile(r"^[a-z_][a-z0-9_]{0,39}$")
-KINDS = ("pick", "int", "expr", "hex")
+KINDS = ("pick", "int", "expr", "hex", "lines")
 MAX_INT = 10**15  # bounds of int params and of every expression value
 MAX_PICK = 1000  # choices in one pick list
 MAX_EXPR = 200  # characters of one expression
@@ -121,6 +122,10 @@ def _parse_arg(kind: str, value: Any, field: str, known: Mapping[str, tuple[str,
         if not _is_int(value) or not 1 <= value <= 64:
             raise ParamError(field, "must be a length from 1 to 64")
         return value
+    if kind == "lines":
+        from agentbench.tasks.families.lines import parse_lines  # it builds on this module
+
+        return parse_lines(value, field, known)
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_EXPR:
         raise ParamError(field, f"must be an expression of 1 to {MAX_EXPR} characters")
     try:
@@ -199,6 +204,10 @@ def _draw_one(param: Param, rng: random.Random, values: Mapping[str, Any], field
         return rng.randint(*param.arg)
     if param.kind == "hex":
         return "".join(rng.choice("0123456789abcdef") for _ in range(param.arg))
+    if param.kind == "lines":
+        from agentbench.tasks.families.lines import draw_lines  # it builds on this module
+
+        return draw_lines(param.arg, rng, values, f"{field}.lines")
     return _evaluate(param.arg, values, f"{field}.expr")
 
 
