@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.sql.database import Database, aligned, cell
 from agentbench.sim.sql.psql_meta import meta_command
 
@@ -167,21 +168,18 @@ class NoServer:
     """psql and `sql_query` on a host whose task declares no database: nothing listens on the
     local socket, and a named host does not resolve (psql's texts, exit 2)."""
 
-    def run(self, argv: list[str], stdin: str | None, ctx: Any) -> CommandResult:
-        return self._refused(parse_options(argv[1:]).host)
-
     def interrupt(self) -> None:
         """Nothing runs: nothing to stop."""
 
     def query(self, sql: str) -> CommandResult:
         """The `sql_query` tool: its connection to the local server is refused (the tool's
         driver says what psql says, without psql's prefix)."""
-        result = self._refused("localhost")
+        result = self.refused("localhost")
         result.stderr = result.stderr.removeprefix("psql: error: ")
         return result
 
     @staticmethod
-    def _refused(host: str | None) -> CommandResult:
+    def refused(host: str | None) -> CommandResult:
         if not host or host.startswith("/"):
             text = (
                 'psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" '
@@ -203,5 +201,13 @@ class NoServer:
         return CommandResult(stderr=text, exit_code=2, identity=("sql", "connect", "!no-server"))
 
 
-def psql_program(db: Database) -> Psql:
-    return Psql(db)
+@program("psql", needs=("sql",))
+def psql(call: Call) -> CommandResult:
+    """psql over the declared database (the `sql` part)."""
+    return Psql(call.part("sql", Database)).run(call.argv, call.stdin, call.ctx)
+
+
+@program("psql", needs=("sql",), stand_in=True)
+def psql_no_server(call: Call) -> CommandResult:
+    """psql on a host with no database: the connection fails (`NoServer`)."""
+    return NoServer.refused(parse_options(call.argv[1:]).host)
