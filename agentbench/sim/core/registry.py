@@ -9,6 +9,10 @@ registrations to its parts (`bind`): a program is in the table when every part i
 declared; a registration marked `stand_in` answers instead when one is not (kubectl with no
 cluster cannot reach an API server), and the World names those programs its stand-ins.
 
+`--help` is answered only by a program registered with `help=True` (kubectl's usage, or a
+builtin that takes no options: `echo --help` prints `--help`); for every other program it is
+not simulated, never an "unrecognized option" the real tool would not print.
+
 Registering happens when a program module is imported; sim/programs.py imports them all, so
 nothing here imports a program module and the registry sits in the core layer.
 """
@@ -77,6 +81,7 @@ class Registration:
     stand_in: bool = False  # answers when a needed part is not declared (a real host's error)
     reads_files: bool = False  # a file operand with no filesystem declared is not simulated
     when: Callable[[Parts], bool] | None = None  # a further condition on the parts (nginx.conf)
+    help: bool = False  # answers `--help` itself (else `--help` is not simulated)
 
 
 REGISTRY: list[Registration] = []
@@ -88,12 +93,13 @@ def program(
     stand_in: bool = False,
     reads_files: bool = False,
     when: Callable[[Parts], bool] | None = None,
+    help: bool = False,
 ) -> Callable[[Run], Run]:
     """Register the decorated function under each of `names` (see the module docstring)."""
 
     def register(run: Run) -> Run:
         for name in names:
-            REGISTRY.append(Registration(name, run, needs, stand_in, reads_files, when))
+            REGISTRY.append(Registration(name, run, needs, stand_in, reads_files, when, help))
         return run
 
     return register
@@ -108,6 +114,8 @@ class Bound:
 
     def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
         reg = self.registration
+        if not reg.help and "--help" in argv[1 : argv.index("--") if "--" in argv else None]:
+            raise NotSimulated(f"{reg.name} --help")  # its help text is not carried
         result = reg.run(Call(argv, stdin, ctx, self.parts))
         if reg.reads_files and result.identity is not None and self.parts.get("fs") is None:
             raise NotSimulated(f"{reg.name} FILE (no filesystem declared)", result.identity)

@@ -211,7 +211,7 @@ def stat(call: Call) -> CommandResult:
     return result
 
 
-@program("test", "[", needs=("fs",))
+@program("test", "[", needs=("fs",), help=True)  # one operand: a non-empty string
 def test(call: Call) -> CommandResult:
     fs, argv, ctx = call.filesystem, call.argv, call.ctx
     args = argv[1:-1] if argv[0] == "[" and argv[-1:] == ["]"] else argv[1:]
@@ -238,7 +238,7 @@ def test(call: Call) -> CommandResult:
     )
 
 
-@program("echo")
+@program("echo", help=True)  # prints its operands, `--help` too
 def echo(call: Call) -> CommandResult:
     argv = call.argv
     args = argv[1:]
@@ -270,7 +270,7 @@ def pwd(call: Call) -> CommandResult:
     return CommandResult(stdout=ctx.cwd + "\n")
 
 
-@program("true", "false")
+@program("true", "false", help=True)
 def true(call: Call) -> CommandResult:
     argv = call.argv
     return CommandResult(exit_code=1 if argv[0] == "false" else 0)

@@ -265,7 +265,8 @@ def cd(call: Call) -> CommandResult:
     return CommandResult()
 
 
-@program("export", "set", ":", "shopt")
+@program("export", "set", "shopt")
+@program(":", help=True)  # `:` takes no options: `: --help` does nothing
 def builtin(call: Call) -> CommandResult:
     """`export`, `set`, `:`, `shopt`: bash builtins with nothing to show here."""
     return CommandResult()

@@ -206,7 +206,7 @@ class Kubectl:
             )
 
 
-@program("kubectl", needs=("cluster",))
+@program("kubectl", needs=("cluster",), help=True)
 def kubectl(call: Call) -> CommandResult:
     """kubectl over the declared cluster (the `cluster` part is its `Kubectl`)."""
     return call.part("cluster", Kubectl).run(call.argv, call.stdin, call.ctx)

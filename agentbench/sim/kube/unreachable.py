@@ -31,7 +31,7 @@ EMPTY_CONFIG = (
 )
 
 
-@program("kubectl", needs=("cluster",), stand_in=True)
+@program("kubectl", needs=("cluster",), stand_in=True, help=True)
 def unreachable_kubectl(call: Call) -> CommandResult:
     """The `kubectl` program when no cluster is declared (see the module docstring)."""
     argv = call.argv
