@@ -37,9 +37,7 @@ FULL = WorldSpec(
     http=[HttpRoute(url="http://api.internal/health", body="ok")],
 )
 REGISTERED = registrations()
-CASES = [
-    pytest.param(r, id=f"{r.name}{'(stand-in)' if r.stand_in else ''}") for r in REGISTERED
-]
+CASES = [pytest.param(r, id=f"{r.name}{'(stand-in)' if r.stand_in else ''}") for r in REGISTERED]
 
 # program -> (a command reading stdin, text it must print when it received "b\na\n")
 READS_STDIN = {
@@ -103,7 +101,9 @@ def _line(reg: Registration, args: str) -> str:
 def test_help_is_answered_or_not_simulated(reg: Registration) -> None:
     code, _, stderr, simulated = _run(reg, _line(reg, "--help"))
     if simulated:  # `false` ignores its operands and fails, as ever
-        assert code == (1 if reg.name == "false" else 0), f"{reg.name} --help answered with an error: {stderr!r}"
+        assert code == (1 if reg.name == "false" else 0), (
+            f"{reg.name} --help answered with an error: {stderr!r}"
+        )
 
 
 @pytest.mark.parametrize(
@@ -138,7 +138,9 @@ def test_every_program_says_whether_it_reads_stdin() -> None:
     assert READS_STDIN.keys() & IGNORES_STDIN == set()
 
 
-@pytest.mark.parametrize("reg", [c for c in CASES if c.values[0].name in READS_STDIN and not c.values[0].stand_in])
+@pytest.mark.parametrize(
+    "reg", [c for c in CASES if c.values[0].name in READS_STDIN and not c.values[0].stand_in]
+)
 def test_a_program_in_a_pipe_receives_stdin(reg: Registration) -> None:
     command, expected = READS_STDIN[reg.name]
     code, stdout, stderr, simulated = _run(reg, f"printf 'b\\na\\n' | {command}")
