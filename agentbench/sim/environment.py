@@ -1,9 +1,10 @@
 """The simulated environment of a task, declared once: its fields and the parts built from them.
 
 `WorldSpec` is the list of simulator fields a task's `environment:` may declare (`cluster`,
-`files`, `system`, `sql`, `http`); the task format (tasks/model.py `Environment`) extends it
-with rules, so a new field is added here and nowhere else. `PARTS` says which live state each
-field becomes for one episode: the parts programs name in `needs` (sim/core/registry.py).
+`files`, `system`, `sql`, `http`, `terraform`); the task format (tasks/model.py `Environment`)
+extends it with rules, so a new field is added here and nowhere else. `PARTS` says which live
+state each field becomes for one episode: the parts programs name in `needs`
+(sim/core/registry.py).
 
 A part is *declared* when one of its fields is. Two parts exist even when undeclared, because a
 tool answers without them as a real host would: `sql` (no server listens: `NoServer`) and `http`
@@ -25,6 +26,7 @@ from agentbench.sim.http.routes import Routes
 from agentbench.sim.kube import Cluster, build_kubectl
 from agentbench.sim.sql.database import Database
 from agentbench.sim.sql.psql import NoServer
+from agentbench.sim.terraform.spec import TerraformSpec
 
 
 class WorldSpec(BaseModel):
@@ -42,6 +44,9 @@ class WorldSpec(BaseModel):
     system: SystemSpec | None = Field(default=None, description="Host, services, journal.")
     sql: SqlSpec | None = Field(default=None, description="Tables for sql_query and psql.")
     http: list[HttpRoute] = Field(default_factory=list, description="Routes for http_get, curl.")
+    terraform: TerraformSpec | None = Field(
+        default=None, description="A terraform directory: state and plan (sim/terraform)."
+    )
 
     @property
     def host(self) -> bool:
@@ -110,6 +115,7 @@ PARTS: tuple[Part, ...] = (
     Part("cluster", ("cluster",), _cluster),
     Part("sql", ("sql",), _sql),
     Part("http", ("http",), _http),
+    Part("terraform", ("terraform",), lambda spec, built: spec.terraform),
 )
 ALWAYS = frozenset({"sql", "http"})  # built even when undeclared (see the module docstring)
 

@@ -23,6 +23,7 @@ from agentbench.sim.host import (
 from agentbench.sim.http import routes, wget
 from agentbench.sim.kube import program, unreachable
 from agentbench.sim.sql import psql
+from agentbench.sim.terraform import program as terraform
 from agentbench.sim.text import filters, sort
 from agentbench.sim.text.awk import program as awk
 from agentbench.sim.text.jq import program as jq
@@ -31,7 +32,7 @@ from agentbench.sim.text.sed import program as sed
 MODULES = (
     *(du, gzip, tools, writes),
     *(docker, facts, journal, netinfo, nginx, ports, procs, ps, sessions, systemd, tls),
-    *(routes, wget, program, unreachable, psql, filters, sort, awk, jq, sed),
+    *(routes, wget, program, unreachable, psql, terraform, filters, sort, awk, jq, sed),
 )
 
 

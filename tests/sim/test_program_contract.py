@@ -26,6 +26,7 @@ from agentbench.sim.core.registry import Registration
 from agentbench.sim.core.spec import HttpRoute, SqlSpec, SystemSpec, TableSpec
 from agentbench.sim.kube import Cluster
 from agentbench.sim.programs import registrations
+from agentbench.sim.terraform.spec import Resource, TerraformSpec
 from agentbench.sim.world import World, WorldSpec
 
 BIG = "".join(f"line {i} alpha beta\n" for i in range(20_000))  # ~0.4 MB
@@ -35,6 +36,7 @@ FULL = WorldSpec(
     cluster=Cluster(namespaces=["default"]),
     sql=SqlSpec(tables={"t": TableSpec(columns={"x": "int"}, rows=[[1]])}),
     http=[HttpRoute(url="http://api.internal/health", body="ok")],
+    terraform=TerraformSpec(dir="/home/ops", resources=[Resource(address="aws_vpc.main", id="v")]),
 )
 REGISTERED = registrations()
 CASES = [pytest.param(r, id=f"{r.name}{'(stand-in)' if r.stand_in else ''}") for r in REGISTERED]
