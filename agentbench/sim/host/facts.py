@@ -115,8 +115,10 @@ def hostname(call: Call) -> CommandResult:
 
 @program("whoami", needs=("system",))
 def whoami(call: Call) -> CommandResult:
-    ctx = call.ctx
-    return CommandResult(stdout=ctx.user + "\n", identity=("id",))
+    _, _, error = parse_options("whoami", call.argv[1:], "")
+    if error:
+        return error
+    return CommandResult(stdout=call.ctx.user + "\n", identity=("id",))
 
 
 @program("id", needs=("system",))
@@ -137,8 +139,16 @@ def id_(call: Call) -> CommandResult:
 
 @program("uname", needs=("system",))
 def uname(call: Call) -> CommandResult:
-    state, argv = call.system, call.argv
-    flags = "".join(a.lstrip("-") for a in argv[1:]) or "s"
+    state = call.system
+    long = ["all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine"]
+    long += ["processor", "hardware-platform", "operating-system"]
+    opts, _, error = parse_options("uname", call.argv[1:], "asnrvmpio", long)
+    if error:
+        return error
+    letters = {"kernel-name": "s", "kernel-release": "r", "kernel-version": "v"}
+    letters |= {"hardware-platform": "i", "operating-system": "o"}
+    flags = "".join(letters.get(o[2:], o[2:3]) if o.startswith("--") else o[1:] for o, _ in opts)
+    flags = flags.replace("p", "m").replace("i", "m") or "s"  # processor, platform: x86_64
     version = "#48-Ubuntu SMP PREEMPT_DYNAMIC Fri Sep 27 14:04:52 UTC 2024"
     if "a" in flags:
         text = f"Linux {state.spec.hostname} {state.spec.kernel} {version} x86_64 x86_64 x86_64"

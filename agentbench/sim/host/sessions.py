@@ -14,6 +14,7 @@ from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec_services import LoginSpec
 from agentbench.sim.core.units import parse_time
 from agentbench.sim.host.facts import uptime_line
+from agentbench.sim.text.filters import parse_options
 
 
 def _when(stamp: datetime) -> str:
@@ -35,6 +36,11 @@ def _span(login: LoginSpec) -> str:
 @program("who", needs=("system",))
 def who(call: Call) -> CommandResult:
     state = call.system
+    long = ["all", "boot", "dead", "heading", "login", "lookup", "process", "count", "runlevel"]
+    long += ["short", "time", "mesg", "message", "writable", "users", "ips"]
+    _, _, error = parse_options("who", call.argv[1:], "abdHlmpqrstTuw", long)
+    if error:
+        return error
     active = [x for x in state.spec.logins if x.end is None and not x.failed]
     lines = []
     for x in sorted(active, key=lambda x: x.start):

@@ -28,6 +28,13 @@ _VALUED = {
     "T": "table-attr",
 }
 _LONG_VALUED = set(_VALUED.values()) | {"variable"}
+# psql's flag options (its --help); any other long option is psql's usage error
+_LONG_FLAGS = {
+    *("list", "version", "no-psqlrc", "single-transaction", "help", "echo-all", "echo-errors"),
+    *("echo-queries", "echo-hidden", "no-readline", "quiet", "single-step", "single-line"),
+    *("no-align", "csv", "html", "tuples-only", "expanded", "field-separator-zero"),
+    *("record-separator-zero", "no-password", "password"),
+}
 
 
 @dataclass
@@ -40,6 +47,7 @@ class Options:
     tuples_only: bool = False
     unaligned: bool = False
     separator: str = "|"
+    unknown: str | None = None  # the first long option psql does not have
 
 
 def parse_options(args: list[str]) -> Options:
@@ -55,6 +63,8 @@ def parse_options(args: list[str]) -> Options:
             name, eq, value = arg[2:].partition("=")
             if name in _LONG_VALUED and not eq:
                 value, i = (args[i] if i < len(args) else ""), i + 1
+            if name not in _LONG_VALUED and name not in _LONG_FLAGS and out.unknown is None:
+                out.unknown = arg.partition("=")[0]
             pairs.append((name, value if name in _LONG_VALUED else None))
         elif arg.startswith("-") and len(arg) > 1:
             letters = arg[1:]
@@ -204,10 +214,20 @@ class NoServer:
 @program("psql", needs=("sql",))
 def psql(call: Call) -> CommandResult:
     """psql over the declared database (the `sql` part)."""
+    unknown = parse_options(call.argv[1:]).unknown
+    if unknown:
+        return _usage(unknown)
     return Psql(call.part("sql", Database)).run(call.argv, call.stdin, call.ctx)
 
 
 @program("psql", needs=("sql",), stand_in=True)
 def psql_no_server(call: Call) -> CommandResult:
     """psql on a host with no database: the connection fails (`NoServer`)."""
-    return NoServer.refused(parse_options(call.argv[1:]).host)
+    options = parse_options(call.argv[1:])
+    return _usage(options.unknown) if options.unknown else NoServer.refused(options.host)
+
+
+def _usage(option: str) -> CommandResult:
+    """An option psql does not have: getopt's line, then psql's hint (exit 1, no connection)."""
+    text = f"psql: unrecognized option '{option}'\nTry \"psql --help\" for more information.\n"
+    return CommandResult(stderr=text, exit_code=1)
