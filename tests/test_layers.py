@@ -126,10 +126,7 @@ def test_the_picture_agrees_with_the_table() -> None:
 SIM = ROOT / "agentbench" / "sim"
 
 # Modules allowed an import cycle for now, with why; each must still be in one.
-KNOWN_SIM_CYCLES = {
-    "agentbench.sim.core.system": "holds the host state and the program registry, so it imports "
-    "host/ and files/ inside functions; the registry split (issue 22, part 2) removes it",
-}
+KNOWN_SIM_CYCLES: dict[str, str] = {}  # none since the registry split (sim/core/registry.py)
 # Modules allowed to cross sim's layering for now (the same module, for the same reason).
 KNOWN_SIM_EXCEPTIONS = dict(KNOWN_SIM_CYCLES)
 

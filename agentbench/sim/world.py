@@ -19,26 +19,21 @@ checkpointed and restored around a dry run).
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+import agentbench.sim.programs  # noqa: F401  (registers every program)
 from agentbench.sim.core.base import CommandResult, Identity, Program, ShellContext, Stateful
 from agentbench.sim.core.budget import WorkExceeded, bounded
 from agentbench.sim.core.fs import FileSystem
-from agentbench.sim.core.spec import FileSpec, HttpRoute, SystemSpec
-from agentbench.sim.core.system import SystemState, system_programs
-from agentbench.sim.files.writes import file_programs
-from agentbench.sim.host.nginx import Nginx
-from agentbench.sim.kube.schema.model import Cluster
+from agentbench.sim.core.registry import bind
+from agentbench.sim.core.spec import SystemSpec
+from agentbench.sim.environment import WorldSpec
+from agentbench.sim.parts import build_parts
 from agentbench.sim.shell.interpreter import Shell
 from agentbench.sim.shell.static import static_commands
-from agentbench.sim.sql.spec import SqlSpec
-from agentbench.sim.text.awk.program import awk
-from agentbench.sim.text.filters import FILTERS, Filter, FilterProgram
-from agentbench.sim.text.jq.program import jq
-from agentbench.sim.text.sed.program import sed
-from agentbench.sim.text.sort import sort
+
+__all__ = ["Answer", "World", "WorldSpec"]
 
 # tool name -> (its argument that carries the request, which part of the world answers)
 TOOL_ARGUMENTS = {
@@ -47,23 +42,7 @@ TOOL_ARGUMENTS = {
     "http_get": "url",
     "read_file": "path",
 }
-TEXT_FILTERS: dict[str, Filter] = {**FILTERS, "sort": sort, "awk": awk, "sed": sed, "jq": jq}
-
-
-@dataclass(frozen=True)
-class WorldSpec:
-    """The declared parts of a task's `environment` (see agentbench/tasks/model.py)."""
-
-    cluster: Cluster | None = None
-    files: dict[str, str | FileSpec] = field(default_factory=dict)
-    system: SystemSpec | None = None
-    sql: SqlSpec | None = None
-    http: tuple[HttpRoute, ...] = ()
-
-    @property
-    def host(self) -> bool:
-        """A host is simulated (files and system tools) when files or system are declared."""
-        return bool(self.files) or self.system is not None
+TOOL_PARTS = {"sql": "sql", "http": "http"}  # what answers sql_query/http_get -> its part
 
 
 @dataclass
@@ -81,59 +60,16 @@ class World:
         self.spec = spec
         system = spec.system or SystemSpec()
         self.user = system.user
-        self.programs: dict[str, Program] = {}
-        self.stateful: list[Stateful] = []
-        self.fs: FileSystem | None = None
-        self.sql: Any = None
-        self.http: Any = None
-        if spec.host:
-            self.fs = FileSystem(spec.files, system)
-            for disk in system.disks:
-                self.fs.mkdirs(disk.mount)
-            state = SystemState(system, self.fs)
-            self.programs.update(file_programs(self.fs))
-            if "/etc/nginx/nginx.conf" in self.fs.nodes:
-                self.programs["nginx"] = Nginx(self.fs)
-            self.programs.update(system_programs(state))
-            self.stateful += [self.fs, state]
-        self.stand_ins: set[str] = set()  # programs answering for an undeclared system
-        if spec.cluster is not None:
-            from agentbench.sim.kube.program import build_kubectl
-
-            fs = self.fs
-            kubectl = build_kubectl(spec.cluster, (lambda p: fs.read(p, "root")[0]) if fs else None)
-            self.programs["kubectl"] = kubectl
-            self.stateful.append(kubectl if isinstance(kubectl, Stateful) else _Attributes(kubectl))
-        else:
-            from agentbench.sim.kube.unreachable import UnreachableKubectl
-
-            self.programs["kubectl"] = UnreachableKubectl()
-            self.stand_ins.add("kubectl")
-        if spec.sql is not None:
-            from agentbench.sim.sql.database import Database
-            from agentbench.sim.sql.psql import psql_program
-
-            self.sql = Database(spec.sql)
-            self.programs["psql"] = psql_program(self.sql)
-            self.stateful.append(self.sql)
-        else:
-            from agentbench.sim.sql.psql import NoServer
-
-            self.sql = NoServer()
-            self.programs["psql"] = self.sql
-            self.stand_ins |= {"psql", "sql"}
-        from agentbench.sim.http.routes import Routes, curl_program
-        from agentbench.sim.http.wget import wget_program
-
-        self.http = Routes(spec.http)
-        self.programs["curl"] = curl_program(self.http)
-        self.programs["wget"] = wget_program(self.http)
-        if not spec.http:
-            self.stand_ins |= {"curl", "wget", "http"}
-        for name, fn in TEXT_FILTERS.items():
-            self.programs.setdefault(name, FilterProgram(name, fn, self.fs))
-        for name, program in file_programs(None).items():
-            self.programs.setdefault(name, program)
+        parts, declared = build_parts(spec)
+        self.programs: dict[str, Program]
+        self.programs, stand_ins = bind(parts, declared)
+        # programs answering for an undeclared system, and tools whose part is not declared
+        self.stand_ins = set(stand_ins) | {t for t, p in TOOL_PARTS.items() if p not in declared}
+        self.stateful: list[Stateful] = [p for p in parts.values() if isinstance(p, Stateful)]
+        fs = parts.get("fs")
+        self.fs: FileSystem | None = fs if isinstance(fs, FileSystem) else None
+        self.sql: Any = parts["sql"]
+        self.http: Any = parts["http"]
         users = frozenset({"root", system.user, *(u.name for u in system.users)})
         self.shell = Shell(
             self.programs,
@@ -221,21 +157,6 @@ class World:
 
     def _home(self) -> str:
         return "/root" if self.user == "root" else f"/home/{self.user}"
-
-
-class _Attributes:
-    """Checkpoints a simulator that does not implement `Stateful` by copying its attributes."""
-
-    def __init__(self, target: object) -> None:
-        self.target = target
-
-    def snapshot(self) -> object:
-        return copy.deepcopy(vars(self.target))
-
-    def restore(self, token: object) -> None:
-        assert isinstance(token, dict)
-        vars(self.target).clear()
-        vars(self.target).update(token)
 
 
 def _first_program(line: str) -> str:

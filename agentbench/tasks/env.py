@@ -121,13 +121,7 @@ def world_spec(environment: Environment) -> WorldSpec | None:
     """The declared simulator state of a task; None when it declares none (rules only)."""
     if not environment.declared:
         return None
-    return WorldSpec(
-        cluster=environment.cluster,
-        files=dict(environment.files),
-        system=environment.system,
-        sql=environment.sql,
-        http=tuple(environment.http),
-    )
+    return environment.world_fields()
 
 
 def parse_arguments(raw: str | dict[str, Any] | None) -> tuple[dict[str, Any] | None, str | None]:

@@ -20,9 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from agentbench.sim.core.spec import FileSpec, HttpRoute, SystemSpec
-from agentbench.sim.kube.schema.model import Cluster
-from agentbench.sim.sql.spec import SqlSpec
+from agentbench.sim.environment import WorldSpec
 from agentbench.tasks.expectations import (
     AnswerExpectation,
     AttemptPattern,
@@ -144,27 +142,18 @@ class Rule(_Strict):
         return self
 
 
-class Environment(_Strict):
+class Environment(WorldSpec):
     """The deterministic simulation of the tools. Nothing is ever executed on the host.
 
-    Tools answer from the declared state (`cluster`, `files`, `system`, `sql`, `http`; formats
-    in agentbench/sim/core/spec.py, agentbench/sim/sql/spec.py and tasks/README.md), as the real
-    systems would. `rules` are overrides for what a simulator cannot say: a matching rule answers
-    first; a call no rule and no simulator answers gets the tool's `unmatched` text and counts as
-    off-script.
+    Tools answer from the declared state (the simulator fields, declared once in
+    agentbench/sim/environment.py `WorldSpec`; formats in agentbench/sim/core/spec.py,
+    agentbench/sim/sql/spec.py and tasks/README.md), as the real systems would. `rules` are
+    overrides for what a simulator cannot say: a matching rule answers first; a call no rule and
+    no simulator answers gets the tool's `unmatched` text and counts as off-script.
     """
 
     state: dict[str, Any] = Field(default_factory=dict, description="Initial rule state.")
     rules: list[Rule] = Field(default_factory=list)
-    cluster: Cluster | None = Field(
-        default=None, description="A Kubernetes cluster for kubectl (agentbench/sim/kube)."
-    )
-    files: dict[str, str | FileSpec] = Field(
-        default_factory=dict, description="Path -> content or FileSpec; directories implied."
-    )
-    system: SystemSpec | None = Field(default=None, description="Host, services, journal.")
-    sql: SqlSpec | None = Field(default=None, description="Tables for sql_query and psql.")
-    http: list[HttpRoute] = Field(default_factory=list, description="Routes for http_get, curl.")
 
     @model_validator(mode="after")
     def _database_clock(self) -> Environment:
@@ -175,11 +164,6 @@ class Environment(_Strict):
             elif self.cluster is not None:
                 self.sql.now = self.cluster.now
         return self
-
-    @property
-    def declared(self) -> bool:
-        """True when any simulator state is declared (else only rules answer)."""
-        return bool(self.cluster or self.files or self.system or self.sql or self.http)
 
 
 class Step(_Strict):

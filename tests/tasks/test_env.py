@@ -127,3 +127,13 @@ def test_a_construct_not_simulated_goes_off_script_and_is_recorded(suite) -> Non
     simulated = env.execute("run_command", {"cmd": "awk '{ print 2 * $2 }' /srv/a.txt"})
     assert (simulated.kind, simulated.output) == ("ok", "2\n4\n")
     assert len(env.simulator_errors) == 1
+
+
+def test_the_ttl_rule_answers_only_the_right_product(suite) -> None:
+    """`python3 -c "print(36*60)"` was answered 129600 by a rule matching any line with 36."""
+    task = next(t for t in suite.tasks if t.id == "none-ttl-seconds-arithmetic")
+    env = SimulatedEnvironment(task, suite.tools, suite.grammar)
+    for line in ('python3 -c "print(36*3600)"', "echo $((36 * 60 * 60))", "expr 36 \\* 3600"):
+        assert env.execute("run_command", {"cmd": line}).output == "129600\n", line
+    for line in ('python3 -c "print(36*60)"', "echo $((36*360))", "bc <<< '36*3600*10'"):
+        assert "129600" not in env.execute("run_command", {"cmd": line}).output, line

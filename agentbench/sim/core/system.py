@@ -1,17 +1,16 @@
-"""The host's mutable state (units, journal) and the registry of system programs.
+"""The host's mutable state: what system tools read and what they change.
 
-`SystemState` holds what system tools read and what `systemctl` writes: unit states and the
-journal. Programs: `systemctl`, `journalctl` (host/systemd.py), `ps ss free uptime hostname id
-whoami uname date df du` (host/facts.py), all answering from the declared `system:` section.
+`SystemState` is the `system` part of an environment (sim/environment.py): unit states and the
+journal (`systemctl` changes them), the process table and sockets (`kill` ends processes), users
+and the clock, copied from the declared `system:` section. The programs that read it register
+in the host/ package (sim/core/registry.py).
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from datetime import datetime
 
-from agentbench.sim.core.base import CommandResult, ShellContext
 from agentbench.sim.core.fs import FileSystem
 from agentbench.sim.core.spec import JournalEntry, ProcessSpec, SocketSpec, SystemSpec, UnitSpec
 from agentbench.sim.core.units import parse_time
@@ -95,43 +94,3 @@ class SystemState:
                 transport="journal",
             )
         )
-
-
-Command = Callable[[SystemState, list[str], str | None, ShellContext], CommandResult]
-
-
-class SystemProgram:
-    """A system tool as a `Program` over one host's state."""
-
-    def __init__(self, state: SystemState, command: Command) -> None:
-        self.state = state
-        self.command = command
-
-    def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-        return self.command(self.state, argv, stdin, ctx)
-
-
-def system_programs(state: SystemState) -> dict[str, SystemProgram]:
-    from agentbench.sim.files.gzip import GZIP_COMMANDS
-    from agentbench.sim.host.docker import DOCKER_COMMANDS
-    from agentbench.sim.host.facts import HOST_COMMANDS
-    from agentbench.sim.host.journal import journalctl
-    from agentbench.sim.host.netinfo import NET_COMMANDS
-    from agentbench.sim.host.ports import PORT_COMMANDS
-    from agentbench.sim.host.procs import PROCESS_COMMANDS
-    from agentbench.sim.host.sessions import SESSION_COMMANDS
-    from agentbench.sim.host.systemd import systemctl
-    from agentbench.sim.host.tls import TLS_COMMANDS
-
-    table: dict[str, Command] = {"systemctl": systemctl, "journalctl": journalctl, **HOST_COMMANDS}
-    for extra in (
-        PROCESS_COMMANDS,
-        GZIP_COMMANDS,
-        TLS_COMMANDS,
-        NET_COMMANDS,
-        PORT_COMMANDS,
-        SESSION_COMMANDS,
-        DOCKER_COMMANDS,
-    ):
-        table.update(extra)
-    return {name: SystemProgram(state, command) for name, command in table.items()}

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import posixpath
 
-from agentbench.sim.core.base import CommandResult, ShellContext
+from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import human, parse_size
 from agentbench.sim.text.filters import parse_options
@@ -27,7 +28,9 @@ def _total(state: SystemState, path: str) -> int:
     return total
 
 
-def du_listing(state: SystemState, argv: list[str], ctx: ShellContext) -> CommandResult:
+@program("du", needs=("system",))
+def du(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     opts, operands, error = parse_options(
         "du", argv[1:], "shacxd:", ["summarize", "human-readable", "max-depth="]
     )

@@ -8,9 +8,11 @@ to ("file", "read", PATH), the same identity as `cat PATH`.
 
 from __future__ import annotations
 
-from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
+from dataclasses import replace
+
+from agentbench.sim.core.base import CommandResult, NotSimulated
 from agentbench.sim.core.fs import UserFiles, failure_token
-from agentbench.sim.core.system import Command, SystemState
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.text.filters import grep, parse_options
 
 _SUFFIXES = (".gz", ".tgz", ".z", ".Z")
@@ -39,9 +41,9 @@ class _Decompressed(UserFiles):
         return full, text, error
 
 
-def zcat(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("zcat", "zless", "zmore", "gunzip", "gzip", needs=("system",))
+def zcat(call: Call) -> CommandResult:
+    state, argv, stdin, ctx = call.system, call.argv, call.stdin, call.ctx
     prog = argv[0]
     opts, operands, error = parse_options("gzip", argv[1:], "cdfqk", ["stdout", "decompress"])
     if error:
@@ -76,10 +78,10 @@ def zcat(
     return result
 
 
-def zgrep(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
-    result = grep(["grep", *argv[1:]], stdin, _Decompressed(state.fs, ctx))
+@program("zgrep", needs=("system",))
+def zgrep(call: Call) -> CommandResult:
+    view = _Decompressed(call.system.fs, call.ctx)
+    result = grep(replace(call, argv=["grep", *call.argv[1:]], view=view))
     result.stderr = "".join(
         (
             "gzip: " + line[len("grep: ") :]
@@ -92,12 +94,6 @@ def zgrep(
     return result
 
 
-GZIP_COMMANDS: dict[str, Command] = {
-    "zcat": zcat,
-    "zless": zcat,
-    "zmore": zcat,
-    "gunzip": zcat,
-    "gzip": zcat,
-    "zgrep": zgrep,
-    "zegrep": lambda s, a, i, c: zgrep(s, ["zgrep", "-E", *a[1:]], i, c),
-}
+@program("zegrep", needs=("system",))
+def zegrep(call: Call) -> CommandResult:
+    return zgrep(replace(call, argv=["zgrep", "-E", *call.argv[1:]]))

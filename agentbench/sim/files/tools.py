@@ -13,6 +13,7 @@ from datetime import datetime
 from agentbench.sim.core.base import CommandResult, ShellContext
 from agentbench.sim.core.budget import current, format_size
 from agentbench.sim.core.fs import EACCES, FileSystem, Node, failure_token
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.units import human, ls_time, parse_time
 from agentbench.sim.text.filters import parse_options
 
@@ -24,7 +25,9 @@ def _mode_text(node: Node) -> str:
     return statmod.filemode(kind | node.mode)
 
 
-def ls(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("ls", needs=("fs",))
+def ls(call: Call) -> CommandResult:
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
     opts, operands, error = parse_options("ls", argv[1:], "lahdtrR1S", ["all", "human-readable"], 2)
     if error:
         return error
@@ -92,7 +95,9 @@ def _listing(
     return "".join(line + "\n" for line in lines)
 
 
-def find(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("find", needs=("fs",))
+def find(call: Call) -> CommandResult:
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
     args = argv[1:]
     roots = []
     while args and not args[0].startswith("-"):
@@ -157,7 +162,9 @@ def _find_test(flag: str, value: str, path: str, node: Node, now: datetime) -> b
     return measured < limit if sign == "-" else measured == limit
 
 
-def stat(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("stat", needs=("fs",))
+def stat(call: Call) -> CommandResult:
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
     opts, operands, error = parse_options("stat", argv[1:], "c:L", ["format="])
     if error:
         return error
@@ -204,7 +211,9 @@ def stat(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) 
     return result
 
 
-def test(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("test", "[", needs=("fs",), help=True)  # one operand: a non-empty string
+def test(call: Call) -> CommandResult:
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
     args = argv[1:-1] if argv[0] == "[" and argv[-1:] == ["]"] else argv[1:]
     negate = bool(args) and args[0] == "!"
     args = args[1:] if negate else args
@@ -229,9 +238,9 @@ def test(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) 
     )
 
 
-def echo(
-    fs: FileSystem | None, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("echo", help=True)  # prints its operands, `--help` too
+def echo(call: Call) -> CommandResult:
+    argv = call.argv
     args = argv[1:]
     newline = True
     while args and args[0] in ("-n", "-e", "-E"):
@@ -240,9 +249,9 @@ def echo(
     return CommandResult(stdout=" ".join(args) + ("\n" if newline else ""))
 
 
-def printf(
-    fs: FileSystem | None, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("printf")
+def printf(call: Call) -> CommandResult:
+    argv = call.argv
     if len(argv) < 2:
         return CommandResult(
             stderr="printf: usage: printf [-v var] format [arguments]\n", exit_code=2
@@ -255,13 +264,13 @@ def printf(
         return CommandResult(stdout=fmt)
 
 
-def pwd(
-    fs: FileSystem | None, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("pwd")
+def pwd(call: Call) -> CommandResult:
+    ctx = call.ctx
     return CommandResult(stdout=ctx.cwd + "\n")
 
 
-def true(
-    fs: FileSystem | None, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("true", "false", help=True)
+def true(call: Call) -> CommandResult:
+    argv = call.argv
     return CommandResult(exit_code=1 if argv[0] == "false" else 0)

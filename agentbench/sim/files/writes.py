@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
-from typing import Any
 
-from agentbench.sim.core.base import Change, CommandResult, ShellContext
-from agentbench.sim.core.fs import EACCES, EISDIR, ENOENT, FileSystem, Node
-from agentbench.sim.files.tools import echo, find, ls, printf, pwd, stat, test, true
+from agentbench.sim.core.base import Change, CommandResult
+from agentbench.sim.core.fs import EACCES, EISDIR, ENOENT, Node
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.text.filters import parse_options
-
-Tool = Callable[[Any, list[str], str | None, ShellContext], CommandResult]
 
 
 def _missing(prog: str) -> CommandResult:
@@ -30,7 +26,9 @@ def _done(result: CommandResult, action: str, paths: list[str]) -> CommandResult
     return result
 
 
-def tee(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("tee", needs=("fs",))
+def tee(call: Call) -> CommandResult:
+    fs, argv, stdin, ctx = call.filesystem, call.argv, call.stdin, call.ctx
     opts, operands, error = parse_options("tee", argv[1:], "a", ["append"])
     if error:
         return error
@@ -47,7 +45,9 @@ def tee(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -
     return _done(result, "write", [c.target for c in result.changes])
 
 
-def touch(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("touch", needs=("fs",))
+def touch(call: Call) -> CommandResult:
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
     result = CommandResult()
     for operand in argv[1:] or []:
         path = fs.resolve(operand, ctx.cwd)
@@ -67,7 +67,9 @@ def touch(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext)
     )
 
 
-def mkdir(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("mkdir", needs=("fs",))
+def mkdir(call: Call) -> CommandResult:
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
     opts, operands, error = parse_options("mkdir", argv[1:], "pm:", ["parents"])
     if error:
         return error
@@ -100,7 +102,9 @@ def mkdir(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext)
     return _done(result, "write", [c.target for c in result.changes])
 
 
-def rm(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("rm", needs=("fs",))
+def rm(call: Call) -> CommandResult:
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
     opts, operands, error = parse_options("rm", argv[1:], "rfRvid", ["recursive", "force"])
     if error:
         return error
@@ -129,7 +133,9 @@ def rm(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) ->
     return _done(result, "delete", [fs.resolve(o, ctx.cwd) for o in operands])
 
 
-def chmod(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("chmod", needs=("fs",))
+def chmod(call: Call) -> CommandResult:
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
     args = [a for a in argv[1:] if a not in ("-R", "-v", "--recursive")]
     if len(args) < 2:
         return _missing("chmod")
@@ -182,7 +188,9 @@ def _new_mode(spec: str, current: int) -> int | None:
     return mode
 
 
-def chown(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("chown", "chgrp", needs=("fs",))
+def chown(call: Call) -> CommandResult:
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
     prog = argv[0]
     args = [a for a in argv[1:] if a not in ("-R", "-v", "--recursive")]
     if len(args) < 2:
@@ -211,7 +219,9 @@ def chown(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext)
     return _done(result, "chown", [c.target for c in result.changes])
 
 
-def cp(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("cp", "mv", needs=("fs",))
+def cp(call: Call) -> CommandResult:
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
     prog = argv[0]
     args = [a for a in argv[1:] if not a.startswith("-")]
     if len(args) < 2:
@@ -242,11 +252,11 @@ def cp(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) ->
     return CommandResult(changes=changes, identity=("file", prog, source, target))
 
 
-def cd(
-    fs: FileSystem | None, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("cd")
+def cd(call: Call) -> CommandResult:
     """bash's builtin; the directory change itself does not outlive the line's next command
     (each command runs in the user's home), but a missing directory fails as bash says."""
+    fs, argv, ctx = call.fs, call.argv, call.ctx
     if len(argv) < 2 or fs is None:
         return CommandResult()
     node, problem = fs.lookup(fs.resolve(argv[1], ctx.cwd), ctx.user)
@@ -255,55 +265,8 @@ def cd(
     return CommandResult()
 
 
-def builtin(
-    fs: FileSystem | None, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("export", "set", "shopt")
+@program(":", help=True)  # `:` takes no options: `: --help` does nothing
+def builtin(call: Call) -> CommandResult:
     """`export`, `set`, `:`, `shopt`: bash builtins with nothing to show here."""
     return CommandResult()
-
-
-FILE_TOOLS: dict[str, Tool] = {
-    "ls": ls,
-    "find": find,
-    "stat": stat,
-    "test": test,
-    "[": test,
-    "echo": echo,
-    "printf": printf,
-    "pwd": pwd,
-    "true": true,
-    "false": true,
-    "tee": tee,
-    "touch": touch,
-    "mkdir": mkdir,
-    "rm": rm,
-    "chmod": chmod,
-    "chown": chown,
-    "chgrp": chown,
-    "cp": cp,
-    "mv": cp,
-    "cd": cd,
-    "export": builtin,
-    "set": builtin,
-    ":": builtin,
-    "shopt": builtin,
-}
-
-
-class FileProgram:
-    """A file tool as a `Program` over one filesystem."""
-
-    def __init__(self, fs: FileSystem | None, tool: Tool) -> None:
-        self.fs = fs
-        self.tool = tool
-
-    def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-        return self.tool(self.fs, argv, stdin, ctx)
-
-
-BASIC = ("echo", "printf", "pwd", "true", "false", "cd", "export", "set", ":", "shopt")
-
-
-def file_programs(fs: FileSystem | None) -> dict[str, FileProgram]:
-    """Every file tool over `fs`; without a filesystem only those that need none (echo, ...)."""
-    return {n: FileProgram(fs, t) for n, t in FILE_TOOLS.items() if fs is not None or n in BASIC}

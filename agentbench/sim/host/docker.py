@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 
-from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.core.base import CommandResult, NotSimulated
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec_services import ContainerSpec
-from agentbench.sim.core.system import Command, SystemState
+from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import parse_time
 
 NO_DAEMON = (
@@ -222,9 +223,9 @@ def _inspect(state: SystemState, names: list[str]) -> CommandResult:
     )
 
 
-def docker(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("docker", needs=("system",))
+def docker(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     args = argv[1:]
     verb = args[0] if args else ""
     if verb == "container" and len(args) > 1:
@@ -241,6 +242,3 @@ def docker(
     if verb == "inspect":
         return _inspect(state, [a for a in args[1:] if not a.startswith("-")])
     raise NotSimulated(f"docker {verb}")
-
-
-DOCKER_COMMANDS: dict[str, Command] = {"docker": docker}

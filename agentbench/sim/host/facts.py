@@ -1,19 +1,21 @@
 """Host facts from the declared `system:`: ss free uptime hostname id whoami uname date df du
-(ps is host/ps.py)."""
+(ps is host/ps.py, du files/du.py)."""
 
 from __future__ import annotations
 
 import math
 import posixpath
 
-from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
-from agentbench.sim.core.system import Command, SystemState
+from agentbench.sim.core.base import CommandResult, NotSimulated
+from agentbench.sim.core.registry import Call, program
+from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import human, parse_size, parse_time
-from agentbench.sim.host.ps import ps
 from agentbench.sim.text.filters import parse_options
 
 
-def ss(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("ss", needs=("system",))
+def ss(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     opts, rest, error = parse_options(
         "ss", argv[1:], "ltunpaeH", ["listening", "tcp", "udp", "numeric", "processes"]
     )
@@ -60,9 +62,9 @@ def ss(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
     )
 
 
-def free(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("free", needs=("system",))
+def free(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     m = state.spec.memory
     values = [parse_size(v) for v in (m.total, m.used, m.free, m.shared, m.buff_cache)]
     available = parse_size(m.available) if m.available is not None else values[2] + values[4]
@@ -87,9 +89,8 @@ def free(
     return CommandResult(stdout="\n".join(rows) + "\n", identity=("free",))
 
 
-def uptime(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+def uptime_line(state: SystemState) -> str:
+    """`uptime`'s line (also the first line of `top` and `w`)."""
     up = state.now - parse_time(state.spec.boot)
     hours, rest = divmod(up.seconds, 3600)
     clock = f"{hours}:{rest // 60:02}" if hours else f"{rest // 60} min"
@@ -98,22 +99,31 @@ def uptime(
     text = (
         f" {state.now.strftime('%H:%M:%S')} up {days}{clock:>5},  1 user,  load average: {load}\n"
     )
-    return CommandResult(stdout=text, identity=("uptime",))
+    return text
 
 
-def hostname(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("uptime", needs=("system",))
+def uptime(call: Call) -> CommandResult:
+    return CommandResult(stdout=uptime_line(call.system), identity=("uptime",))
+
+
+@program("hostname", needs=("system",))
+def hostname(call: Call) -> CommandResult:
+    state = call.system
     return CommandResult(stdout=state.spec.hostname + "\n", identity=("hostname",))
 
 
-def whoami(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
-    return CommandResult(stdout=ctx.user + "\n", identity=("id",))
+@program("whoami", needs=("system",))
+def whoami(call: Call) -> CommandResult:
+    _, _, error = parse_options("whoami", call.argv[1:], "")
+    if error:
+        return error
+    return CommandResult(stdout=call.ctx.user + "\n", identity=("id",))
 
 
-def id_(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("id", needs=("system",))
+def id_(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     user = next((a for a in argv[1:] if not a.startswith("-")), ctx.user)
     if user not in state.users:
         return CommandResult(stderr=f"id: '{user}': no such user\n", exit_code=1)
@@ -127,10 +137,18 @@ def id_(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContex
     )
 
 
-def uname(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
-    flags = "".join(a.lstrip("-") for a in argv[1:]) or "s"
+@program("uname", needs=("system",))
+def uname(call: Call) -> CommandResult:
+    state = call.system
+    long = ["all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine"]
+    long += ["processor", "hardware-platform", "operating-system"]
+    opts, _, error = parse_options("uname", call.argv[1:], "asnrvmpio", long)
+    if error:
+        return error
+    letters = {"kernel-name": "s", "kernel-release": "r", "kernel-version": "v"}
+    letters |= {"hardware-platform": "i", "operating-system": "o"}
+    flags = "".join(letters.get(o[2:], o[2:3]) if o.startswith("--") else o[1:] for o, _ in opts)
+    flags = flags.replace("p", "m").replace("i", "m") or "s"  # processor, platform: x86_64
     version = "#48-Ubuntu SMP PREEMPT_DYNAMIC Fri Sep 27 14:04:52 UTC 2024"
     if "a" in flags:
         text = f"Linux {state.spec.hostname} {state.spec.kernel} {version} x86_64 x86_64 x86_64"
@@ -148,9 +166,9 @@ def uname(
     return CommandResult(stdout=text + "\n", identity=("uname",))
 
 
-def date(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("date", needs=("system",))
+def date(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     fmt = next((a[1:] for a in argv[1:] if a.startswith("+")), "%a %b %e %H:%M:%S UTC %Y")
     return CommandResult(
         stdout=state.now.strftime(fmt.replace("%N", "000000000")) + "\n", identity=("date",)
@@ -166,7 +184,9 @@ def _mount_of(state: SystemState, path: str) -> int | None:
     return best
 
 
-def df(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("df", needs=("system",))
+def df(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     opts, operands, error = parse_options(
         "df",
         argv[1:],
@@ -242,24 +262,3 @@ def df(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
     result.stdout = "\n".join(lines) + "\n"
     result.identity = ("df", *sorted(state.spec.disks[i].mount for i in chosen))
     return result
-
-
-def du(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-    from agentbench.sim.files.du import du_listing
-
-    return du_listing(state, argv, ctx)
-
-
-HOST_COMMANDS: dict[str, Command] = {
-    "ps": ps,
-    "ss": ss,
-    "free": free,
-    "uptime": uptime,
-    "hostname": hostname,
-    "whoami": whoami,
-    "id": id_,
-    "uname": uname,
-    "date": date,
-    "df": df,
-    "du": du,
-}

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from agentbench.sim.core.base import CommandResult, ShellContext
+from agentbench.sim.core.base import CommandResult
 from agentbench.sim.core.regex import search
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import JournalEntry
 from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import human, journal_time, parse_size, parse_time
@@ -235,9 +236,9 @@ def _parse(state: SystemState, args: list[str]) -> _Query | CommandResult:
     return query
 
 
-def journalctl(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("journalctl", needs=("system",))
+def journalctl(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     query = _parse(state, argv[1:])
     if isinstance(query, CommandResult):
         return query

@@ -8,9 +8,10 @@ stub resolver at 127.0.0.53 would say. `iptables -L` prints the filter table of
 
 from __future__ import annotations
 
-from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.core.base import CommandResult, NotSimulated
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec_services import DnsRecord, FirewallRule
-from agentbench.sim.core.system import Command, SystemState
+from agentbench.sim.core.system import SystemState
 
 _TYPES = ("A", "AAAA", "CNAME", "MX", "TXT", "NS")
 SERVICES = {22: "ssh", 25: "smtp", 53: "domain", 80: "http", 443: "https", 5432: "postgresql"}
@@ -44,7 +45,9 @@ def _value(record: DnsRecord) -> str:
     return record.value
 
 
-def dig(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("dig", needs=("system",))
+def dig(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     args = argv[1:]
     short = "+short" in args
     server = next((a[1:] for a in args if a.startswith("@")), "127.0.0.53")
@@ -93,9 +96,9 @@ def dig(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContex
     return CommandResult(stdout="\n".join(lines) + "\n", identity=identity)
 
 
-def host(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("host", needs=("system",))
+def host(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     args = argv[1:]
     rtype = args[args.index("-t") + 1].upper() if "-t" in args[:-1] else None
     names = [
@@ -130,9 +133,9 @@ def host(
     return CommandResult(stdout="\n".join(lines) + "\n", identity=identity)
 
 
-def nslookup(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("nslookup", needs=("system",))
+def nslookup(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     names = [a for a in argv[1:] if not a.startswith("-")]
     name = names[0] if names else ""
     head = "Server:\t\t127.0.0.53\nAddress:\t127.0.0.53#53\n\n"
@@ -152,9 +155,9 @@ def nslookup(
     return CommandResult(stdout=head + "\n".join(lines) + "\n\n", identity=identity)
 
 
-def getent(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("getent", needs=("system",))
+def getent(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     if len(argv) < 3 or argv[1] not in ("hosts", "ahosts"):
         raise NotSimulated(f"getent {argv[1] if len(argv) > 1 else ''} (only hosts)".strip())
     name = argv[2]
@@ -165,9 +168,9 @@ def getent(
     return CommandResult(stdout=f"{records[0].value:<15} {name}\n", identity=identity)
 
 
-def iptables(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("iptables", needs=("system",))
+def iptables(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     args = [a for a in argv[1:] if a not in ("--line-numbers",)]
     flags = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
     chains_asked = [a for a in args if not a.startswith("-")]
@@ -227,12 +230,3 @@ def _rule(rule: FirewallRule, numeric: bool, verbose: bool) -> str:
     if verbose:
         body = f"{rule.packets:>5} {rule.bytes:>5} {body}{'*':<6} {'*':<6} "
     return f"{body}{addr(rule.source):<20} {addr(rule.destination):<20} {match}".rstrip()
-
-
-NET_COMMANDS: dict[str, Command] = {
-    "dig": dig,
-    "host": host,
-    "nslookup": nslookup,
-    "getent": getent,
-    "iptables": iptables,
-}

@@ -17,8 +17,9 @@ import fnmatch
 import posixpath
 import re
 
-from agentbench.sim.core.base import Change, CommandResult, ShellContext
+from agentbench.sim.core.base import Change, CommandResult
 from agentbench.sim.core.fs import FileSystem
+from agentbench.sim.core.registry import Call, Parts, program
 
 MAIN = "/etc/nginx/nginx.conf"
 _INCLUDE = re.compile(r"^\s*include\s+([^;\s]+)\s*;", re.M)
@@ -85,45 +86,45 @@ def _opened(fs: FileSystem, path: str, user: str, seen: list[str]) -> str | None
     return None
 
 
-class Nginx:
-    """The nginx binary's test and dump modes."""
+def _configured(parts: Parts) -> bool:
+    fs = parts.get("fs")
+    return isinstance(fs, FileSystem) and MAIN in fs.nodes
 
-    def __init__(self, fs: FileSystem) -> None:
-        self.fs = fs
 
-    def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-        flags = "".join(a.lstrip("-") for a in argv[1:] if a.startswith("-") and a != "-s")
-        if "v" in flags.lower() and "t" not in flags.lower():
-            return CommandResult(
-                stderr="nginx version: nginx/1.24.0 (Ubuntu)\n", identity=("nginx", "version")
-            )
-        if "-s" in argv:
-            signal = argv[argv.index("-s") + 1] if argv.index("-s") + 1 < len(argv) else ""
-            if ctx.user != "root":
-                text = "nginx: [alert] kill(1204, 1) failed (1: Operation not permitted)\n"
-                return CommandResult(
-                    stderr=text, exit_code=1, identity=("nginx", signal, "!denied")
-                )
-            return CommandResult(
-                identity=("nginx", signal),
-                changes=[Change("systemd", signal, "nginx.service", "nginx -s")],
-            )
-        if "t" not in flags.lower():
-            return CommandResult(
-                stderr="nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)\n",
-                exit_code=1,
-                identity=("nginx", "start", "!running"),
-            )
-        seen: list[str] = []
-        problem = _opened(self.fs, MAIN, ctx.user, seen)
-        if problem:
-            text = f"nginx: [emerg] {problem}\nnginx: configuration file {MAIN} test failed\n"
-            return CommandResult(stderr=text, exit_code=1, identity=("nginx", "test", "!failed"))
-        check = (
-            f"nginx: the configuration file {MAIN} syntax is ok\n"
-            f"nginx: configuration file {MAIN} test is successful\n"
+@program("nginx", needs=("fs",), when=_configured)
+def nginx(call: Call) -> CommandResult:
+    """The nginx binary's test and dump modes (on a host with /etc/nginx/nginx.conf)."""
+    fs, argv, ctx = call.filesystem, call.argv, call.ctx
+    flags = "".join(a.lstrip("-") for a in argv[1:] if a.startswith("-") and a != "-s")
+    if "v" in flags.lower() and "t" not in flags.lower():
+        return CommandResult(
+            stderr="nginx version: nginx/1.24.0 (Ubuntu)\n", identity=("nginx", "version")
         )
-        if "T" not in flags:
-            return CommandResult(stderr=check, identity=("nginx", "test"))
-        dump = "".join(f"# configuration file {p}:\n{self.fs.nodes[p].content}\n" for p in seen)
-        return CommandResult(stdout=dump, stderr=check, identity=("nginx", "dump"))
+    if "-s" in argv:
+        signal = argv[argv.index("-s") + 1] if argv.index("-s") + 1 < len(argv) else ""
+        if ctx.user != "root":
+            text = "nginx: [alert] kill(1204, 1) failed (1: Operation not permitted)\n"
+            return CommandResult(stderr=text, exit_code=1, identity=("nginx", signal, "!denied"))
+        return CommandResult(
+            identity=("nginx", signal),
+            changes=[Change("systemd", signal, "nginx.service", "nginx -s")],
+        )
+    if "t" not in flags.lower():
+        return CommandResult(
+            stderr="nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)\n",
+            exit_code=1,
+            identity=("nginx", "start", "!running"),
+        )
+    seen: list[str] = []
+    problem = _opened(fs, MAIN, ctx.user, seen)
+    if problem:
+        text = f"nginx: [emerg] {problem}\nnginx: configuration file {MAIN} test failed\n"
+        return CommandResult(stderr=text, exit_code=1, identity=("nginx", "test", "!failed"))
+    check = (
+        f"nginx: the configuration file {MAIN} syntax is ok\n"
+        f"nginx: configuration file {MAIN} test is successful\n"
+    )
+    if "T" not in flags:
+        return CommandResult(stderr=check, identity=("nginx", "test"))
+    dump = "".join(f"# configuration file {p}:\n{fs.nodes[p].content}\n" for p in seen)
+    return CommandResult(stdout=dump, stderr=check, identity=("nginx", "dump"))

@@ -11,8 +11,9 @@ from __future__ import annotations
 import zlib
 
 from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import ProcessSpec, SocketSpec
-from agentbench.sim.core.system import Command, SystemState
+from agentbench.sim.core.system import SystemState
 from agentbench.sim.host.netinfo import SERVICES
 from agentbench.sim.host.procs import comm, send
 
@@ -46,9 +47,9 @@ def _selector(value: str) -> tuple[str | None, str | None]:
     return port, proto
 
 
-def lsof(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("lsof", needs=("system",))
+def lsof(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     args = argv[1:]
     selector = None
     for i, arg in enumerate(args):
@@ -95,9 +96,9 @@ def lsof(
     return CommandResult(stdout="\n".join(lines) + "\n", identity=identity)
 
 
-def fuser(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("fuser", needs=("system",))
+def fuser(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     args = argv[1:]
     flags = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
     names = [a for a in args if not a.startswith("-")]
@@ -124,6 +125,3 @@ def fuser(
                     result.changes.append(change)
     result.exit_code = 0 if found_any else 1
     return result
-
-
-PORT_COMMANDS: dict[str, Command] = {"lsof": lsof, "fuser": fuser}

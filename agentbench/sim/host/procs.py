@@ -14,9 +14,11 @@ import re
 
 from agentbench.sim.core.base import Change, CommandResult, ShellContext
 from agentbench.sim.core.regex import compile_regex
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import ProcessSpec
-from agentbench.sim.core.system import Command, SystemState
+from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import parse_size
+from agentbench.sim.host.facts import uptime_line
 from agentbench.sim.text.filters import parse_options, usage_error
 
 SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "KILL": 9, "USR1": 10, "USR2": 12, "TERM": 15}
@@ -69,9 +71,9 @@ def send(state: SystemState, pid: int, signal: int, ctx: ShellContext) -> tuple[
     return "", change
 
 
-def kill(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("kill", needs=("system",))
+def kill(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     args = argv[1:]
     signal = 15
     if args and args[0] == "-l":
@@ -168,9 +170,9 @@ def _select(
     return chosen, options, None
 
 
-def pgrep(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("pgrep", needs=("system",))
+def pgrep(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     chosen, options, error = _select(state, "pgrep", argv[1:])
     if error:
         return error
@@ -190,9 +192,9 @@ def pgrep(
     return CommandResult(stdout=stdout, exit_code=int(not chosen), identity=identity)
 
 
-def pkill(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("pkill", needs=("system",))
+def pkill(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     args = argv[1:]
     signal = 15
     if args and re.fullmatch(r"-(?:[0-9]+|(?:SIG)?[A-Z][A-Z0-9]*)", args[0]) and args[0] != "-U":
@@ -224,9 +226,9 @@ def pkill(
     return result
 
 
-def pidof(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("pidof", needs=("system",))
+def pidof(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     names = [a for a in argv[1:] if not a.startswith("-")]
     single = "-s" in argv[1:]
     pids: list[int] = []
@@ -246,9 +248,9 @@ def _program(process: ProcessSpec) -> str:
     return posixpath.basename(words[0]) if words else ""
 
 
-def top(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-    from agentbench.sim.host.facts import uptime
-
+@program("top", needs=("system",))
+def top(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     if "-b" not in argv[1:] and not any(a.startswith("-b") for a in argv[1:]):
         text = "top: failed tty get\n"  # no terminal behind a tool call
         return CommandResult(stderr=text, exit_code=1, identity=("process", "top"))
@@ -264,7 +266,7 @@ def top(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContex
         else mib["free"] + mib["buff_cache"]
     )
     swap_total, swap_used = parse_size(m.swap_total) / 1024**2, parse_size(m.swap_used) / 1024**2
-    head = uptime(state, ["uptime"], None, ctx).stdout
+    head = uptime_line(state)
     lines = [
         "top -" + head.rstrip("\n"),
         f"Tasks: {len(procs):>3} total, {running:>3} running, "
@@ -286,12 +288,3 @@ def top(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContex
             f"{p.stat[:1]} {p.cpu:>5.1f} {p.mem:>5.1f} {p.time + '.00':>9} {comm(p)}"
         )
     return CommandResult(stdout="\n".join(lines) + "\n", identity=("process", "top"))
-
-
-PROCESS_COMMANDS: dict[str, Command] = {
-    "pgrep": pgrep,
-    "pkill": pkill,
-    "pidof": pidof,
-    "kill": kill,
-    "top": top,
-}

@@ -6,9 +6,9 @@ System V full listing; `-o` prints the named columns with procps' headers.
 
 from __future__ import annotations
 
-from agentbench.sim.core.base import CommandResult, ShellContext
+from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import ProcessSpec
-from agentbench.sim.core.system import SystemState
 
 # -o field -> (header, right-aligned, value)
 _FIELDS = {
@@ -84,7 +84,9 @@ def _custom(
     return CommandResult(stdout="\n".join(lines) + "\n", exit_code=exit_code, identity=("ps",))
 
 
-def ps(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("ps", needs=("system",))
+def ps(call: Call) -> CommandResult:
+    state, argv = call.system, call.argv
     args = argv[1:]
     procs = list(state.processes)
     sort = next((a.split("=", 1)[1] for a in args if a.startswith("--sort=")), None)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from agentbench.sim.core.base import CommandResult, ShellContext
+from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec_services import LoginSpec
-from agentbench.sim.core.system import Command, SystemState
 from agentbench.sim.core.units import parse_time
+from agentbench.sim.host.facts import uptime_line
+from agentbench.sim.text.filters import parse_options
 
 
 def _when(stamp: datetime) -> str:
@@ -31,7 +33,14 @@ def _span(login: LoginSpec) -> str:
     return f"{_when(start)} - {end.strftime('%H:%M')}  ({length})"
 
 
-def who(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+@program("who", needs=("system",))
+def who(call: Call) -> CommandResult:
+    state = call.system
+    long = ["all", "boot", "dead", "heading", "login", "lookup", "process", "count", "runlevel"]
+    long += ["short", "time", "mesg", "message", "writable", "users", "ips"]
+    _, _, error = parse_options("who", call.argv[1:], "abdHlmpqrstTuw", long)
+    if error:
+        return error
     active = [x for x in state.spec.logins if x.end is None and not x.failed]
     lines = []
     for x in sorted(active, key=lambda x: x.start):
@@ -61,9 +70,9 @@ def _count(args: list[str]) -> tuple[int | None, list[str], str | None]:
     return limit, rest, None
 
 
-def last(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("last", "lastb", needs=("system",))
+def last(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     prog = argv[0]
     failed = prog == "lastb"
     source = "btmp" if failed else "wtmp"
@@ -99,10 +108,10 @@ def last(
     return CommandResult(stdout="".join(line + "\n" for line in lines) + footer, identity=identity)
 
 
-def w(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-    from agentbench.sim.host.facts import uptime
-
-    head = uptime(state, ["uptime"], None, ctx).stdout
+@program("w", needs=("system",))
+def w(call: Call) -> CommandResult:
+    state = call.system
+    head = uptime_line(state)
     active = sorted(
         (x for x in state.spec.logins if x.end is None and not x.failed), key=lambda x: x.start
     )
@@ -116,6 +125,3 @@ def w(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext)
             "0.00s  0.01s  0.00s -bash"
         )
     return CommandResult(stdout="\n".join(lines) + "\n", identity=("logins", "who"))
-
-
-SESSION_COMMANDS: dict[str, Command] = {"who": who, "w": w, "last": last, "lastb": last}

@@ -7,6 +7,7 @@ otherwise polkit refuses as on a headless host) and report a `Change`.
 from __future__ import annotations
 
 from agentbench.sim.core.base import Change, CommandResult, ShellContext
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import JournalEntry, UnitSpec
 from agentbench.sim.core.system import SystemState
 
@@ -17,9 +18,9 @@ def _status(state: SystemState, unit: UnitSpec) -> str:
     return status_text(state, unit)
 
 
-def systemctl(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("systemctl", needs=("system",))
+def systemctl(call: Call) -> CommandResult:
+    state, argv, ctx = call.system, call.argv, call.ctx
     from agentbench.sim.host.systemd_status import list_units
 
     args = [

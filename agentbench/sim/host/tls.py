@@ -13,8 +13,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec_services import CertSpec
-from agentbench.sim.core.system import Command, SystemState
+from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import parse_time
 
 _BEGIN, _END = "-----BEGIN CERTIFICATE-----", "-----END CERTIFICATE-----"
@@ -222,9 +223,9 @@ def s_client(
     )
 
 
-def openssl(
-    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
-) -> CommandResult:
+@program("openssl", needs=("system",))
+def openssl(call: Call) -> CommandResult:
+    state, argv, stdin, ctx = call.system, call.argv, call.stdin, call.ctx
     sub, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
     if sub == "x509":
         return x509(state, args, stdin, ctx)
@@ -239,6 +240,3 @@ def openssl(
         raise NotSimulated(f"openssl {sub}")
     text = f"Invalid command '{sub}'; type \"help\" for a list.\n" if sub else "OpenSSL> \n"
     return CommandResult(stderr=text, exit_code=1, identity=("tls", "invalid", sub))
-
-
-TLS_COMMANDS: dict[str, Command] = {"openssl": openssl}

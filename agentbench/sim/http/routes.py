@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from agentbench.sim.core.base import CommandResult, ShellContext
+from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import HttpRoute
 
 
@@ -165,107 +166,95 @@ class Routes:
         )
 
 
-class Curl:
+@program("curl", needs=("http",))
+@program("curl", needs=("http",), stand_in=True)  # no routes: no host resolves
+def curl(call: Call) -> CommandResult:
     """`curl` over the routes: -s -S -i -I -X -H -d -w '%{http_code}' -o FILE -f -L -k -m -v."""
-
-    def __init__(self, routes: Routes) -> None:
-        self.routes = routes
-
-    def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-        args = argv[1:]
-        method, url, write_out, output = "GET", None, None, None
-        include = head = fail = silent = show_error = False
-        i = 0
-        while i < len(args):
-            arg = args[i]
-            value = args[i + 1] if i + 1 < len(args) else ""
-            if arg in (
-                "-X",
-                "--request",
-                "-H",
-                "--header",
-                "-w",
-                "--write-out",
-                "-o",
-                "--output",
-                "-d",
-                "--data",
-                "--data-raw",
-                "-m",
-                "--max-time",
-                "--connect-timeout",
-                "-u",
-                "--user",
-                "-A",
-            ):
-                i += 2
-                if arg in ("-X", "--request"):
-                    method = value
-                elif arg in ("-w", "--write-out"):
-                    write_out = value
-                elif arg in ("-o", "--output"):
-                    output = value
-                elif arg in ("-d", "--data", "--data-raw") and method == "GET":
-                    method = "POST"
-                continue
-            i += 1
-            if arg.startswith("-") and not arg.startswith("--"):
-                letters = list(arg[1:])
-            elif arg.startswith("-"):
-                letters = [arg]
-            else:
-                url = arg
-                continue
-            for flag in letters:
-                include |= flag in ("i", "--include", "v", "--verbose")
-                head |= flag in ("I", "--head")
-                fail |= flag in ("f", "--fail")
-                silent |= flag in ("s", "--silent")
-                show_error |= flag in ("S", "--show-error")
-        if url is None:
-            return CommandResult(
-                stderr="curl: no URL specified!\ncurl: try 'curl --help' or 'curl --manual' "
-                "for more information\n",
-                exit_code=2,
-            )
-        try:
-            response = self.routes.resolve("HEAD" if head else method, url)
-        except ValueError:
-            text = "curl: (3) URL rejected: Malformed input to a URL function\n"
-            return CommandResult(
-                stderr=text, exit_code=3, identity=("http", method, url, "!invalid")
-            )
-        if isinstance(response, Unreachable):
-            return CommandResult(
-                stderr=response.curl_text() if not silent or show_error else "",
-                exit_code=7 if response.refused else 6,
-                identity=("http", method, url, response.tag),
-            )
-        identity = ("http", "HEAD" if head else method.upper(), response.route)
-        headers = (
-            response.status_line
-            + "\r\n"
-            + "".join(f"{k}: {v}\r\n" for k, v in response.headers.items())
-            + "\r\n"
+    routes, argv = call.part("http", Routes), call.argv
+    args = argv[1:]
+    method, url, write_out, output = "GET", None, None, None
+    include = head = fail = silent = show_error = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        value = args[i + 1] if i + 1 < len(args) else ""
+        if arg in (
+            "-X",
+            "--request",
+            "-H",
+            "--header",
+            "-w",
+            "--write-out",
+            "-o",
+            "--output",
+            "-d",
+            "--data",
+            "--data-raw",
+            "-m",
+            "--max-time",
+            "--connect-timeout",
+            "-u",
+            "--user",
+            "-A",
+        ):
+            i += 2
+            if arg in ("-X", "--request"):
+                method = value
+            elif arg in ("-w", "--write-out"):
+                write_out = value
+            elif arg in ("-o", "--output"):
+                output = value
+            elif arg in ("-d", "--data", "--data-raw") and method == "GET":
+                method = "POST"
+            continue
+        i += 1
+        if arg.startswith("-") and not arg.startswith("--"):
+            letters = list(arg[1:])
+        elif arg.startswith("-"):
+            letters = [arg]
+        else:
+            url = arg
+            continue
+        for flag in letters:
+            include |= flag in ("i", "--include", "v", "--verbose")
+            head |= flag in ("I", "--head")
+            fail |= flag in ("f", "--fail")
+            silent |= flag in ("s", "--silent")
+            show_error |= flag in ("S", "--show-error")
+    if url is None:
+        return CommandResult(
+            stderr="curl: no URL specified!\ncurl: try 'curl --help' or 'curl --manual' "
+            "for more information\n",
+            exit_code=2,
         )
-        if fail and response.status >= 400:
-            text = (
-                ""
-                if silent
-                else f"curl: (22) The requested URL returned error: {response.status}\n"
-            )
-            return CommandResult(stderr=text, exit_code=22, identity=identity)
-        body = headers if head else (headers if include else "") + response.body
-        if output is not None:
-            body = ""
-        if write_out is not None:
-            body += (
-                write_out.replace("%{http_code}", str(response.status))
-                .replace("%{response_code}", str(response.status))
-                .replace("\\n", "\n")
-            )
-        return CommandResult(stdout=body, identity=identity)
-
-
-def curl_program(routes: Routes) -> Curl:
-    return Curl(routes)
+    try:
+        response = routes.resolve("HEAD" if head else method, url)
+    except ValueError:
+        text = "curl: (3) URL rejected: Malformed input to a URL function\n"
+        return CommandResult(stderr=text, exit_code=3, identity=("http", method, url, "!invalid"))
+    if isinstance(response, Unreachable):
+        return CommandResult(
+            stderr=response.curl_text() if not silent or show_error else "",
+            exit_code=7 if response.refused else 6,
+            identity=("http", method, url, response.tag),
+        )
+    identity = ("http", "HEAD" if head else method.upper(), response.route)
+    headers = (
+        response.status_line
+        + "\r\n"
+        + "".join(f"{k}: {v}\r\n" for k, v in response.headers.items())
+        + "\r\n"
+    )
+    if fail and response.status >= 400:
+        text = "" if silent else f"curl: (22) The requested URL returned error: {response.status}\n"
+        return CommandResult(stderr=text, exit_code=22, identity=identity)
+    body = headers if head else (headers if include else "") + response.body
+    if output is not None:
+        body = ""
+    if write_out is not None:
+        body += (
+            write_out.replace("%{http_code}", str(response.status))
+            .replace("%{response_code}", str(response.status))
+            .replace("\\n", "\n")
+        )
+    return CommandResult(stdout=body, identity=identity)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.kube.cli.parse import Args, KubectlError, parse
 from agentbench.sim.kube.cli.targets import targets
 from agentbench.sim.kube.controllers.build import build_store
@@ -203,6 +204,12 @@ class Kubectl:
             return CommandResult(
                 stderr=error.message.rstrip("\n") + "\n", exit_code=error.exit_code
             )
+
+
+@program("kubectl", needs=("cluster",), help=True)
+def kubectl(call: Call) -> CommandResult:
+    """kubectl over the declared cluster (the `cluster` part is its `Kubectl`)."""
+    return call.part("cluster", Kubectl).run(call.argv, call.stdin, call.ctx)
 
 
 def build_kubectl(spec: Cluster, read_file: ReadFile | None = None) -> Kubectl:

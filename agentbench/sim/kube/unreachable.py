@@ -15,7 +15,8 @@ is recognised as a repeat.
 
 from __future__ import annotations
 
-from agentbench.sim.core.base import CommandResult, ShellContext
+from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.kube.cli.parse import KubectlError, parse
 from agentbench.sim.kube.program import UNSIMULATED, USAGE, VERBS
 
@@ -30,41 +31,39 @@ EMPTY_CONFIG = (
 )
 
 
-class UnreachableKubectl:
+@program("kubectl", needs=("cluster",), stand_in=True, help=True)
+def unreachable_kubectl(call: Call) -> CommandResult:
     """The `kubectl` program when no cluster is declared (see the module docstring)."""
-
-    def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-        try:
-            args = parse(argv)
-        except KubectlError as error:
-            return CommandResult(stderr=error.message.rstrip("\n") + "\n", exit_code=1)
-        verb = args.verb
-        if args.has("help") or not verb:
-            text = USAGE if not verb else f"Usage:\n  kubectl {verb} [flags] [options]\n"
-            return CommandResult(stdout=text, identity=("kubectl", "help", verb))
-        if verb not in VERBS and verb not in UNSIMULATED:
-            return CommandResult(
-                stderr=f'error: unknown command "{verb}" for "kubectl"\n', exit_code=1
-            )
-        if verb == "version":
-            client = f"Client Version: {CLIENT_VERSION}\nKustomize Version: v5.4.2\n"
-            if args.has("client"):
-                return CommandResult(stdout=client, identity=("kubectl", "version"))
-            return CommandResult(
-                stdout=client,
-                stderr=REFUSED,
-                exit_code=1,
-                identity=("kubectl", "!unreachable", "version"),
-            )
-        sub = args.args[0] if args.args else ""
-        if verb == "config" and sub == "view":
-            return CommandResult(stdout=EMPTY_CONFIG, identity=("kubectl", "config", "view"))
-        if verb == "config" and sub == "current-context":
-            return CommandResult(
-                stderr="error: current-context is not set\n",
-                exit_code=1,
-                identity=("kubectl", "config", "current-context"),
-            )
+    argv = call.argv
+    try:
+        args = parse(argv)
+    except KubectlError as error:
+        return CommandResult(stderr=error.message.rstrip("\n") + "\n", exit_code=1)
+    verb = args.verb
+    if args.has("help") or not verb:
+        text = USAGE if not verb else f"Usage:\n  kubectl {verb} [flags] [options]\n"
+        return CommandResult(stdout=text, identity=("kubectl", "help", verb))
+    if verb not in VERBS and verb not in UNSIMULATED:
+        return CommandResult(stderr=f'error: unknown command "{verb}" for "kubectl"\n', exit_code=1)
+    if verb == "version":
+        client = f"Client Version: {CLIENT_VERSION}\nKustomize Version: v5.4.2\n"
+        if args.has("client"):
+            return CommandResult(stdout=client, identity=("kubectl", "version"))
         return CommandResult(
-            stderr=REFUSED, exit_code=1, identity=("kubectl", "!unreachable", verb, *args.args)
+            stdout=client,
+            stderr=REFUSED,
+            exit_code=1,
+            identity=("kubectl", "!unreachable", "version"),
         )
+    sub = args.args[0] if args.args else ""
+    if verb == "config" and sub == "view":
+        return CommandResult(stdout=EMPTY_CONFIG, identity=("kubectl", "config", "view"))
+    if verb == "config" and sub == "current-context":
+        return CommandResult(
+            stderr="error: current-context is not set\n",
+            exit_code=1,
+            identity=("kubectl", "config", "current-context"),
+        )
+    return CommandResult(
+        stderr=REFUSED, exit_code=1, identity=("kubectl", "!unreachable", verb, *args.args)
+    )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.sql.database import Database, aligned, cell
 from agentbench.sim.sql.psql_meta import meta_command
 
@@ -27,6 +28,13 @@ _VALUED = {
     "T": "table-attr",
 }
 _LONG_VALUED = set(_VALUED.values()) | {"variable"}
+# psql's flag options (its --help); any other long option is psql's usage error
+_LONG_FLAGS = {
+    *("list", "version", "no-psqlrc", "single-transaction", "help", "echo-all", "echo-errors"),
+    *("echo-queries", "echo-hidden", "no-readline", "quiet", "single-step", "single-line"),
+    *("no-align", "csv", "html", "tuples-only", "expanded", "field-separator-zero"),
+    *("record-separator-zero", "no-password", "password"),
+}
 
 
 @dataclass
@@ -39,6 +47,7 @@ class Options:
     tuples_only: bool = False
     unaligned: bool = False
     separator: str = "|"
+    unknown: str | None = None  # the first long option psql does not have
 
 
 def parse_options(args: list[str]) -> Options:
@@ -54,6 +63,8 @@ def parse_options(args: list[str]) -> Options:
             name, eq, value = arg[2:].partition("=")
             if name in _LONG_VALUED and not eq:
                 value, i = (args[i] if i < len(args) else ""), i + 1
+            if name not in _LONG_VALUED and name not in _LONG_FLAGS and out.unknown is None:
+                out.unknown = arg.partition("=")[0]
             pairs.append((name, value if name in _LONG_VALUED else None))
         elif arg.startswith("-") and len(arg) > 1:
             letters = arg[1:]
@@ -167,21 +178,18 @@ class NoServer:
     """psql and `sql_query` on a host whose task declares no database: nothing listens on the
     local socket, and a named host does not resolve (psql's texts, exit 2)."""
 
-    def run(self, argv: list[str], stdin: str | None, ctx: Any) -> CommandResult:
-        return self._refused(parse_options(argv[1:]).host)
-
     def interrupt(self) -> None:
         """Nothing runs: nothing to stop."""
 
     def query(self, sql: str) -> CommandResult:
         """The `sql_query` tool: its connection to the local server is refused (the tool's
         driver says what psql says, without psql's prefix)."""
-        result = self._refused("localhost")
+        result = self.refused("localhost")
         result.stderr = result.stderr.removeprefix("psql: error: ")
         return result
 
     @staticmethod
-    def _refused(host: str | None) -> CommandResult:
+    def refused(host: str | None) -> CommandResult:
         if not host or host.startswith("/"):
             text = (
                 'psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" '
@@ -203,5 +211,23 @@ class NoServer:
         return CommandResult(stderr=text, exit_code=2, identity=("sql", "connect", "!no-server"))
 
 
-def psql_program(db: Database) -> Psql:
-    return Psql(db)
+@program("psql", needs=("sql",))
+def psql(call: Call) -> CommandResult:
+    """psql over the declared database (the `sql` part)."""
+    unknown = parse_options(call.argv[1:]).unknown
+    if unknown:
+        return _usage(unknown)
+    return Psql(call.part("sql", Database)).run(call.argv, call.stdin, call.ctx)
+
+
+@program("psql", needs=("sql",), stand_in=True)
+def psql_no_server(call: Call) -> CommandResult:
+    """psql on a host with no database: the connection fails (`NoServer`)."""
+    options = parse_options(call.argv[1:])
+    return _usage(options.unknown) if options.unknown else NoServer.refused(options.host)
+
+
+def _usage(option: str) -> CommandResult:
+    """An option psql does not have: getopt's line, then psql's hint (exit 1, no connection)."""
+    text = f"psql: unrecognized option '{option}'\nTry \"psql --help\" for more information.\n"
+    return CommandResult(stderr=text, exit_code=1)

@@ -12,11 +12,13 @@ from __future__ import annotations
 import getopt
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
-from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.core.base import CommandResult
 from agentbench.sim.core.budget import current
-from agentbench.sim.core.fs import FileSystem, UserFiles
+from agentbench.sim.core.fs import UserFiles
 from agentbench.sim.core.regex import compile_pattern
+from agentbench.sim.core.registry import Call, program
 
 Files = UserFiles
 Filter = Callable[[list[str], str | None, Files], CommandResult]
@@ -103,7 +105,9 @@ def _count_shorthand(args: list[str]) -> list[str]:
     return [f"-n{a[1:]}" if re.fullmatch(r"-\d+", a) else a for a in args]
 
 
-def cat(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("cat", "less", "more", reads_files=True)
+def cat(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     opts, operands, error = parse_options(argv[0], argv[1:], "nAvesTE", ["number"])
     if error:
         return error
@@ -114,7 +118,9 @@ def cat(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     return inputs.finish(text)
 
 
-def grep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("grep", reads_files=True)
+def grep(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     args = argv[1:]
     opts, rest, error = parse_options(
         "grep",
@@ -197,7 +203,9 @@ def grep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     return inputs.finish(join_lines(out), 0 if total else 1)
 
 
-def head(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("head", reads_files=True)
+def head(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     return _head_tail(argv[0], _count_shorthand(argv[1:]), stdin, files)
 
 
@@ -230,11 +238,15 @@ def _head_tail(prog: str, args: list[str], stdin: str | None, files: Files) -> C
     return inputs.finish(join_lines(out))
 
 
-def tail(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("tail", reads_files=True)
+def tail(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     return _head_tail("tail", _count_shorthand(argv[1:]), stdin, files)
 
 
-def wc(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("wc", reads_files=True)
+def wc(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     opts, operands, error = parse_options("wc", argv[1:], "lwcm", ["lines", "words", "bytes"])
     if error:
         return error
@@ -258,7 +270,9 @@ def wc(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     return inputs.finish(join_lines(out))
 
 
-def uniq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("uniq", reads_files=True)
+def uniq(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     opts, operands, error = parse_options("uniq", argv[1:], "cdui", ["count"])
     if error:
         return error
@@ -280,7 +294,9 @@ def uniq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     return inputs.finish(join_lines(out))
 
 
-def cut(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("cut", reads_files=True)
+def cut(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     opts, operands, error = parse_options("cut", argv[1:], "d:f:c:s", ["delimiter=", "fields="])
     if error:
         return error
@@ -321,7 +337,9 @@ def _ranges(spec: str) -> Callable[[int], bool]:
     return lambda i: any(a <= i <= b for a, b in parts)
 
 
-def tr(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("tr", reads_files=True)
+def tr(call: Call) -> CommandResult:
+    argv, stdin = call.argv, call.stdin
     opts, sets, error = parse_options("tr", argv[1:], "dsc")
     if error:
         return error
@@ -361,35 +379,6 @@ def _expand_set(spec: str) -> str:
     return re.sub(r"(.)-(.)", lambda m: "".join(map(chr, range(ord(m[1]), ord(m[2]) + 1))), spec)
 
 
-class FilterProgram:
-    """A filter as a `Program`: binds file access to the user running it."""
-
-    def __init__(self, name: str, fn: Filter, fs: FileSystem | None) -> None:
-        self.name = name
-        self.fn = fn
-        self.fs = fs
-
-    def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
-        result = self.fn(argv, stdin, UserFiles(self.fs, ctx))
-        if result.identity is not None and self.fs is None:
-            raise NotSimulated(f"{self.name} FILE (no filesystem declared)", result.identity)
-        return result
-
-
-def _egrep(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
-    return grep(["grep", "-E", *argv[1:]], stdin, files)
-
-
-FILTERS: dict[str, Filter] = {
-    "cat": cat,
-    "less": cat,
-    "more": cat,
-    "grep": grep,
-    "egrep": _egrep,
-    "head": head,
-    "tail": tail,
-    "wc": wc,
-    "uniq": uniq,
-    "cut": cut,
-    "tr": tr,
-}
+@program("egrep", reads_files=True)
+def _egrep(call: Call) -> CommandResult:
+    return grep(replace(call, argv=["grep", "-E", *call.argv[1:]]))

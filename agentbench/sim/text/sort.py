@@ -7,9 +7,9 @@ from typing import Any
 
 from agentbench.sim.core.base import CommandResult
 from agentbench.sim.core.budget import current
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.units import parse_size
 from agentbench.sim.text.filters import (
-    Files,
     Inputs,
     join_lines,
     lines_of,
@@ -40,7 +40,9 @@ def _field(line: str, start: int, end: int | None, sep: str | None) -> str:
     return (sep or " ").join(chosen)
 
 
-def sort(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("sort", reads_files=True)
+def sort(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     opts, operands, error = parse_options(
         "sort", argv[1:], "nhrufk:t:bV", ["numeric-sort", "human-numeric-sort", "reverse", "unique"]
     )

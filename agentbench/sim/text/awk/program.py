@@ -18,18 +18,21 @@ from typing import Any
 
 from agentbench.sim.core.base import CommandResult, NotSimulated
 from agentbench.sim.core.brackets import unbalanced
-from agentbench.sim.text.awk.builtins import call
+from agentbench.sim.core.registry import Call, program
+from agentbench.sim.text.awk.builtins import call as builtin_call
 from agentbench.sim.text.awk.eval import Exit, Machine, Next
 from agentbench.sim.text.awk.parse import Parser, tokens
 from agentbench.sim.text.awk.values import AwkError, StrNum
-from agentbench.sim.text.filters import Files, Inputs, lines_of, parse_options
+from agentbench.sim.text.filters import Inputs, lines_of, parse_options
 
 
 def _records(text: str) -> Iterator[str]:
     yield from lines_of(text)
 
 
-def awk(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("awk", reads_files=True)
+def awk(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     opts, rest, error = parse_options("awk", argv[1:], "F:v:f:", [])
     if error:
         return error
@@ -59,7 +62,7 @@ def awk(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
     inputs = Inputs("awk", operands, stdin, files)
     if inputs.result.stderr:
         inputs.result.stderr = inputs.result.stderr.replace("awk: ", "awk: cannot open ", 1)
-    machine = Machine(sep, variables, call)
+    machine = Machine(sep, variables, builtin_call)
     code = 0
     try:
         code = _execute(machine, rules, inputs.joined)

@@ -22,7 +22,8 @@ from typing import Any
 from agentbench.sim.core.base import CommandResult, NotSimulated
 from agentbench.sim.core.brackets import unbalanced
 from agentbench.sim.core.budget import bounded, current
-from agentbench.sim.text.filters import Files, Inputs, parse_options
+from agentbench.sim.core.registry import Call, program
+from agentbench.sim.text.filters import Inputs, parse_options
 from agentbench.sim.text.jq.lex import JqSyntax, JqUndefined
 from agentbench.sim.text.jq.parse import Parser
 from agentbench.sim.text.jq.values import (
@@ -250,7 +251,9 @@ def _named(argv: list[str]) -> tuple[list[str], dict[str, Any]]:
     return rest, named
 
 
-def jq(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("jq", reads_files=True)
+def jq(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     args, named = _named(argv[1:])
     argv = [argv[0], *args]
     for arg in argv[1:]:

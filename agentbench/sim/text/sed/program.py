@@ -9,6 +9,7 @@ from typing import Any
 
 from agentbench.sim.core.base import Change, CommandResult, NotSimulated
 from agentbench.sim.core.budget import current
+from agentbench.sim.core.registry import Call, program
 from agentbench.sim.text.filters import Files, Inputs, join_lines, lines_of, parse_options
 from agentbench.sim.text.sed.parse import Command, SedError, parse
 
@@ -258,7 +259,9 @@ def _execute(commands: list[Command], lines: list[str], quiet: bool) -> tuple[li
     return run.out, code
 
 
-def sed(argv: list[str], stdin: str | None, files: Files) -> CommandResult:
+@program("sed", reads_files=True)
+def sed(call: Call) -> CommandResult:
+    argv, stdin, files = call.argv, call.stdin, call.files
     for arg in argv[1:]:
         name = arg.split("=", 1)[0]
         if arg.startswith("--") and name not in _OPTIONS and name != "--expression":
