@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from agentbench.tasks.env import SimulatedEnvironment  # noqa: E402
-from agentbench.tasks.loader import load_suite  # noqa: E402
+from agentbench.tasks.families.tier import load_tier  # noqa: E402
 
 
 def main() -> int:
@@ -31,7 +31,7 @@ def main() -> int:
     parser.add_argument("--tool", default=None, help="tool name for --cmd (default: the first offered)")
     parser.add_argument("--cmd", action="append", default=[], help="a raw argument: a shell line, SQL, URL or JSON object")
     args = parser.parse_args()
-    suite = load_suite(ROOT / "tasks")
+    suite = load_tier(ROOT / "tasks", "full")
     tasks = {t.id: t for t in suite.tasks}
     if args.task:
         task = tasks[args.task]

@@ -22,7 +22,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from agentbench.tasks.loader import load_suite  # noqa: E402
+from agentbench.tasks.families.tier import load_tier  # noqa: E402
 from agentbench.tasks.model import Step  # noqa: E402
 from agentbench.tasks.validate import play  # noqa: E402
 
@@ -40,7 +40,7 @@ def load_cases(dirs: list[Path]) -> list[dict]:
 
 
 async def judge(cases: list[dict]) -> list[dict]:
-    suite = load_suite(ROOT / "tasks")
+    suite = load_tier(ROOT / "tasks", "full")
     tasks = {t.id: t for t in suite.tasks}
     out = []
     for case in cases:
