@@ -11,6 +11,7 @@ import contextlib
 import gzip
 import json
 import uuid
+import zlib
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -277,7 +278,7 @@ def read_results_json(path: Path) -> tuple[dict[str, Any], list[EpisodeResult]]:
     try:
         with gzip.open(path) if path.name.endswith(".gz") else path.open("rb") as f:
             data = f.read(RESULTS_JSON_MAX_BYTES + 1)
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:  # zlib.error: a corrupt gzip stream
         raise ConfigError(f"{path}: cannot read it ({exc})") from None
     if len(data) > RESULTS_JSON_MAX_BYTES:
         raise ConfigError(f"{path}: over {RESULTS_JSON_MAX_BYTES:,} bytes; not a results JSON")
