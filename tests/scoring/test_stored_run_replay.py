@@ -19,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "real" / "replay.py"
 STORED = ROOT / "benchmarks" / "real" / "runs" / "qwen0.5b.json.gz"
+SOLVED = ROOT / "benchmarks" / "real" / "runs" / "qwen1.5b-partial.json.gz"  # has successes
 
 _spec = importlib.util.spec_from_file_location("stored_run_replay", SCRIPT)
 assert _spec is not None and _spec.loader is not None
@@ -134,6 +135,27 @@ def test_an_edited_score_is_listed_with_old_and_new_score_and_the_checks(
     why = "no longer failing" if not check["passed"] else "now failing"
     assert f"{why}: {check['name']} (" in listed[0]
     assert "score or success changed: 1 episodes" in done.stdout
+
+
+def test_a_success_the_stored_run_missed_is_counted_and_listed(tmp_path: Path) -> None:
+    run = json.loads(gzip.decompress(SOLVED.read_bytes()))
+    solved = [e for e in run["episodes"] if e["status"] == "ok"]
+    assert solved, "the stored 1.5B run solved no task"
+    episode = solved[0]
+    run["episodes"] = [episode]
+    check = episode["checks"][-1]
+    check["passed"] = False
+    episode.update(status="wrong", score=0.5)
+    done = replay(write(tmp_path / "missed.json.gz", run))
+    assert done.returncode == 0, done.stderr
+    assert "  scores: success 0/1 then, 1/1 today; score or success changed: 1 episodes" in (
+        done.stdout.splitlines()
+    )
+    listed = [line for line in done.stdout.splitlines() if line.startswith("  score   ")]
+    assert listed == [
+        f"  score   {episode['task_id']}: 0.500 -> 1.000 (wrong -> ok): no longer failing: "
+        f"{check['name']} (was: {check['detail'][:90]}{'…' if len(check['detail']) > 90 else ''})"
+    ]
 
 
 def test_one_screen_by_default_and_every_change_with_list(
