@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
+import json
 import uuid
+import zlib
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from agentbench.agent.episode import EpisodeLoop
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.base import Backend
 from agentbench.cost import Pricing, episode_cost, price_steps
-from agentbench.errors import StorageError
+from agentbench.errors import ConfigError, StorageError
 from agentbench.metrics.summary import episode_figures, summarize
 from agentbench.records import (
     SCHEMA_VERSION,
@@ -265,3 +269,39 @@ def results_json(
             for e in episodes
         ],
     }
+
+
+RESULTS_JSON_MAX_BYTES = 512 * 1024 * 1024  # a results JSON read back, decompressed
+
+
+def read_results_json(path: Path) -> tuple[dict[str, Any], list[EpisodeResult]]:
+    """A results JSON written by `results_json` (`agentbench run --json`), plain or gzipped:
+    the run's keys (config, server, summary, ...) and its episodes. A file that is not one, or
+    decompresses past RESULTS_JSON_MAX_BYTES, is a ConfigError naming it."""
+    try:
+        with gzip.open(path) if path.name.endswith(".gz") else path.open("rb") as f:
+            data = f.read(RESULTS_JSON_MAX_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as exc:  # zlib.error: a corrupt gzip stream
+        raise ConfigError(f"{path}: cannot read it ({exc})") from None
+    if len(data) > RESULTS_JSON_MAX_BYTES:
+        raise ConfigError(f"{path}: over {RESULTS_JSON_MAX_BYTES:,} bytes; not a results JSON")
+    try:
+        run = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise ConfigError(f"{path}: not JSON ({exc}); give a `run --json` file") from None
+    if not isinstance(run, dict) or not isinstance(run.get("episodes"), list):
+        raise ConfigError(f"{path}: no 'episodes' list; give a `run --json` file")
+    version = run.get("schema_version")
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise ConfigError(
+            f"{path}: schema_version {version!r}; this agentbench reads up to {SCHEMA_VERSION}"
+        )
+    episodes = []
+    for i, episode in enumerate(run["episodes"]):
+        try:
+            episodes.append(EpisodeResult.model_validate(episode))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ConfigError(f"{path}: episode {i}: field '{where}': {first['msg']}") from None
+    return {k: v for k, v in run.items() if k != "episodes"}, episodes
