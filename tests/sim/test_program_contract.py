@@ -23,9 +23,10 @@ import pytest
 
 from agentbench.sim.core.budget import Budget, Limits, bounded
 from agentbench.sim.core.registry import Registration
-from agentbench.sim.core.spec import HttpRoute, SqlSpec, SystemSpec, TableSpec
-from agentbench.sim.kube import Cluster
+from agentbench.sim.core.spec import HttpRoute, SystemSpec
+from agentbench.sim.kube.schema.model import Cluster
 from agentbench.sim.programs import registrations
+from agentbench.sim.sql.spec import SqlSpec, TableSpec
 from agentbench.sim.terraform.spec import Resource, TerraformSpec
 from agentbench.sim.world import World, WorldSpec
 

@@ -54,12 +54,20 @@ def host(suite) -> SimulatedEnvironment:
     return SimulatedEnvironment(task, suite.tools, suite.grammar)
 
 
+# The wall-clock limit of a measured call: far past the default 10 s, so that a test of a work,
+# size or regex limit sees that limit and not the clock, however loaded the machine running it
+# (the time limit has its own test, with its own budget).
+UNHURRIED = Limits(seconds=300.0)
+
+
 def measured(env: SimulatedEnvironment, cmd: str) -> tuple[ToolResult, float, float]:
-    """(result, seconds, peak MiB allocated during the call)."""
+    """(result, seconds, peak MiB allocated during the call), under every default limit but
+    the wall clock (`UNHURRIED`)."""
     tracemalloc.start()
     started = time.monotonic()
     try:
-        result = env.execute("run_command", {"cmd": cmd})
+        with bounded(Budget(UNHURRIED)):
+            result = env.execute("run_command", {"cmd": cmd})
         return result, time.monotonic() - started, tracemalloc.get_traced_memory()[1] / MiB
     finally:
         tracemalloc.stop()
