@@ -133,8 +133,8 @@ def answer_check(
         problems += fact_problems(fact, reading, required)
     for fact in rejects:
         problems += reject_problems(fact, reading, required)
-    problems += unsupported_problems(reading, required)
     outputs = [c.output for c in facts.calls]
+    problems += unsupported_problems(reading, required, outputs)
     problems += figure_problems(reading, required, outputs)
     problems += identifier_problems(reading, outputs)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)

@@ -112,7 +112,12 @@ class Reading:
         """The entities named nearest before clause c in its sentence (then after it, then
         in earlier sentences, when `after`), skipping negated clauses."""
         group = self.groups[s]
-        order = [*range(c - 1, -1, -1), *(range(c + 1, len(group)) if after else [])]
+        later = []  # a clause after "so" states its own subject: the search stops there
+        for i in range(c + 1, len(group)) if after else ():
+            if group[i].consequence:
+                break
+            later.append(i)
+        order = [*range(c - 1, -1, -1), *later]
         for i in order:
             if self.mentions[s][i] and not _negated(group[i]):
                 return frozenset(k for _, _, k in self.mentions[s][i])
@@ -133,13 +138,13 @@ class Reading:
         out = []
         for s, group in enumerate(self.groups):
             if group and not any(find(c.text) for c in group):
-                whole = Clause(
-                    " ".join(c.text for c in group),
-                    group[0].hedged_before,
-                    False,
-                    group[0].negated_before,
-                )
-                span = find(whole.text)
+                # the sentence as written ("02:00, 02:15"), else its clauses joined ("pods) remain")
+                raw = next((c.sentence for c in group if c.sentence), "")
+                for text in (raw, " ".join(c.text for c in group)):
+                    whole = Clause(text, group[0].hedged_before, False, group[0].negated_before)
+                    span = find(text) if text else None
+                    if span is not None:
+                        break
                 if span is not None:
                     out.append(
                         Occurrence(

@@ -52,13 +52,20 @@ _SMALL: tuple[str, ...] = ("zero", "one", "two", "three", "four", "five", "six",
 _SMALL += ("eight", "nine", "ten")
 _SMALL += ("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen")
 _SMALL += ("eighteen", "nineteen", "twenty")
-_WORDS = {
-    w: i
-    for i, w in enumerate(
-        _SMALL
-    )
-}
-_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "a dozen": 12, "a couple of": 2})
+_WORDS = {w: i for i, w in enumerate(_SMALL)}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
+_TENS.update({"eighty": 80, "ninety": 90})
+_WORDS.update(_TENS)
+# compound tens: "thirty-four", "ninety nine"
+_WORDS.update(
+    {
+        f"{tens}{sep}{_SMALL[unit]}": value + unit
+        for tens, value in _TENS.items()
+        for unit in range(1, 10)
+        for sep in ("-", " ")
+    }
+)
+_WORDS.update({"a dozen": 12, "a couple of": 2})
 _WORDS.update({"once": 1, "twice": 2, "a single": 1, "none": 0, "no": 0})
 _WORD_NUMBER = re.compile(
     r"\b(?P<word>" + "|".join(sorted(map(re.escape, _WORDS), key=len, reverse=True)) + r")\b",

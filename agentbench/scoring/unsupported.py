@@ -14,8 +14,12 @@ from agentbench.scoring.lexicon import causes
 from agentbench.tasks.expectations import Fact
 
 
-def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
-    """Lexicon causes and states the answer asserts that the environment does not support."""
+def unsupported_problems(
+    reading: Reading, facts: list[Fact], outputs: list[str] | None = None
+) -> list[str]:
+    """Lexicon causes and states the answer asserts that the environment does not support
+    (a statement that quotes what the environment or a tool output said word for word is
+    supported: "the Permission denied I got first")."""
     if not reading.entities.global_evidence.strip("\n") or not reading.entities.declared:
         return []  # an answer from knowledge: nothing declared to hold it against
     required = [(f, *predicate(f)) for f in facts]
@@ -40,7 +44,10 @@ def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
             if not text.strip():
                 text = reading.entities.global_evidence
             said = clause[o.span[0] : o.span[1]]
-            quoted = said.lower() in reading.entities.global_evidence.lower()
+            quoted = any(
+                said.lower() in seen.lower()
+                for seen in [reading.entities.global_evidence, *(outputs or [])]
+            )
             if not quoted and not cause.supported_by("\n".join([text, *reading.happened])):
                 who = ", ".join(sorted(_show(k) for k in o.bound)) or "the system"
                 return [
