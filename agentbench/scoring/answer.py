@@ -13,7 +13,11 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from agentbench.records import CheckRecord
-from agentbench.scoring.actions import cited_evidence_problems, claimed_action_problems
+from agentbench.scoring.actions import (
+    cited_evidence_problems,
+    claimed_action_problems,
+    claimed_check_problems,
+)
 from agentbench.scoring.assertions import Reading, fact_problems, reject_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
@@ -138,6 +142,7 @@ def answer_check(
     problems += figure_problems(reading, required, outputs)
     problems += identifier_problems(reading, outputs)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
+    problems += claimed_check_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)
     detail = "; ".join(problems) if problems else "answer accepted"
     return CheckRecord(name="answer", passed=not problems, detail=detail[:600])
