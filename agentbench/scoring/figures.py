@@ -69,10 +69,14 @@ class Stated:
         return round(value, 2) in self.derived or round(value, 1) in self.derived
 
     def sized(self, q: Quantity) -> bool:
+        """A figure of the same dimension matches; a bare number ("timeout 30.00") matches
+        only when no stated figure says the same number is of another unit (30 ms where the
+        requests took 30011 ms: the bare 30 was seconds)."""
         same = [f for f in self.figures if f.dimension == q.dimension]
         if any(_close(q.value, f.value, 0.075) for f in same):
             return True
-        return any(f.dimension is None and _close(q.raw, f.raw, 0.005) for f in self.figures)
+        bare = any(f.dimension is None and _close(q.raw, f.raw, 0.005) for f in self.figures)
+        return bare and not self.wrong_unit(q)
 
     def wrong_unit(self, q: Quantity) -> bool:
         if q.dimension is None:

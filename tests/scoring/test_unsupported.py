@@ -99,3 +99,14 @@ def test_an_identifier_shaped_like_the_declared_ones_but_unknown_fails(
     assert check(task, "A-1009, B-2207 and C-3310 are below their reorder point.", (listing,))[0]
     ok, why = check(task, "A-1009, B-2207, C-3310 and A-1090 are below it.", (listing,))
     assert not ok and "A-1090" in why
+
+
+def test_a_bare_number_does_not_excuse_the_wrong_unit() -> None:
+    from agentbench.scoring.figures import Stated
+    from agentbench.scoring.quantities import quantities
+
+    stated = Stated(["pool checkout failed, timeout 30.00", "GET /orders 500 took 30011ms"])
+    wrong = quantities("a 30 ms timeout")[0]
+    assert not stated.sized(wrong) and stated.wrong_unit(wrong)
+    assert stated.sized(quantities("a 30 s timeout")[0])
+    assert Stated(["limit 64"]).sized(quantities("64 MiB")[0])  # nothing says otherwise
