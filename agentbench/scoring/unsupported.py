@@ -40,6 +40,12 @@ def unsupported_problems(
                 for _, find, lex in required
             ):
                 continue  # the clause states a required fact there
+            there = _declared_present(reading, cause.absent, o.about)
+            if there:
+                return [
+                    f"asserts {cause.id} of {_show(there)}, which the environment declares "
+                    "(it exists)"
+                ]
             text = reading.evidence(o.bound) if o.bound and cause.kind != "component" else ""
             if not text.strip():
                 text = reading.entities.global_evidence
@@ -55,3 +61,15 @@ def unsupported_problems(
                     "supports it"
                 ]
     return []
+
+
+def _declared_present(reading: Reading, kinds: tuple[str, ...], keys: frozenset[str]) -> str:
+    """The first of these entities that is a declared object of one of the kinds (and that
+    the episode did not delete), else ""."""
+    for key in sorted(keys):
+        entity = reading.entities.by_key.get(key)
+        if entity is None or entity.kind not in kinds:
+            continue
+        if not any(" delete " in h and key.split("/", 1)[-1] in h for h in reading.happened):
+            return key
+    return ""
