@@ -5,8 +5,9 @@ of spaces, `-` or `_` between words) or patterns matches there; a task may add w
 own to an entry it refers to. An entry's `evidence` patterns say what in the declared
 environment supports it: asserting the entry of an entity whose environment matches none of
 them is an unsupported claim, and an entry's `absent` kinds say what it denies exists ("the
-ConfigMap X is missing" of a ConfigMap the cluster declares is false). The corpus tests/scoring/corpus/paraphrases.yaml holds, for each
-entry, paraphrases that must match and near-misses that must not.
+ConfigMap X is missing" of a ConfigMap the cluster declares is false). The corpus
+tests/scoring/corpus/paraphrases.yaml holds, for each entry, paraphrases that must match and
+near-misses that must not.
 """
 
 from __future__ import annotations
