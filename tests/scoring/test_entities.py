@@ -122,7 +122,7 @@ def test_an_object_the_cluster_declares_is_not_missing(tasks: dict[str, Task]) -
     assert check(task, good)[0]
     for wrong in (
         "The ConfigMap report-renderer-config-v2 is not found, so the volume cannot mount.",
-        "The deployment mounts the ConfigMap report-renderer-config-v2, which was never created.",
+        "The deployment mounts the ConfigMap report-renderer-config-v2, which is missing.",
     ):
         ok, why = check(task, wrong)
         assert not ok and "report-renderer-config-v2" in why, wrong
