@@ -181,7 +181,7 @@ class Completion(BaseModel):
 
 
 class ChangeRecord(BaseModel):
-    """A state change a tool call made (agentbench.sim.base.Change)."""
+    """A state change a tool call made (agentbench.sim.core.base.Change)."""
 
     system: str
     action: str
@@ -190,7 +190,7 @@ class ChangeRecord(BaseModel):
 
 
 class AttemptedWriteRecord(BaseModel):
-    """A write a call asked for, classified before it ran (agentbench.sim.shell_intent)."""
+    """A write a call asked for, classified before it ran (agentbench.sim.shell.intent.classify)."""
 
     program: str
     target: str

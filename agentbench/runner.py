@@ -52,6 +52,9 @@ class RunConfig(BaseModel):
     temperature: float | None = 0.0
     max_steps: int | None = None
     episode_timeout_s: float | None = None
+    suite: str = Field(default="default", description="Tier: default | full (families).")
+    task_seed: int = Field(default=1, description="Seed the family variants were drawn from.")
+    variants: int | None = Field(default=None, description="Cap on variants per family.")
     task_ids: list[str] = Field(default_factory=list)
     categories: list[str] = Field(default_factory=list)
     note: str | None = None

@@ -4,6 +4,7 @@ The noisy policy replaces a seeded share of reference steps with a planted mista
 separates good agents from bad must score lower as noise rises. Prints one row per noise level.
 
     python benchmarks/noise_curve.py [--tasks tasks] [--levels 0,0.2,0.5,1.0] [--seeds 0,1,2]
+        [--suite default|full] [--task-seed 1]
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from agentbench.refserver.app import RefServer, RefServerState
 from agentbench.refserver.schedule import Schedule
 from agentbench.runner import RunConfig, Runner
 from agentbench.store import ResultStore
-from agentbench.tasks.loader import load_suite
+from agentbench.tasks.families import load_tier
 from router import LOCAL, build_policy
 
 
@@ -38,11 +39,14 @@ def main() -> None:
     parser.add_argument("--tasks", default="tasks")
     parser.add_argument("--levels", default="0,0.2,0.5,1.0")
     parser.add_argument("--seeds", default="0,1,2")
+    parser.add_argument("--suite", default="default", choices=["default", "full"])
+    parser.add_argument("--task-seed", type=int, default=1, help="family seed (--suite full)")
     args = parser.parse_args()
-    suite = load_suite(args.tasks)
+    suite = load_tier(args.tasks, args.suite, args.task_seed)
     levels = [float(x) for x in args.levels.split(",")]
     seeds = [int(x) for x in args.seeds.split(",")]
-    print(f"suite: {len(suite.tasks)} tasks; reference server, instant schedule; "
+    print(f"suite: {len(suite.tasks)} tasks ({args.suite} tier, {len(suite.generated)} generated); "
+          "reference server, instant schedule; "
           f"seeds {seeds} (noise draws differ per seed)")
     print(f"{'noise':>6} {'mean score':>11} {'success':>8} {'per seed (mean score)':>30}")
     for level in levels:

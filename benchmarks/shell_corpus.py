@@ -17,9 +17,9 @@ from typing import Any
 
 import yaml
 
-from agentbench.sim.base import CommandResult
-from agentbench.sim.kube.model import Cluster
-from agentbench.sim.spec import SystemSpec
+from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.spec import SystemSpec
+from agentbench.sim.kube.schema.model import Cluster
 from agentbench.sim.world import World, WorldSpec
 
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "sim" / "corpus" / "shell_lines.yaml"

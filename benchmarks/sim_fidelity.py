@@ -9,7 +9,7 @@ fixture, and in the real tool — jq through its Python bindings (`pip install j
 `not simulated` (the simulator reported it off-script) or `wrong` (answered differently while
 claiming to be simulated), and the wrong ones are listed. The real tools are test oracles
 only: they run here on fixed fixture text, never on a model's input.
-tests/sim/test_fidelity.py asserts that no program is answered wrongly.
+tests/sim/text/test_fidelity.py asserts that no program is answered wrongly.
 """
 
 from __future__ import annotations

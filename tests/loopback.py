@@ -137,3 +137,41 @@ def loopback_server(mode: str, lines: list[str] | None = None) -> Iterator[str]:
 
     with serving(handle) as url:
         yield url
+
+
+@contextmanager
+def replay_server(routes: dict[str, tuple[str, list[str]]], gap_s: float = 0.0) -> Iterator[str]:
+    """Play recorded streams: each request to a route in `routes` (`"POST /v1/chat/completions"`
+    -> (content type, lines)) is answered with its lines, one write each, `gap_s` apart (a
+    spread stream, so that decode figures exist); GET /v1/models lists MODEL; anything else is
+    404. Yields the base URL (…/v1)."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            request = head.decode("latin-1").split("\r\n")
+            for line in request:
+                if line.lower().startswith("content-length:"):
+                    await reader.readexactly(int(line.split(":", 1)[1]))
+            method, path = request[0].split(" ")[:2]
+            route = routes.get(f"{method} {path}")
+            if route is None:
+                writer.write(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")
+                return
+            ctype, lines = route
+            writer.write(
+                f"HTTP/1.1 200 OK\r\ncontent-type: {ctype}\r\nconnection: close\r\n\r\n".encode()
+            )
+            for line in lines:
+                writer.write(line.encode() + b"\n")
+                await writer.drain()
+                if gap_s:
+                    await asyncio.sleep(gap_s)
+            await writer.drain()
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+    with serving(handle, lifetime_s=120.0) as url:
+        yield url

@@ -30,7 +30,7 @@ from typing import Any, Generic, Literal, TypeVar
 from agentbench.agent.toolrun import ToolCallStuck, describe_call, run_tool
 from agentbench.errors import BackendError
 from agentbench.records import EpisodeTrace, StepRecord, ToolCallRecord, ToolResultRecord
-from agentbench.sim.budget import Limits
+from agentbench.sim.core.budget import Limits
 from agentbench.tasks.env import SimulatedEnvironment, ToolResult
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Task

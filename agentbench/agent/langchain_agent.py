@@ -26,7 +26,6 @@ from agentbench.agent.langchain_stream import CallTiming, StreamTimer, step_reco
 from agentbench.agent.toolcall_text import malformed_call_messages
 from agentbench.backends.base import Backend, strip_credentials
 from agentbench.backends.http import HttpBackend, http_error
-from agentbench.backends.ollama import OllamaBackend
 from agentbench.backends.stream import StreamAccumulator
 from agentbench.errors import BackendError, ConfigError
 from agentbench.records import (
@@ -168,7 +167,7 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
 
         self._needs_logprobs = build_policy(router_spec)().needs_logprobs
         for name, backend in targets.items():
-            if backend.provider not in ("openai", "ollama"):
+            if backend.protocol is None:
                 raise ConfigError(
                     f"--agent langchain needs OpenAI-compatible targets; the {name} target is "
                     f"{backend.provider}"
@@ -181,9 +180,9 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
 
         chat_openai = _chat_openai_class()
 
-        base_url = backend.base_url
-        if isinstance(backend, OllamaBackend):  # Ollama's OpenAI-compatible endpoint
-            base_url = backend.openai_base_url()
+        # the OpenAI-compatible endpoint (Ollama's is beside its native API)
+        protocol = backend.protocol
+        base_url = protocol.openai_url(backend.base_url) if protocol else backend.base_url
         kwargs: dict[str, Any] = {}
         if self.config.max_tokens is not None:
             kwargs["max_tokens"] = self.config.max_tokens
@@ -283,7 +282,7 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
             target = targets[i - len(calls)]
             backend = self.targets.get(target) or self.targets[LOCAL]
             msg = message if last else timing.message
-            step = step_record(timing, msg, backend, target, state.t0_ns, len(trace.steps))
+            step = await step_record(timing, msg, backend, target, state.t0_ns, len(trace.steps))
             step.router = RouterDecisionRecord(
                 target=step.target,
                 policy=record.get("policy") or state.policy.name,

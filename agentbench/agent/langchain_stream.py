@@ -8,21 +8,29 @@ the SDK builds and writes the request), the stream end at `on_llm_end`. Offsets 
 docs/design.md#timing-and-tokens: ttft_s is the first chunk carrying text, reasoning or a
 tool-call fragment, ttfa_s the first carrying text or a tool-call fragment. The SDK parses each
 SSE line before LangChain sees it, so these figures include the stack's own overhead: that is
-what a LangChain deployment sees.
+what a LangChain deployment sees. Each chunk becomes one `Delta` for the StreamAccumulator the
+native backends use, and each call's step is made by the same backends.stream.assemble.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from agentbench.backends.base import Backend
-from agentbench.backends.stream import StreamAccumulator
-from agentbench.records import StepRecord, TokensMethod, ToolCallRecord
-from agentbench.tokens import estimate_tokens
+from agentbench.backends.stream import (
+    Answer,
+    Delta,
+    Reported,
+    StreamAccumulator,
+    ToolDelta,
+    assemble,
+    estimated,
+)
+from agentbench.records import StepRecord, ToolCallRecord
 
 try:  # optional: the `langchain` extra
     from langchain_core.callbacks import AsyncCallbackHandler
@@ -35,7 +43,6 @@ class CallTiming:
     """One inner ChatOpenAI call: its stream, timed on arrival as the native backend times SSE."""
 
     acc: StreamAccumulator
-    logprobs: list[float] = field(default_factory=list)
     message: Any = None  # the aggregated AIMessage (on_llm_end)
     error: BaseException | None = None
 
@@ -89,25 +96,8 @@ class StreamTimer(AsyncCallbackHandler):  # type: ignore[misc,valid-type]
         timing = self._open.get(run_id)
         if timing is None:
             return
-        acc = timing.acc
-        acc.event(now)
-        message = getattr(chunk, "message", None)
-        if message is None:
-            acc.add_content(str(token or ""), now)
-            return
-        acc.add_reasoning(reasoning_text(message), now)
-        acc.add_content(answer_text(message), now)
-        for frag in getattr(message, "tool_call_chunks", None) or []:
-            acc.add_tool_fragment(
-                int(frag.get("index") or 0),
-                now,
-                id=frag.get("id"),
-                name=frag.get("name"),
-                arguments=frag.get("args"),
-            )
-        for item in (kwargs.get("logprobs") or {}).get("content") or []:
-            if isinstance(item, dict) and isinstance(item.get("logprob"), int | float):
-                timing.logprobs.append(float(item["logprob"]))
+        timing.acc.event(now)
+        timing.acc.feed(chunk_delta(token, chunk, kwargs.get("logprobs")), now)
 
     async def on_llm_end(self, response: Any, *, run_id: UUID, **kwargs: Any) -> None:
         now = time.perf_counter_ns()
@@ -126,63 +116,67 @@ class StreamTimer(AsyncCallbackHandler):  # type: ignore[misc,valid-type]
             timing.error = error
 
 
-def step_record(
+def chunk_delta(token: Any, chunk: Any, logprobs: Any) -> Delta:
+    """One LangChain chunk (its message chunk, else its token text) as a Delta."""
+    message = getattr(chunk, "message", None)
+    if message is None:
+        return Delta(content=str(token or ""))
+    return Delta(
+        reasoning=reasoning_text(message),
+        content=answer_text(message),
+        tool_calls=tuple(
+            ToolDelta(
+                int(frag.get("index") or 0),
+                id=frag.get("id"),
+                name=frag.get("name"),
+                arguments=frag.get("args"),
+            )
+            for frag in getattr(message, "tool_call_chunks", None) or []
+        ),
+        logprobs=tuple(
+            float(item["logprob"])
+            for item in (logprobs or {}).get("content") or []
+            if isinstance(item, dict) and isinstance(item.get("logprob"), int | float)
+        ),
+    )
+
+
+async def step_record(
     timing: CallTiming, message: Any, backend: Backend, target: str, t0_ns: int, index: int
 ) -> StepRecord:
     """One inner call as a step: timing from its stream, tokens from `usage_metadata` (else an
     estimate marked `estimated`; chunks are never counted as tokens), text and calls as
-    streamed."""
+    streamed, else as the aggregated message has them."""
     meta = getattr(message, "response_metadata", None) or {}
     usage = getattr(message, "usage_metadata", None) or {}
     acc = timing.acc
-    content = acc.content if acc.token_events else answer_text(message)
-    reasoning = acc.reasoning or reasoning_text(message)
-    tool_calls = tool_calls_of(timing, message)
-    produced = reasoning + content + "".join(c.name + c.arguments for c in tool_calls)
-    output_tokens: int | None
-    method: TokensMethod
-    if usage.get("output_tokens") is not None:
-        output_tokens, method = int(usage["output_tokens"]), "usage"
-    elif produced:
-        output_tokens, method = estimate_tokens(produced), "estimated"
-    else:
-        output_tokens, method = 0, "none"
-    reasoning_tokens: int | None
-    reasoning_method: TokensMethod
-    details = usage.get("output_token_details") or {}
-    if details.get("reasoning") is not None and (details["reasoning"] or not reasoning):
-        reasoning_tokens, reasoning_method = int(details["reasoning"]), "usage"
-    elif reasoning:
-        reasoning_tokens, reasoning_method = estimate_tokens(reasoning), "estimated"
-    else:
-        reasoning_tokens, reasoning_method = 0, "none"
-    prompt_tokens = usage.get("input_tokens")
-    cached = (usage.get("input_token_details") or {}).get("cache_read")
-    finish = meta.get("finish_reason")
-    step = StepRecord(
-        model=meta.get("model_name") or meta.get("model") or backend.model,
-        requested_model=backend.model,
-        prompt_tokens=prompt_tokens,
-        cached_prompt_tokens=cached,
-        prompt_tokens_method="usage" if prompt_tokens is not None else "none",
-        output_tokens=output_tokens,
-        reasoning_tokens=reasoning_tokens,
-        tokens_method=method,
-        reasoning_method=reasoning_method,
-        **acc.timing(output_tokens, prompt_tokens, cached),
-        finish_reason=finish,
-        truncated=finish == "length",
-        truncation_reason="finish_reason=length" if finish == "length" else None,
-        content=content,
-        reasoning=reasoning,
-        tool_calls=tool_calls,
+    answer = Answer(
+        content=acc.content if acc.token_events else answer_text(message),
+        reasoning=acc.reasoning or reasoning_text(message),
+        tool_calls=tool_calls_of(timing, message),
+        model=meta.get("model_name") or meta.get("model"),
+        finish_reason=meta.get("finish_reason"),
+    )
+    # A reasoning count of 0 beside reasoning text is taken as no count (the text is counted).
+    said = (usage.get("output_token_details") or {}).get("reasoning")
+    reported = Reported(
+        "usage",
+        output=None if usage.get("output_tokens") is None else int(usage["output_tokens"]),
+        reasoning=int(said) if said is not None and (said or not answer.reasoning) else None,
+        prompt=usage.get("input_tokens"),
+        cached=(usage.get("input_token_details") or {}).get("cache_read"),
+    )
+    step = await assemble(
+        acc,
+        answer,
+        reported,
+        estimated,
+        backend.model,
+        StepRecord,
         index=index,
         target=target,
         t_start_s=(acc.t_send_ns - t0_ns) / 1e9,
     )
-    if timing.logprobs:
-        step.mean_logprob = sum(timing.logprobs) / len(timing.logprobs)
-        step.min_logprob = min(timing.logprobs)
     step.server_counters["agent"] = "langchain"
     return step
 

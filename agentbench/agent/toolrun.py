@@ -4,7 +4,7 @@ A simulated tool call is synchronous Python; run on the event loop, one that loo
 stop every episode, the episode timeout and the handling of SIGTERM/Ctrl-C with it. So each
 call runs in a thread of its own, and the episode awaits it:
 
-- inside the thread the call runs under a work budget (sim/budget.py): past `Limits.seconds`,
+- inside the thread the call runs under a work budget (sim/core/budget.py): past `Limits.seconds`,
   or past its steps or bytes, it ends itself and the model is answered with the error; at
   that deadline the loop also interrupts what no step reaches (the episode's DuckDB query);
 - the episode waits at most `deadline_s(limits)` (half as long again, plus half a second); a
@@ -25,7 +25,7 @@ import json
 import threading
 from typing import Any
 
-from agentbench.sim.budget import Budget, Limits, bounded
+from agentbench.sim.core.budget import Budget, Limits, bounded
 from agentbench.tasks.env import SimulatedEnvironment, ToolResult
 
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentbench.errors import RetryableBackendError
 from agentbench.records import Completion, ServerInfo, TokensMethod
 from agentbench.records import strip_credentials as strip_credentials  # one home: records
+
+if TYPE_CHECKING:
+    from agentbench.backends.providers import ServerProtocol
 
 
 @dataclass
@@ -53,6 +56,7 @@ class Backend(ABC):
     """A model server speaking one protocol."""
 
     provider: str = "openai"
+    protocol: ServerProtocol | None = None  # the API it speaks on the wire (None: in-process)
 
     def __init__(self, base_url: str, model: str, retry: RetryPolicy | None = None) -> None:
         self.base_url = base_url.rstrip("/")

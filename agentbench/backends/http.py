@@ -2,7 +2,8 @@
 and one mapping from HTTP and transport failures to agentbench's fault kinds.
 
 A protocol adapter (OpenAI SSE, Ollama NDJSON) supplies only a `StreamReader` that turns one
-line of its stream into `StreamAccumulator` calls; `HttpBackend.stream` does the rest.
+line of its stream into `Delta`s for the `StreamAccumulator`; `HttpBackend.stream` does the rest.
+What the error mapping must know of a protocol it reads from `ServerProtocol` (backends.providers).
 
 The call's clock starts at the first request byte written, with connection set-up timed apart
 (backends.clock); connections are kept alive unless `RetryPolicy.new_connection_per_request`.
@@ -34,6 +35,7 @@ import httpx
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
 from agentbench.backends.clock import IdleTimer, SendClock, start_clock
 from agentbench.backends.limits import StreamLimits, StreamOverLimit, bounded_lines
+from agentbench.backends.providers import OPENAI, ServerProtocol, api_root
 from agentbench.backends.stream import StreamAccumulator
 from agentbench.backends.wire import WirePool, WireResponse, dump_json, load_json, wire_usable
 from agentbench.errors import (
@@ -43,22 +45,9 @@ from agentbench.errors import (
     RetryableBackendError,
     ServerUnavailable,
 )
+from agentbench.jsontext import loads
 
 RUNAWAY_FACTOR = 2
-UPGRADE_OLLAMA = (
-    "upgrade Ollama (curl -fsSL https://ollama.com/install.sh | sh, or pull a newer "
-    "ollama/ollama image — ':latest' can lag behind a release), then `ollama pull` the model again"
-)
-
-
-def api_root(base_url: str) -> str:
-    """`http://h:8000/v1` or `http://h:11434/api` -> the server root (where /tokenize,
-    /metrics, /props and Ollama's /api/* live)."""
-    url = base_url.rstrip("/")
-    for suffix in ("/v1", "/api"):
-        if url.endswith(suffix):
-            return url[: -len(suffix)]
-    return url
 
 
 def _snippet(body: str) -> str:
@@ -79,12 +68,15 @@ def http_error(
     headers: Mapping[str, str],
     *,
     model: str = "",
-    ollama: bool = False,
+    protocol: ServerProtocol = OPENAI,
 ) -> BackendError:
     """The one translation of a non-200 answer into a fault kind, with what to do."""
     snippet = _snippet(body)
     lowered = snippet.lower()
-    if status == 429 or (status >= 500 and not (ollama and "newer version" in lowered)):
+    too_old = protocol.upgrade is not None and (
+        status == 412 or f"newer version of {protocol.name}" in lowered
+    )
+    if status == 429 or (status >= 500 and not (protocol.upgrade and "newer version" in lowered)):
         retry_after = headers.get("retry-after")
         try:
             delay = float(retry_after) if retry_after else None
@@ -103,11 +95,11 @@ def http_error(
             f"{url} refused the credentials (HTTP {status}); check the API key variable.",
             status_code=status,
         )
-    if ollama and (status == 412 or "newer version of ollama" in lowered):
+    if too_old:
         return BackendError(
-            "ollama_too_old",
-            f"{url}: this Ollama is too old for model '{model}' (HTTP {status}: "
-            f"{snippet[:160]}). Fix: {UPGRADE_OLLAMA}.",
+            f"{protocol.name}_too_old",
+            f"{url}: this {protocol.brand or protocol.kind} is too old for model '{model}' "
+            f"(HTTP {status}: {snippet[:160]}). Fix: {protocol.upgrade}.",
             status_code=status,
         )
     if "text/html" in headers.get("content-type", ""):
@@ -117,14 +109,10 @@ def http_error(
             status_code=status,
         )
     if status == 404 and "model" in lowered:
-        hint = f"; run `ollama pull {model}` or check `ollama list`" if ollama else ""
+        hint = protocol.pull_hint.format(model=model)
         return BackendError("model_not_found", f"{url}: {snippet}{hint}", status_code=status)
     if status == 404:
-        what = (
-            "no /api/chat; is this an Ollama server? It listens on port 11434 by default"
-            if ollama
-            else "no OpenAI-compatible API there; vLLM and llama.cpp serve it under /v1"
-        )
+        what = protocol.missing_api
         return NotAnLLMServer(f"{url} answered HTTP 404: {what}.", status_code=status)
     if "context" in lowered and ("length" in lowered or "exceed" in lowered):
         return BackendError("context_length", f"{url}: {snippet}", status_code=status)
@@ -145,6 +133,18 @@ def transport_error(exc: Exception, url: str) -> BackendError:
 def bad_stream(url: str, line: str, why: str) -> RetryableBackendError:
     """A stream payload we cannot read; the offending line is kept in the message."""
     return RetryableBackendError("bad_stream", f"{url} sent {why}: {line[:200]!r}")
+
+
+def json_object(url: str, line: str, payload: str, what: str) -> dict[str, Any]:
+    """A stream line's payload as a JSON object; else a bad stream naming `what` (a line, an
+    SSE payload) and keeping the line."""
+    try:
+        value = loads(payload)
+    except json.JSONDecodeError as exc:
+        raise bad_stream(url, line, f"{what} that is not JSON ({exc.msg})") from exc
+    if not isinstance(value, dict):
+        raise bad_stream(url, line, f"{what} that is not a JSON object")
+    return value
 
 
 def unknown_model(model: str, served: Iterable[str], where: str, hint: str = "") -> ConfigError:
@@ -174,7 +174,7 @@ class StreamResult:
 class HttpBackend(Backend):
     """A backend that streams over one httpx client it owns (or is given)."""
 
-    ollama_errors = False  # read error bodies as Ollama's
+    protocol: ServerProtocol = OPENAI
 
     def __init__(
         self,
@@ -226,10 +226,6 @@ class HttpBackend(Backend):
     def api_root(self) -> str:
         return api_root(self.base_url)
 
-    def openai_base_url(self) -> str:
-        """Where this server's OpenAI-compatible API lives (`…/v1`)."""
-        return self.api_root() + "/v1"
-
     async def stream(
         self,
         url: str,
@@ -246,8 +242,9 @@ class HttpBackend(Backend):
         deadline = loop.time() + call_s
         clock = SendClock()
         send = self._sender(url, body, {"accept": accept, **self.auth_headers()}, clock)
+        limits = StreamLimits.for_max_tokens(max_tokens)
         handed_ns = time.perf_counter_ns()
-        acc = StreamAccumulator(t_send_ns=handed_ns)
+        acc = StreamAccumulator(t_send_ns=handed_ns, limits=limits)
         result = StreamResult(acc, {})
         limit = RUNAWAY_FACTOR * max_tokens if max_tokens else None
         try:
@@ -265,7 +262,6 @@ class HttpBackend(Backend):
                 result.headers = response.headers
                 try:
                     await self._check_response(response, shown)
-                    limits = StreamLimits.for_max_tokens(max_tokens)
                     async for line in bounded_lines(response.aiter_bytes(), limits):
                         if not line.strip() or line.startswith(":"):
                             continue  # blank lines and keep-alive comments are not events
@@ -332,7 +328,7 @@ class HttpBackend(Backend):
                 shown,
                 response.headers,
                 model=self.model,
-                ollama=self.ollama_errors,
+                protocol=self.protocol,
             )
         if "text/html" in response.headers.get("content-type", ""):
             raise NotAnLLMServer(f"{shown} answered an HTML page, not a stream of an LLM API.")
@@ -381,7 +377,7 @@ class HttpBackend(Backend):
                 shown,
                 response.headers,
                 model=self.model,
-                ollama=self.ollama_errors,
+                protocol=self.protocol,
             )
         try:
             return response.json()

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 
 from agentbench.backends.base import strip_credentials
-from agentbench.backends.http import api_root
+from agentbench.backends.providers import api_root
 from agentbench.records import ServerInfo
 
 SPEC_DECODE_METRIC = "vllm:spec_decode_num_draft_tokens_total"

@@ -18,6 +18,9 @@ with the reason, its stored text trimmed to STORED_CHARS per field.
     tool-call fragments  FRAGMENTS_PER_TOKEN x max_tokens + MAX_STREAMED_TOOL_CALLS
     tool calls           MAX_STREAMED_TOOL_CALLS are read; later ones are dropped, and the
                          step says so (agent.episode runs at most 32 and answers the rest)
+
+Bytes and lines are bounded as they are read (`bounded_lines`); text, fragments and tool calls
+by the StreamAccumulator every adapter feeds (backends.stream), whatever the protocol.
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from agentbench.backends.stream import StreamAccumulator
 from agentbench.records import Completion, ToolFragmentRecord
 
 RESPONSE_BYTES_PER_TOKEN = 1024
@@ -95,13 +97,6 @@ async def bounded_lines(chunks: AsyncIterator[bytes], limits: StreamLimits) -> A
             yield line.decode("utf-8", "replace")
     if pending:
         yield pending.decode("utf-8", "replace")
-
-
-def check_text(acc: StreamAccumulator, limits: StreamLimits) -> None:
-    """StreamOverLimit once the answer, reasoning and tool arguments pass `limits.text_chars`."""
-    chars = len(acc.content) + len(acc.reasoning) + acc.tool_argument_chars
-    if chars > limits.text_chars:
-        raise limits.cut(f"over {limits.text_chars:,} characters of text")
 
 
 def _trim(text: str) -> str:

@@ -8,7 +8,8 @@ without an error, and the model answers a conversation it never fully saw (seed 
 token prompt" that was really a much longer one, cut).
 
 Timing follows docs/design.md#timing-and-tokens exactly as the OpenAI adapter does: every NDJSON
-line is timestamped on arrival (perf_counter_ns) and fed to the same StreamAccumulator. Token counts
+line is timestamped on arrival (perf_counter_ns), read into a Delta for the same
+StreamAccumulator, and the Completion made by the same backends.stream.assemble. Token counts
 come from the server's counters (`tokens_method = "server_counter"`); Ollama gives no separate count
 of thinking tokens, so `reasoning_tokens` is the thinking text counted by estimate, marked so.
 
@@ -26,8 +27,8 @@ from typing import Any
 import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
-from agentbench.backends.http import HttpBackend, api_root, unknown_model
-from agentbench.backends.limits import StreamLimits, trim_cut
+from agentbench.backends.http import HttpBackend, unknown_model
+from agentbench.backends.limits import trim_cut
 from agentbench.backends.ollama_wire import (
     NdjsonReader,
     digest,
@@ -35,15 +36,26 @@ from agentbench.backends.ollama_wire import (
     int_or_none,
     to_ollama_messages,
 )
-from agentbench.backends.stream import StreamAccumulator
+from agentbench.backends.providers import OLLAMA, api_root
+from agentbench.backends.stream import StreamAccumulator, assemble
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
-from agentbench.records import Completion, ServerInfo, TokensMethod
+from agentbench.records import Completion, ServerInfo
 
 # A prompt_eval_count below this share of our (conservative) estimate of the prompt is a clear
 # sign that Ollama dropped part of the prompt. The estimate uses o200k_base, not the model's
 # tokenizer, and leaves out the chat template and the tool schemas, so it errs low.
 TRUNCATION_RATIO = 0.6
 _PREFIX_MEMORY = 4096
+# The counters of the `done` line kept with the step.
+_COUNTERS = (
+    "total_duration",
+    "load_duration",
+    "prompt_eval_count",
+    "prompt_eval_duration",
+    "eval_count",
+    "eval_duration",
+    "done_reason",
+)
 
 
 def ollama_root(base_url: str) -> str:
@@ -55,8 +67,8 @@ class OllamaBackend(HttpBackend):
     """Ollama's native `/api/chat`, streamed (NDJSON), with its eval counters recorded."""
 
     provider = "ollama"
-    kind = "ollama"
-    ollama_errors = True
+    protocol = OLLAMA
+    kind = OLLAMA.kind
 
     def __init__(
         self,
@@ -120,14 +132,13 @@ class OllamaBackend(HttpBackend):
         return body
 
     async def _complete_once(self, request: ChatRequest) -> Completion:
-        url = f"{self.base_url}/api/chat"
-        limits = StreamLimits.for_max_tokens(request.max_tokens)
-        reader = NdjsonReader(strip_credentials(url), self.model, limits)
+        url = self.protocol.url(self.base_url, self.protocol.chat_path)
+        reader = NdjsonReader(strip_credentials(url), self.model)
         result = await self.stream(
             url,
             self.build_body(request),
             reader,
-            accept="application/x-ndjson",
+            accept=self.protocol.accept,
             max_tokens=request.max_tokens,
         )
         result.acc.finish(time.perf_counter_ns())
@@ -138,78 +149,48 @@ class OllamaBackend(HttpBackend):
             raise RetryableBackendError(
                 "stream_cut", f"{reader.url}: stream ended before its `done` line"
             )
-        completion = await self._finish(result.acc, final, request.messages)
+        completion = await self._finish(result.acc, reader, final, request.messages)
         if result.cut_reason:
             completion.truncated, completion.truncation_reason = True, result.cut_reason
             trim_cut(completion)
         return completion
 
     async def _finish(
-        self, acc: StreamAccumulator, final: dict[str, Any], messages: list[dict[str, Any]]
+        self,
+        acc: StreamAccumulator,
+        reader: NdjsonReader,
+        final: dict[str, Any],
+        messages: list[dict[str, Any]],
     ) -> Completion:
-        tool_calls = acc.tool_calls()
-        for i, call in enumerate(tool_calls):
+        answer = acc.answer()
+        for i, call in enumerate(answer.tool_calls):
             call.id = call.id or f"call_ollama_{i}"
-        counters: dict[str, Any] = {
-            k: final[k]
-            for k in (
-                "total_duration",
-                "load_duration",
-                "prompt_eval_count",
-                "prompt_eval_duration",
-                "eval_count",
-                "eval_duration",
-                "done_reason",
-            )
-            if k in final
-        }
-        eval_count = int_or_none(final.get("eval_count"))
-        output_tokens: int
-        method: TokensMethod
-        if eval_count is not None:
-            output_tokens, method = eval_count, "server_counter"
-        else:
-            produced = (
-                acc.reasoning + acc.content + "".join(c.name + c.arguments for c in tool_calls)
-            )
-            output_tokens, method = await self.count_tokens(produced) if produced else (0, "none")
-        reasoning_tokens, reasoning_method = (
-            await self.count_tokens(acc.reasoning) if acc.reasoning else (0, "none")
-        )
-        prompt_count = int_or_none(final.get("prompt_eval_count"))
+        done_reason = final.get("done_reason")
+        answer.finish_reason = done_reason
+        if done_reason in (None, "stop") and answer.tool_calls:
+            answer.finish_reason = "tool_calls"
+        counters: dict[str, Any] = {k: final[k] for k in _COUNTERS if k in final}
+        reported = reader.reported(final)
         estimate = estimate_prompt_tokens(messages)
         counters["prompt_tokens_estimate"] = estimate
         if self.num_ctx is not None:
             counters["num_ctx"] = self.num_ctx
         if self.think is not None:
             counters["think"] = self.think
-        truncated, reason = self._truncation(final, prompt_count, estimate, messages)
-        done_reason = final.get("done_reason")
-        finish = done_reason
-        if done_reason in (None, "stop") and tool_calls:
-            finish = "tool_calls"
-        completion = Completion(
-            model=acc.model or self.model,
-            requested_model=self.model,
-            prompt_tokens=prompt_count,
-            prompt_tokens_method="server_counter" if prompt_count is not None else "none",
-            output_tokens=output_tokens,
-            reasoning_tokens=reasoning_tokens,
-            tokens_method=method,
-            reasoning_method=reasoning_method,
-            **acc.timing(output_tokens, prompt_count),
-            server_decode_tok_s=_rate(eval_count, final.get("eval_duration")),
-            server_prefill_tok_s=_rate(prompt_count, final.get("prompt_eval_duration")),
+        truncated, reason = self._truncation(final, reported.prompt, estimate, messages)
+        return await assemble(
+            acc,
+            answer,
+            reported,
+            self.count_tokens,
+            self.model,
+            Completion,
+            server_decode_tok_s=_rate(reported.output, final.get("eval_duration")),
+            server_prefill_tok_s=_rate(reported.prompt, final.get("prompt_eval_duration")),
             server_counters=counters,
-            finish_reason=finish,
             truncated=truncated,
             truncation_reason=reason,
-            content=acc.content,
-            reasoning=acc.reasoning,
-            tool_calls=tool_calls,
-            tool_call_fragments=acc.fragments,
         )
-        return completion
 
     def _truncation(
         self,
@@ -264,7 +245,7 @@ class OllamaBackend(HttpBackend):
     async def server_info(self) -> ServerInfo:
         """Version (/api/version), model facts (/api/show), loaded context (/api/ps)."""
         root = self.base_url
-        version = await self._get_json(f"{root}/api/version")
+        version = await self._get_json(self.protocol.version_url(root))
         show = await self._post_json(f"{root}/api/show", {"model": self.model})
         ps = await self._get_json(f"{root}/api/ps")
         extra: dict[str, Any] = {"options": dict(self.options)}
@@ -301,8 +282,8 @@ class OllamaBackend(HttpBackend):
                     loaded_ctx = int_or_none(entry.get("context_length"))
         extra["loaded_context_length"] = loaded_ctx
         return ServerInfo(
-            kind="ollama",
-            provider="ollama",
+            kind=self.kind,
+            provider=self.provider,
             base_url=strip_credentials(self.base_url),
             model=self.model,
             version=version.get("version") if isinstance(version, dict) else None,
@@ -314,26 +295,16 @@ class OllamaBackend(HttpBackend):
 
     async def check_reachable(self) -> None:
         """Before any episode: Ollama answers and has the model pulled (one line)."""
-        tags = await self.get_json(f"{self.base_url}/api/tags")
-        models = tags.get("models") if isinstance(tags, dict) else None
-        if not isinstance(models, list):
+        url = self.protocol.url(self.base_url, self.protocol.models_path)
+        served = self.protocol.model_names(await self.get_json(url))
+        if served is None:
             raise NotAnLLMServer(
-                f"{self.base_url}/api/tags is not Ollama's model list; is this "
+                f"{url} is not Ollama's model list; is this "
                 "an Ollama server? It listens on port 11434 by default"
             )
-        served = {
-            str(m.get(k))
-            for m in models
-            if isinstance(m, dict)
-            for k in ("name", "model")
-            if m.get(k)
-        }
-        if served and not {self.model, f"{self.model}:latest"} & served:
+        if served and not {self.model, f"{self.model}:latest"} & set(served):
             raise unknown_model(
-                self.model,
-                served,
-                self.base_url,
-                f"; run `ollama pull {self.model}` or check `ollama list`",
+                self.model, served, self.base_url, self.protocol.pull_hint.format(model=self.model)
             )
 
     async def _get_json(self, url: str) -> Any:

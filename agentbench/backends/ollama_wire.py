@@ -11,9 +11,9 @@ from typing import Any
 
 import httpx
 
-from agentbench.backends.http import bad_stream, http_error
-from agentbench.backends.limits import MAX_STREAMED_TOOL_CALLS, StreamLimits, check_text
-from agentbench.backends.stream import StreamAccumulator, typed
+from agentbench.backends.http import bad_stream, http_error, json_object
+from agentbench.backends.providers import OLLAMA
+from agentbench.backends.stream import Delta, Reported, StreamAccumulator, ToolDelta, typed
 from agentbench.jsontext import loads
 from agentbench.tokens import estimate_tokens
 
@@ -87,30 +87,26 @@ def digest(messages: list[dict[str, Any]]) -> str:
 
 
 class NdjsonReader:
-    """Ollama's `/api/chat` stream: one JSON object a line, the last with `done: true`."""
+    """Ollama's `/api/chat` stream: one JSON object a line, the last with `done: true`. Each
+    line is one `Delta`; Ollama sends every tool call whole, so each is a new index."""
 
-    def __init__(self, url: str, model: str, limits: StreamLimits | None = None) -> None:
+    def __init__(self, url: str, model: str) -> None:
         self.url = url
         self.model = model
-        self.limits = limits or StreamLimits.for_max_tokens(None)
         self.complete = False
         self.final: dict[str, Any] | None = None
         self.n_calls = 0
 
     def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
-        try:
-            chunk = loads(line)
-        except json.JSONDecodeError as exc:
-            raise bad_stream(self.url, line, f"a line that is not JSON ({exc.msg})") from exc
-        if not isinstance(chunk, dict):
-            raise bad_stream(self.url, line, "a line that is not a JSON object")
+        chunk = json_object(self.url, line, line, "a line")
         if chunk.get("error"):
-            raise http_error(500, line, self.url, httpx.Headers(), model=self.model, ollama=True)
+            raise http_error(
+                500, line, self.url, httpx.Headers(), model=self.model, protocol=OLLAMA
+            )
         try:
             self._read(chunk, now_ns, acc)
         except (AttributeError, TypeError, ValueError, KeyError) as exc:
             raise bad_stream(self.url, line, f"a line of the wrong shape ({exc})") from exc
-        check_text(acc, self.limits)
         if chunk.get("done"):
             for key in ("eval_count", "prompt_eval_count"):
                 if chunk.get(key) is not None and int_or_none(chunk[key]) is None:
@@ -119,29 +115,42 @@ class NdjsonReader:
             self.complete = True
 
     def _read(self, chunk: dict[str, Any], now_ns: int, acc: StreamAccumulator) -> None:
-        acc.model = typed(chunk.get("model"), str, "model") or acc.model
+        model = typed(chunk.get("model"), str, "model")
         typed(chunk.get("done_reason"), str, "done_reason")
         message = typed(chunk.get("message"), dict, "message") or {}
-        acc.add_reasoning(typed(message.get("thinking"), str, "message.thinking") or "", now_ns)
-        acc.add_content(typed(message.get("content"), str, "message.content") or "", now_ns)
-        for call in typed(message.get("tool_calls"), list, "message.tool_calls") or []:
-            if self.n_calls >= MAX_STREAMED_TOOL_CALLS:
-                raise self.limits.cut(f"over {MAX_STREAMED_TOOL_CALLS} tool calls in one answer")
-            fn = typed(call.get("function"), dict, "tool_calls[].function") or {}
-            arguments = fn.get("arguments")
-            text = (
-                arguments
-                if isinstance(arguments, str)
-                else json.dumps(arguments if arguments is not None else {})
-            )
-            acc.add_tool_fragment(
-                self.n_calls,
-                now_ns,
-                id=typed(call.get("id"), str, "tool_calls[].id"),
-                name=typed(fn.get("name"), str, "tool_calls[].function.name") or "",
-                arguments=text,
-            )
-            self.n_calls += 1
+        calls = typed(message.get("tool_calls"), list, "message.tool_calls") or []
+        delta = Delta(
+            reasoning=typed(message.get("thinking"), str, "message.thinking") or "",
+            content=typed(message.get("content"), str, "message.content") or "",
+            tool_calls=tuple(self._call(i, call) for i, call in enumerate(calls, self.n_calls)),
+            model=model,
+        )
+        self.n_calls += len(calls)
+        acc.feed(delta, now_ns)
+
+    @staticmethod
+    def _call(index: int, call: dict[str, Any]) -> ToolDelta:
+        fn = typed(call.get("function"), dict, "tool_calls[].function") or {}
+        arguments = fn.get("arguments")
+        text = (
+            arguments
+            if isinstance(arguments, str)
+            else json.dumps(arguments if arguments is not None else {})
+        )
+        return ToolDelta(
+            index,
+            id=typed(call.get("id"), str, "tool_calls[].id"),
+            name=typed(fn.get("name"), str, "tool_calls[].function.name") or "",
+            arguments=text,
+        )
+
+    def reported(self, final: dict[str, Any]) -> Reported:
+        """Ollama's eval counters of the `done` line (`final`)."""
+        return Reported(
+            "server_counter",
+            output=int_or_none(final.get("eval_count")),
+            prompt=int_or_none(final.get("prompt_eval_count")),
+        )
 
 
 def int_or_none(value: Any) -> int | None:

@@ -4,7 +4,9 @@ We speak HTTP with httpx ourselves rather than through the openai SDK: timing ne
 time of every SSE line (the first byte, the first reasoning delta, the first answer delta), and
 the payload quirks of each server (reasoning vs reasoning_content, usage in a final chunk with no
 choices, llama.cpp's `timings`) must be read raw. The SDK, which now runs on httpx2, hides both.
-The chunks themselves are read by backends.sse.SseReader.
+The chunks themselves are read by backends.sse.SseReader into the one StreamAccumulator, and
+the Completion is made by backends.stream.assemble; what stays here is this protocol's own: the
+request body, the server tokenizer routes, llama.cpp's `timings` and the router header.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ import httpx
 
 from agentbench.backends.base import ChatRequest, RetryPolicy, strip_credentials
 from agentbench.backends.http import HttpBackend, unknown_model
-from agentbench.backends.limits import StreamLimits, trim_cut
-from agentbench.backends.sse import SseReader, count
-from agentbench.backends.stream import StreamAccumulator
+from agentbench.backends.limits import trim_cut
+from agentbench.backends.providers import OPENAI
+from agentbench.backends.sse import SseReader
+from agentbench.backends.stream import assemble
 from agentbench.errors import NotAnLLMServer, RetryableBackendError
 from agentbench.records import Completion, ServerInfo, TokensMethod
 from agentbench.tokens import estimate_tokens
@@ -32,7 +35,8 @@ class OpenAICompatBackend(HttpBackend):
     """Any server implementing POST /v1/chat/completions with `stream: true`."""
 
     provider = "openai"
-    kind = "openai-compatible"
+    protocol = OPENAI
+    kind = OPENAI.kind
 
     def __init__(
         self,
@@ -80,20 +84,24 @@ class OpenAICompatBackend(HttpBackend):
         return body
 
     async def _complete_once(self, request: ChatRequest) -> Completion:
-        url = f"{self.base_url}/chat/completions"
-        reader = SseReader(strip_credentials(url), StreamLimits.for_max_tokens(request.max_tokens))
+        url = self.protocol.url(self.base_url, self.protocol.chat_path)
+        reader = SseReader(strip_credentials(url))
         result = await self.stream(
             url,
             self.build_body(request),
             reader,
-            accept="text/event-stream",
+            accept=self.protocol.accept,
             max_tokens=request.max_tokens,
         )
         acc = result.acc
         acc.finish(time.perf_counter_ns())
         if result.cut_reason is None and not reader.complete and acc.finish_reason is None:
             raise RetryableBackendError("stream_cut", f"{reader.url}: stream ended before [DONE]")
-        completion = await self._finish(acc, reader.usage, reader.timings, reader.logprobs)
+        completion = await assemble(
+            acc, acc.answer(), reader.reported(), self.count_tokens, self.model, Completion
+        )
+        if reader.timings:
+            self._read_timings(completion, reader.timings)
         if result.cut_reason:
             completion.finish_reason = completion.finish_reason or "length"
             completion.truncated, completion.truncation_reason = True, result.cut_reason
@@ -103,64 +111,6 @@ class OpenAICompatBackend(HttpBackend):
             completion.server_counters["selected_model"] = selected
             completion.model = selected
         return completion
-
-    async def _finish(
-        self,
-        acc: StreamAccumulator,
-        usage: dict[str, Any] | None,
-        timings: dict[str, Any] | None,
-        logprobs: list[float],
-    ) -> Completion:
-        tool_calls = acc.tool_calls()
-        produced = acc.reasoning + acc.content + "".join(c.name + c.arguments for c in tool_calls)
-        output_tokens: int | None
-        method: TokensMethod
-        counted = count(usage, "completion_tokens") if usage else None
-        if counted is not None:
-            output_tokens, method = counted, "usage"
-        elif produced:
-            output_tokens, method = await self.count_tokens(produced)
-        else:
-            output_tokens, method = 0, "none"
-        reasoning_tokens, reasoning_method = await self._reasoning_tokens(acc, usage)
-        prompt_tokens = count(usage, "prompt_tokens") if usage else None
-        cached = count(usage, "prompt_tokens_details", "cached_tokens") if usage else None
-        completion = Completion(
-            model=acc.model or self.model,
-            requested_model=self.model,
-            prompt_tokens=prompt_tokens,
-            cached_prompt_tokens=cached,
-            prompt_tokens_method="usage" if prompt_tokens is not None else "none",
-            output_tokens=output_tokens,
-            reasoning_tokens=reasoning_tokens,
-            tokens_method=method,
-            reasoning_method=reasoning_method,
-            **acc.timing(output_tokens, prompt_tokens, cached),
-            finish_reason=acc.finish_reason,
-            truncated=acc.finish_reason == "length",
-            truncation_reason="finish_reason=length" if acc.finish_reason == "length" else None,
-            content=acc.content,
-            reasoning=acc.reasoning,
-            tool_calls=tool_calls,
-            tool_call_fragments=acc.fragments,
-            usage=usage,
-        )
-        if logprobs:
-            completion.mean_logprob = sum(logprobs) / len(logprobs)
-            completion.min_logprob = min(logprobs)
-        if timings:
-            self._read_timings(completion, timings)
-        return completion
-
-    async def _reasoning_tokens(
-        self, acc: StreamAccumulator, usage: dict[str, Any] | None
-    ) -> tuple[int | None, TokensMethod]:
-        counted = count(usage, "completion_tokens_details", "reasoning_tokens") if usage else None
-        if counted is not None:
-            return counted, "usage"
-        if not acc.reasoning:
-            return 0, "none"
-        return await self.count_tokens(acc.reasoning)
 
     @staticmethod
     def _read_timings(completion: Completion, timings: dict[str, Any]) -> None:
@@ -209,9 +159,9 @@ class OpenAICompatBackend(HttpBackend):
 
     async def check_reachable(self) -> None:
         """Before any episode: the base URL speaks the API and serves the model (one line)."""
-        url = f"{self.base_url}/models"
+        url = self.protocol.url(self.base_url, self.protocol.models_path)
         models = await self.get_json(url)
-        entries = models.get("data") if isinstance(models, dict) else None
+        entries = models.get(self.protocol.models_key) if isinstance(models, dict) else None
         if not isinstance(entries, list):
             raise NotAnLLMServer(
                 f"{strip_credentials(url)} is not an OpenAI-compatible model list; check "

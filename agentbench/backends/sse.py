@@ -1,22 +1,16 @@
 """OpenAI chat-completion chunks as they stream (`data: {...}` lines, then `data: [DONE]`):
-each chunk read into a StreamAccumulator, every field typed, the tool calls and text bounded
-(agentbench.backends.limits); a chunk that cannot be read is a bad stream naming its field."""
+each choice of a chunk read into a `Delta` for the StreamAccumulator, every field typed (the
+accumulator bounds the tool calls and text, backends.limits), the usage kept as `Reported`; a
+chunk that cannot be read is a bad stream naming its field."""
 
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
-from agentbench.backends.http import bad_stream
-from agentbench.backends.limits import (
-    MAX_STREAMED_TOOL_CALLS,
-    StreamLimits,
-    check_text,
-)
-from agentbench.backends.stream import StreamAccumulator, typed
+from agentbench.backends.http import bad_stream, json_object
+from agentbench.backends.stream import Delta, Reported, StreamAccumulator, ToolDelta, typed
 from agentbench.errors import RetryableBackendError
-from agentbench.jsontext import loads
 
 
 def count(usage: dict[str, Any], *path: str) -> int | None:
@@ -47,14 +41,11 @@ def _small(fields: dict[str, Any], limit: int = 4096) -> dict[str, Any]:
 class SseReader:
     """OpenAI chat-completion chunks (`data: {...}` lines, then `data: [DONE]`)."""
 
-    def __init__(self, url: str, limits: StreamLimits | None = None) -> None:
+    def __init__(self, url: str) -> None:
         self.url = url
-        self.limits = limits or StreamLimits.for_max_tokens(None)
-        self.fragments = 0
         self.complete = False
         self.usage: dict[str, Any] | None = None
         self.timings: dict[str, Any] | None = None
-        self.logprobs: list[float] = []
 
     def feed(self, line: str, now_ns: int, acc: StreamAccumulator) -> None:
         if not line.startswith("data:"):
@@ -63,12 +54,7 @@ class SseReader:
         if data == "[DONE]":
             self.complete = True
             return
-        try:
-            chunk = loads(data)
-        except json.JSONDecodeError as exc:
-            raise bad_stream(self.url, line, f"an SSE line that is not JSON ({exc.msg})") from exc
-        if not isinstance(chunk, dict):
-            raise bad_stream(self.url, line, "an SSE payload that is not a JSON object")
+        chunk = json_object(self.url, line, data, "an SSE payload")
         if "error" in chunk and not chunk.get("choices"):
             raise RetryableBackendError(
                 "stream_error",
@@ -78,7 +64,6 @@ class SseReader:
             self._read_chunk(chunk, acc, now_ns)
         except (AttributeError, TypeError, ValueError, KeyError) as exc:
             raise bad_stream(self.url, line, f"a chunk of the wrong shape ({exc})") from exc
-        check_text(acc, self.limits)
         usage = chunk.get("usage")
         if usage:
             if not isinstance(usage, dict):
@@ -98,37 +83,55 @@ class SseReader:
         if isinstance(timings, dict):
             self.timings = _small(timings)
 
-    def _read_chunk(self, chunk: dict[str, Any], acc: StreamAccumulator, now: int) -> None:
-        """One chunk's deltas into `acc`; a field of the wrong type raises ValueError/TypeError
-        (a bad stream), and a stream past its tool-call bounds StreamOverLimit (a cut)."""
-        acc.model = typed(chunk.get("model"), str, "model") or acc.model
-        for choice in typed(chunk.get("choices"), list, "choices") or []:
-            delta = typed(choice.get("delta"), dict, "delta") or {}
-            reasoning = delta.get("reasoning") or delta.get("reasoning_content")
-            acc.add_reasoning(typed(reasoning, str, "delta.reasoning") or "", now)
-            acc.add_content(typed(delta.get("content"), str, "delta.content") or "", now)
-            for call in typed(delta.get("tool_calls"), list, "delta.tool_calls") or []:
-                self._read_tool_call(call, acc, now)
-            finish = typed(choice.get("finish_reason"), str, "finish_reason")
-            if finish:
-                acc.finish_reason = finish
-            for item in (choice.get("logprobs") or {}).get("content") or []:
-                value = item.get("logprob")
-                if isinstance(value, int | float) and math.isfinite(value):
-                    self.logprobs.append(float(value))
-
-    def _read_tool_call(self, call: dict[str, Any], acc: StreamAccumulator, now: int) -> None:
-        index = typed(call.get("index", 0), int, "tool_calls[].index")
-        function = typed(call.get("function"), dict, "tool_calls[].function") or {}
-        self.fragments += 1
-        if self.fragments > self.limits.fragments:
-            raise self.limits.cut(f"over {self.limits.fragments:,} tool-call fragments")
-        if index not in acc.tool_indices() and len(acc.tool_indices()) >= MAX_STREAMED_TOOL_CALLS:
-            raise self.limits.cut(f"over {MAX_STREAMED_TOOL_CALLS} tool calls in one answer")
-        acc.add_tool_fragment(
-            index,
-            now,
-            id=typed(call.get("id"), str, "tool_calls[].id"),
-            name=typed(function.get("name"), str, "tool_calls[].function.name"),
-            arguments=typed(function.get("arguments"), str, "tool_calls[].function.arguments"),
+    def reported(self) -> Reported:
+        """The usage's counts (checked as whole numbers when the chunk was read)."""
+        usage = self.usage
+        if not usage:
+            return Reported("usage")
+        return Reported(
+            "usage",
+            output=count(usage, "completion_tokens"),
+            reasoning=count(usage, "completion_tokens_details", "reasoning_tokens"),
+            prompt=count(usage, "prompt_tokens"),
+            cached=count(usage, "prompt_tokens_details", "cached_tokens"),
+            usage=usage,
         )
+
+    def _read_chunk(self, chunk: dict[str, Any], acc: StreamAccumulator, now: int) -> None:
+        """One chunk's choices into `acc`, a Delta each; a field of the wrong type raises
+        ValueError/TypeError (a bad stream), a stream past its bounds StreamOverLimit (a cut)."""
+        model = typed(chunk.get("model"), str, "model")
+        choices = typed(chunk.get("choices"), list, "choices") or []
+        for delta in [_delta(choice, model) for choice in choices] or [Delta(model=model)]:
+            acc.feed(delta, now)
+
+
+def _delta(choice: dict[str, Any], model: str | None) -> Delta:
+    delta = typed(choice.get("delta"), dict, "delta") or {}
+    reasoning = delta.get("reasoning") or delta.get("reasoning_content")
+    logprobs = (choice.get("logprobs") or {}).get("content") or []
+    return Delta(
+        reasoning=typed(reasoning, str, "delta.reasoning") or "",
+        content=typed(delta.get("content"), str, "delta.content") or "",
+        tool_calls=tuple(
+            _tool_delta(call)
+            for call in typed(delta.get("tool_calls"), list, "delta.tool_calls") or []
+        ),
+        finish_reason=typed(choice.get("finish_reason"), str, "finish_reason"),
+        model=model,
+        logprobs=tuple(
+            float(v)
+            for v in (item.get("logprob") for item in logprobs)
+            if isinstance(v, int | float)
+        ),
+    )
+
+
+def _tool_delta(call: dict[str, Any]) -> ToolDelta:
+    function = typed(call.get("function"), dict, "tool_calls[].function") or {}
+    return ToolDelta(
+        index=typed(call.get("index", 0), int, "tool_calls[].index"),
+        id=typed(call.get("id"), str, "tool_calls[].id"),
+        name=typed(function.get("name"), str, "tool_calls[].function.name"),
+        arguments=typed(function.get("arguments"), str, "tool_calls[].function.arguments"),
+    )

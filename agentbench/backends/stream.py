@@ -1,69 +1,30 @@
-"""Assemble a streamed chat completion and time it: the one place a timed stream becomes figures
+"""Assemble a streamed chat completion and time it: the one place a stream becomes a Completion
 (docs/design.md#timing-and-tokens).
 
-The accumulator is fed parsed delta pieces with their arrival time (ns, perf_counter clock) and
-knows nothing of HTTP or of any one protocol: adapters translate their payloads into
-`add_reasoning`, `add_content`, `add_tool_fragment` calls and hand over usage and counters.
-
-Decode figures (decode_tok_s, tpot_s, per-token ITL) exist only when the tokens arrived spread
-over time (`decode_figures`): a burst gives None and the reason, never an absurd rate.
+Every protocol adapter turns what it read into one event type, `Delta` (OpenAI SSE chunks in
+backends.sse, Ollama's NDJSON lines in backends.ollama_wire, LangChain's callback chunks in
+agent.langchain_stream), and feeds it to a `StreamAccumulator` with its arrival time (ns on the
+perf_counter clock). The accumulator knows nothing of HTTP or of any protocol: it keeps the
+text, the tool-call fragments and the arrival times, and cuts a stream past its bounds
+(backends.limits). At the end `assemble` makes the Completion from it and from what the server
+counted (`Reported`): the one token-count chain (the server's counter, else its tokenizer,
+else an estimate) and the one set of timing figures (backends.decode for the decode rates).
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections.abc import Collection
+import math
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from agentbench.backends.decode import MIN_WINDOW_S, decode_figures
+from agentbench.backends.limits import MAX_STREAMED_TOOL_CALLS, StreamLimits
+from agentbench.backends.think import ThinkSplitter
 from agentbench.jsontext import loads
-from agentbench.records import ToolCallRecord, ToolFragmentRecord
-
-THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
-
-
-class ThinkSplitter:
-    """Splits inline `<think>…</think>` reasoning out of streamed answer text, incrementally."""
-
-    def __init__(self) -> None:
-        self.mode = "start"  # start | think | answer
-        self.pending = ""
-        self.saw_think = False
-
-    def feed(self, piece: str) -> tuple[str, str]:
-        """Returns (reasoning, answer) text released by this piece."""
-        self.pending += piece
-        reasoning, answer = "", ""
-        while self.pending:
-            if self.mode == "start":
-                stripped = self.pending.lstrip()
-                if stripped.startswith(THINK_OPEN):
-                    self.mode, self.pending = "think", stripped[len(THINK_OPEN) :]
-                    self.saw_think = True
-                elif THINK_OPEN.startswith(stripped):
-                    break  # could still become "<think>"
-                else:
-                    self.mode = "answer"
-            elif self.mode == "think":
-                end = self.pending.find(THINK_CLOSE)
-                if end >= 0:
-                    reasoning += self.pending[:end]
-                    self.pending = self.pending[end + len(THINK_CLOSE) :].lstrip("\n")
-                    self.mode = "answer"
-                    continue
-                keep = len(THINK_CLOSE) - 1
-                if len(self.pending) > keep:
-                    reasoning += self.pending[:-keep]
-                    self.pending = self.pending[-keep:]
-                break
-            else:
-                answer, self.pending = answer + self.pending, ""
-        return reasoning, answer
-
-    def flush(self) -> tuple[str, str]:
-        rest, self.pending = self.pending, ""
-        return (rest, "") if self.mode == "think" else ("", rest)
+from agentbench.records import Completion, TokensMethod, ToolCallRecord, ToolFragmentRecord
+from agentbench.tokens import estimate_tokens
 
 
 def typed(value: Any, kind: type, what: str) -> Any:
@@ -74,6 +35,28 @@ def typed(value: Any, kind: type, what: str) -> Any:
     raise ValueError(f"{what} = {value!r:.80}: expected {kind.__name__}")
 
 
+@dataclass(frozen=True, slots=True)
+class ToolDelta:
+    """A piece of tool call `index`: its id, (a piece of) its name, a piece of its arguments."""
+
+    index: int
+    id: str | None = None
+    name: str | None = None
+    arguments: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    """What one stream event said, in no protocol's words."""
+
+    reasoning: str = ""
+    content: str = ""
+    tool_calls: tuple[ToolDelta, ...] = ()
+    finish_reason: str | None = None
+    model: str | None = None
+    logprobs: tuple[float, ...] = ()
+
+
 @dataclass
 class _ToolFragment:
     id: str | None = None
@@ -82,11 +65,28 @@ class _ToolFragment:
 
 
 @dataclass
+class Answer:
+    """What one call answered, as text: the stream's (`StreamAccumulator.answer`), or what a
+    protocol that also hands over the whole message fills in where its stream said nothing."""
+
+    content: str
+    reasoning: str
+    tool_calls: list[ToolCallRecord]
+    fragments: list[ToolFragmentRecord] = field(default_factory=list)
+    model: str | None = None
+    finish_reason: str | None = None
+
+
+@dataclass
 class StreamAccumulator:
-    """Timing and text of one streamed response. All times are ns on the perf_counter clock."""
+    """Timing and text of one streamed response. All times are ns on the perf_counter clock.
+
+    `limits`, when set, bounds the tool calls, their fragments and the text (StreamOverLimit,
+    a cut); None for a stream another client already read (LangChain's)."""
 
     t_send_ns: int
     split_think: bool = True
+    limits: StreamLimits | None = None
     t_first_event_ns: int | None = None
     t_first_token_ns: int | None = None
     t_first_answer_ns: int | None = None
@@ -106,6 +106,7 @@ class StreamAccumulator:
     model: str | None = None
     fragments: list[ToolFragmentRecord] = field(default_factory=list)  # as streamed, in order
     tool_argument_chars: int = 0
+    logprobs: list[float] = field(default_factory=list)
     _tools: dict[int, _ToolFragment] = field(default_factory=dict)
     _splitter: ThinkSplitter = field(default_factory=ThinkSplitter)
 
@@ -113,6 +114,31 @@ class StreamAccumulator:
         """Any SSE event or stream line arrived."""
         if self.t_first_event_ns is None:
             self.t_first_event_ns = t_ns
+
+    def feed(self, delta: Delta, t_ns: int) -> None:
+        """One event's pieces, arrived at `t_ns`: reasoning, answer text, then tool calls."""
+        if delta.model:
+            self.model = delta.model
+        self._reasoning(delta.reasoning, t_ns)
+        self._content(delta.content, t_ns)
+        for call in delta.tool_calls:
+            if self.limits is not None:
+                self._bound_tool(call.index, self.limits)
+            self._tool(call, t_ns)
+        if delta.finish_reason:
+            self.finish_reason = delta.finish_reason
+        self.logprobs += [v for v in delta.logprobs if math.isfinite(v)]
+        limits = self.limits
+        if limits is not None:
+            chars = len(self.content) + len(self.reasoning) + self.tool_argument_chars
+            if chars > limits.text_chars:
+                raise limits.cut(f"over {limits.text_chars:,} characters of text")
+
+    def _bound_tool(self, index: int, limits: StreamLimits) -> None:
+        if len(self.fragments) >= limits.fragments:
+            raise limits.cut(f"over {limits.fragments:,} tool-call fragments")
+        if index not in self._tools and len(self._tools) >= MAX_STREAMED_TOOL_CALLS:
+            raise limits.cut(f"over {MAX_STREAMED_TOOL_CALLS} tool calls in one answer")
 
     def _token(self, t_ns: int, answer: bool, chars: int) -> None:
         if t_ns != self.t_last_token_ns:
@@ -126,12 +152,12 @@ class StreamAccumulator:
             self.t_first_answer_ns = t_ns
         self.t_last_token_ns = t_ns
 
-    def add_reasoning(self, text: str, t_ns: int) -> None:
+    def _reasoning(self, text: str, t_ns: int) -> None:
         if text:
             self.reasoning += text
             self._token(t_ns, answer=False, chars=len(text))
 
-    def add_content(self, text: str, t_ns: int) -> None:
+    def _content(self, text: str, t_ns: int) -> None:
         if not text:
             return
         if not self.split_think:
@@ -145,22 +171,21 @@ class StreamAccumulator:
         # Text held back while deciding whether "<think>" opens is still a token arrival.
         self._token(t_ns, answer=bool(answer.strip()), chars=len(text))
 
-    def add_tool_fragment(
-        self, index: int, t_ns: int, *, id: str | None, name: str | None, arguments: str | None
-    ) -> None:
+    def _tool(self, call: ToolDelta, t_ns: int) -> None:
+        name, arguments = call.name, call.arguments
         self.fragments.append(
             ToolFragmentRecord(
-                index=index,
+                index=call.index,
                 t_s=(t_ns - self.t_send_ns) / 1e9,
-                id=id,
+                id=call.id,
                 name=name,
                 arguments=arguments,
             )
         )
-        frag = self._tools.setdefault(index, _ToolFragment())
+        frag = self._tools.setdefault(call.index, _ToolFragment())
         new_name = name if name and name != frag.name else ""
-        if id:
-            frag.id = id
+        if call.id:
+            frag.id = call.id
         if name and name != frag.name:
             # Most servers send the name once (or in fragments); llama-cpp-python repeats the
             # whole name in every chunk of the call.
@@ -170,10 +195,6 @@ class StreamAccumulator:
             self.tool_argument_chars += len(arguments)
         if name or arguments:
             self._token(t_ns, answer=True, chars=len(new_name) + len(arguments or ""))
-
-    def tool_indices(self) -> Collection[int]:
-        """The indices of the tool calls streamed so far."""
-        return self._tools.keys()
 
     def finish(self, t_ns: int) -> None:
         self.t_end_ns = t_ns
@@ -197,6 +218,17 @@ class StreamAccumulator:
                 )
             )
         return calls
+
+    def answer(self) -> Answer:
+        """What the stream said (call after `finish`)."""
+        return Answer(
+            self.content,
+            self.reasoning,
+            self.tool_calls(),
+            self.fragments,
+            self.model,
+            self.finish_reason,
+        )
 
     def seconds(self, t_ns: int | None) -> float | None:
         return None if t_ns is None else (t_ns - self.t_send_ns) / 1e9
@@ -236,120 +268,82 @@ class StreamAccumulator:
         }
 
 
-# A decode window shorter than this cannot be timed on a client clock shared with other work
-# (scheduling jitter is ~1 ms), and no served model decodes a long answer in it.
-MIN_WINDOW_S = 0.005
-# Tokens arriving this soon after the previous event came out of one buffer (a burst the server
-# or this client's reads bunched), not out of separate decode steps: 0.1 ms is 10,000 tok/s.
-BURST_GAP_S = 0.0001
-# A stream whose decode events are mostly burst gaps has no measurable decode rate.
-MAX_BURST_SHARE = 0.5
-# Nor one where a single event of several tokens (more than a drafter's usual chunk) brought
-# most of the tokens after the first: one late read can make such a burst look spread.
-MIN_HEAVY_EVENT = 4
-MAX_EVENT_SHARE = 0.5
+TokenCounter = Callable[[str], Awaitable[tuple[int, TokensMethod]]]
+C = TypeVar("C", bound=Completion)
+
+
+async def estimated(text: str) -> tuple[int, TokensMethod]:
+    """The last link of the token-count chain: a tiktoken estimate, marked so."""
+    return estimate_tokens(text), "estimated"
 
 
 @dataclass(frozen=True)
-class DecodeFigures:
-    """Decode figures of one stream, or None for each with the reason."""
+class Reported:
+    """What the server counted for one answer (None: it did not say) and what its counts are
+    called in `tokens_method`: `usage` (an OpenAI usage object) or `server_counter` (Ollama's)."""
 
-    rate_tok_s: float | None = None
-    tpot_s: float | None = None
-    itl_s: list[float] | None = None
-    itl_method: str | None = None
-    chunk_gaps_s: list[float] | None = None
-    reason: str | None = None
+    method: TokensMethod
+    output: int | None = None
+    reasoning: int | None = None
+    prompt: int | None = None
+    cached: int | None = None
+    usage: dict[str, Any] | None = None  # the usage object as the server sent it (transcript)
 
 
-def decode_figures(
-    output_tokens: int | None, events: list[tuple[int, int]], t_end_ns: int | None
-) -> DecodeFigures:
-    """decode_tok_s = (output_tokens − 1) / (t_last − t_first): the first token starts the clock.
+async def _tokens(
+    counted: int | None, method: TokensMethod, text: str, count: TokenCounter
+) -> tuple[int, TokensMethod]:
+    """The token-count chain: the server's count, else `count` (its tokenizer or an
+    estimate) on the text, else none."""
+    if counted is not None:
+        return counted, method
+    if text:
+        return await count(text)
+    return 0, "none"
 
-    tpot_s = (stream end − first token) / (output_tokens − 1), as vLLM's bench serve (TPOT) and
-    AIPerf (its per-request ITL) define it. itl_s lists one gap per token after the first: an
-    event carrying k tokens arrived g after the previous one gives k gaps of g / k (tokens, not
-    chunks). chunk_gaps_s lists the gap per event, the figure vLLM's bench serve calls ITL.
-    None with a reason unless at least two events spread over MIN_WINDOW_S brought the tokens,
-    most events were not bursts (BURST_GAP_S), and no single event of several tokens brought
-    most of them (MAX_EVENT_SHARE).
-    """
-    if output_tokens is None or output_tokens < 2:
-        return DecodeFigures(reason=f"{output_tokens or 0} output tokens: a rate needs 2")
-    if len(events) < 2:
-        return DecodeFigures(
-            reason=f"all {output_tokens} tokens arrived in {len(events)} event: no decode "
-            "timeline (a burst)"
-        )
-    times = [t for t, _ in events]
-    window_s = (times[-1] - times[0]) / 1e9
-    gaps = [(b - a) / 1e9 for a, b in itertools.pairwise(times)]
-    if window_s < MIN_WINDOW_S:
-        return DecodeFigures(
-            reason=f"{output_tokens} tokens arrived within {window_s * 1000:.3f} ms "
-            f"({len(events)} events): a burst, not a decode; under "
-            f"{MIN_WINDOW_S * 1000:.0f} ms no rate is measurable"
-        )
-    bursts = sum(1 for g in gaps if g < BURST_GAP_S)
-    if bursts > MAX_BURST_SHARE * len(gaps):
-        return DecodeFigures(
-            reason=f"{bursts} of {len(gaps)} token events came less than "
-            f"{BURST_GAP_S * 1e3:.1f} ms after the previous one: the tokens were released "
-            "in bursts, so their arrival does not time the decode"
-        )
-    decoded = output_tokens - 1
-    heaviest = max(apportion([c for _, c in events[1:]], decoded))
-    if heaviest >= MIN_HEAVY_EVENT and heaviest > MAX_EVENT_SHARE * decoded:
-        return DecodeFigures(
-            reason=f"one event carried {heaviest} of the {decoded} tokens after the first: "
-            "most of the answer arrived at once (a burst the client may have read late), so "
-            "its arrival does not time the decode"
-        )
-    tpot = None
-    if t_end_ns is not None:
-        tpot = (t_end_ns - times[0]) / 1e9 / decoded
-    itl, method = token_gaps(gaps, [c for _, c in events[1:]], decoded)
-    return DecodeFigures(
-        rate_tok_s=decoded / window_s,
-        tpot_s=tpot,
-        itl_s=itl,
-        itl_method=method,
-        chunk_gaps_s=gaps,
+
+async def assemble(
+    acc: StreamAccumulator,
+    answer: Answer,
+    reported: Reported,
+    count: TokenCounter,
+    requested_model: str,
+    record: type[C],
+    **fields: Any,
+) -> C:
+    """The Completion (or StepRecord: `record`) of one finished stream: its answer, its tokens
+    by the chain (`_tokens`), its timing, its logprobs. `fields` add to or override what a
+    stream alone says (server counters, a protocol's own truncation)."""
+    tool_calls = answer.tool_calls
+    produced = answer.reasoning + answer.content + "".join(c.name + c.arguments for c in tool_calls)
+    output, method = await _tokens(reported.output, reported.method, produced, count)
+    reasoning, reasoning_method = await _tokens(
+        reported.reasoning, reported.method, answer.reasoning, count
     )
-
-
-def apportion(chars: list[int], tokens: int) -> list[int]:
-    """Tokens per event: one each when the counts match; otherwise `tokens` shared by text
-    length (largest remainder; every event with text gets at least one when there are enough;
-    the last event, which closes the window, always carries one)."""
-    if tokens == len(chars):
-        return [1] * len(chars)
-    total = sum(chars) or len(chars)
-    weights = [c if sum(chars) else 1 for c in chars]
-    floor_min = 1 if tokens >= len(chars) else 0
-    shares = [max(floor_min, int(tokens * w / total)) for w in weights]
-    while sum(shares) > tokens:  # the floor of 1 overshot: take back from the largest
-        shares[shares.index(max(shares))] -= 1
-    order = sorted(range(len(weights)), key=lambda i: tokens * weights[i] / total - shares[i])
-    for i in reversed(order[-(tokens - sum(shares)) :] if tokens > sum(shares) else []):
-        shares[i] += 1
-    if shares[-1] == 0:
-        shares[shares.index(max(shares))] -= 1
-        shares[-1] = 1
-    return shares
-
-
-def token_gaps(gaps: list[float], chars: list[int], tokens: int) -> tuple[list[float], str]:
-    """Per-token gaps: each event's gap shared by the tokens it carried (`apportion`); an event
-    given no token passes its gap on to the next one."""
-    shares = apportion(chars, tokens)
-    out: list[float] = []
-    carried = 0.0
-    for gap, k in zip(gaps, shares, strict=True):
-        carried += gap
-        if k:
-            out += [carried / k] * k
-            carried = 0.0
-    method = "one_token_per_event" if tokens == len(gaps) else "apportioned_by_text_length"
-    return out, method
+    prompt, cached = reported.prompt, reported.cached
+    finish = answer.finish_reason
+    logprobs = acc.logprobs
+    values: dict[str, Any] = {
+        "model": answer.model or requested_model,
+        "requested_model": requested_model,
+        "prompt_tokens": prompt,
+        "cached_prompt_tokens": cached,
+        "prompt_tokens_method": reported.method if prompt is not None else "none",
+        "output_tokens": output,
+        "reasoning_tokens": reasoning,
+        "tokens_method": method,
+        "reasoning_method": reasoning_method,
+        **acc.timing(output, prompt, cached),
+        "finish_reason": finish,
+        "truncated": finish == "length",
+        "truncation_reason": "finish_reason=length" if finish == "length" else None,
+        "content": answer.content,
+        "reasoning": answer.reasoning,
+        "tool_calls": tool_calls,
+        "tool_call_fragments": answer.fragments,
+        "usage": reported.usage,
+        "mean_logprob": sum(logprobs) / len(logprobs) if logprobs else None,
+        "min_logprob": min(logprobs) if logprobs else None,
+    }
+    values.update(fields)
+    return record(**values)

@@ -25,7 +25,8 @@ from typing import Any
 import httpx
 
 from agentbench.backends.base import Backend
-from agentbench.backends.http import HttpBackend, api_root
+from agentbench.backends.http import HttpBackend
+from agentbench.backends.providers import api_root
 from agentbench.records import EpisodeResult, RunRecord
 
 DRAFTS = "vllm:spec_decode_num_drafts_total"

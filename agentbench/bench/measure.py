@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agentbench.backends.base import Backend, ChatRequest
-from agentbench.backends.stream import MIN_WINDOW_S
+from agentbench.backends.decode import MIN_WINDOW_S
 from agentbench.backends.vllm import server_decode_rate
 from agentbench.bench.prompts import Prompt
 from agentbench.bench.records import RepetitionRecord, SpecDecodeRecord, StreamRecord

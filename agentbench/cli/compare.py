@@ -43,7 +43,8 @@ def compare(
     paired bootstrap CIs and a verdict on every difference."""
     from agentbench.metrics.compare import compare_runs
     from agentbench.metrics.power import parse_effect
-    from agentbench.report.compare_view import print_comparison, write_compare_html
+    from agentbench.report.compare_terminal import print_comparison
+    from agentbench.report.compare_view import write_compare_html
 
     target = None
     if effect is not None:

@@ -1,10 +1,11 @@
 """`run --resume`: the stored run is the only source of what a resumed run does.
 
-A run stores the flags that define it (`RunConfig.flags`) and the hash of every selected task
-file (`RunConfig.task_hashes`). Resuming takes both from the store: a flag given again must
-equal the stored value (else one line names the flag and the stored value), and the task
-files must be unchanged. Only where a run's servers are and how patiently to call them may
-change: the flags in ADDRESS_FLAGS.
+A run stores the flags that define it (`RunConfig.flags`; the tier, family seed and variant cap
+also as `RunConfig.suite/task_seed/variants`) and the hash of every selected task file
+(`RunConfig.task_hashes`; a family variant's is its family file's). Resuming takes both from
+the store: a flag given again must equal the stored value (else one line names the flag and
+the stored value), and the task files must be unchanged. Only where a run's servers are and
+how patiently to call them may change: the flags in ADDRESS_FLAGS.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from agentbench.backends.base import strip_credentials
 from agentbench.errors import ConfigError
 from agentbench.records import RunRecord
 from agentbench.store import ResultStore
-from agentbench.tasks.loader import TaskSuite, load_suite
+from agentbench.tasks.families import DEFAULT_SEED, load_tier
+from agentbench.tasks.loader import TaskSuite
 
 # Where the servers are, how long to wait, where output goes: free to differ on resume.
 ADDRESS_FLAGS = frozenset(
@@ -115,10 +117,16 @@ def merge_flags(run: RunRecord, given: Mapping[str, Any], explicit: set[str]) ->
 
 
 def stored_suite(run: RunRecord, tasks_dir: Path) -> TaskSuite:
-    """The run's own task selection from `tasks_dir`, refused when a file changed."""
+    """The run's own task selection from `tasks_dir`, refused when a file changed. A full-tier
+    run's variants are drawn again from its stored tier, seed and cap: the same tasks."""
     ids: list[str] = list(run.config.get("selected_tasks") or [])
     hashes: dict[str, str] = dict(run.config.get("task_hashes") or {})
-    suite = load_suite(tasks_dir)
+    suite = load_tier(
+        tasks_dir,
+        run.config.get("suite") or "default",
+        int(run.config.get("task_seed", DEFAULT_SEED)),
+        run.config.get("variants"),
+    )
     chosen = suite.select(ids)
     missing = sorted(set(ids) - {t.id for t in chosen.tasks})
     if missing:

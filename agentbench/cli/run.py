@@ -27,11 +27,13 @@ from agentbench.cli.resume import (
 )
 from agentbench.cli.secrets import SECRETS, check_url
 from agentbench.cli.targets import OllamaOptions, mark_launched, open_target
+from agentbench.cli.tiers import Suite, SuiteOption, TaskSeedOption, VariantsOption, open_tier
 from agentbench.errors import ConfigError
 from agentbench.records import EpisodeResult, RunRecord, strip_credentials
 from agentbench.runner import RunConfig, Runner
 from agentbench.store import ResultStore
-from agentbench.tasks.loader import TaskSuite, load_suite
+from agentbench.tasks.families import DEFAULT_SEED
+from agentbench.tasks.loader import TaskSuite
 from router import FRONTIER, LOCAL, PolicySpecError, build_policy
 
 Opt = typer.Option
@@ -44,6 +46,9 @@ def register(app: typer.Typer) -> None:
 def run(
     ctx: typer.Context,
     tasks_dir: Annotated[Path, typer.Argument(help="Task directory (e.g. tasks/).")],
+    suite: SuiteOption = Suite.default,
+    task_seed: TaskSeedOption = DEFAULT_SEED,
+    variants: VariantsOption = None,
     local: Annotated[str | None, Opt(help="Model profile alias: embedded, nemotron…")] = None,
     model: Annotated[str | None, Opt(help="PROVIDER/MODEL, or NAME with --base-url.")] = None,
     base_url: Annotated[str | None, Opt(help="OpenAI-compatible base URL (…/v1).")] = None,
@@ -141,19 +146,19 @@ def run(
             resumed = resumable_run(store, resume)
             explicit = {k for k in flags if _explicit(ctx, k)}
             flags = merge_flags(resumed, flags, explicit)
-            suite = stored_suite(resumed, tasks_dir)
+            chosen = stored_suite(resumed, tasks_dir)
         else:
-            whole = load_suite(tasks_dir)
-            suite = whole.select(task or None, category or None)
-            if not suite.tasks:
+            whole = open_tier(tasks_dir, suite, task_seed, variants, _explicit(ctx, "task_seed"))
+            chosen = whole.select(task or None, category or None)
+            if not chosen.tasks:
                 categories = ", ".join(sorted({t.category for t in whole.tasks}))
                 raise ConfigError(
                     f"no task in {tasks_dir} matches the --task/--category filters (categories: "
                     f"{categories}); `agentbench tasks list {shlex.quote(str(tasks_dir))}` "
                     "lists the ids"
                 )
-        opt.check_episodes(len(suite.tasks), int(flags["repeats"]))
-        record, stopped_by = _run(flags, suite, store, resumed)
+        opt.check_episodes(len(chosen.tasks), int(flags["repeats"]))
+        record, stopped_by = _run(flags, chosen, store, resumed)
         episodes = store.episodes(record.run_id)
     outcome = run_outcome(record, episodes, stopped_by)
     print_end(record, episodes, db, json_out, outcome)
@@ -256,6 +261,9 @@ def _run(
             temperature=f["temperature"] if f["temperature"] is not None else 0.0,
             max_steps=f["max_steps"],
             episode_timeout_s=f["episode_timeout"],
+            suite=f["suite"],
+            task_seed=f["task_seed"],
+            variants=f["variants"],
             task_ids=f["task"] or [],
             categories=f["category"] or [],
             note=f["note"],

@@ -9,7 +9,16 @@ from typing import Annotated
 
 import typer
 
+from agentbench.cli.tiers import (
+    Suite,
+    SuiteOption,
+    TaskSeedOption,
+    VariantsOption,
+    given,
+    open_tier,
+)
 from agentbench.errors import ConfigError
+from agentbench.tasks.families import DEFAULT_SEED
 
 Opt = typer.Option
 
@@ -61,7 +70,11 @@ class ReasoningStyle(StrEnum):
 
 
 def refserver(
+    ctx: typer.Context,
     tasks_dir: Annotated[Path, Opt("--tasks", help="Task directory the policies play.")],
+    suite: SuiteOption = Suite.default,
+    task_seed: TaskSeedOption = DEFAULT_SEED,
+    variants: VariantsOption = None,
     port: Annotated[int, Opt(min=1, max=65535, help="Port to listen on.")] = 8765,
     host: Annotated[str, Opt(help="Loopback by default.")] = "127.0.0.1",
     ttft: Annotated[
@@ -109,7 +122,6 @@ def refserver(
 
     from agentbench.refserver.app import RefServerState, build_app
     from agentbench.refserver.schedule import Schedule, SpecCounters
-    from agentbench.tasks.loader import load_suite
 
     try:
         sizes = tuple(int(c) for c in chunks.split(","))
@@ -135,7 +147,12 @@ def refserver(
         max_context=max_context,
     )
     state = RefServerState(
-        load_suite(tasks_dir).tasks, schedule, noise=noise, seed=seed, num_ctx=num_ctx, spec=spec
+        open_tier(tasks_dir, suite, task_seed, variants, given(ctx, "task_seed")).tasks,
+        schedule,
+        noise=noise,
+        seed=seed,
+        num_ctx=num_ctx,
+        spec=spec,
     )
     typer.echo(f"reference server on http://{host}:{port}/v1 (models: oracle, wrong, noisy, echo)")
     uvicorn.run(build_app(state), host=host, port=port, log_level="warning")

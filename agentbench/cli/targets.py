@@ -12,13 +12,13 @@ from typing import Any
 import typer
 
 from agentbench.backends.base import Backend, RetryPolicy, strip_credentials
+from agentbench.backends.providers import PROVIDERS, OllamaOptions, build_backend, served_as
 from agentbench.cli.options import RequestOptions
 from agentbench.cli.secrets import SECRETS, check_secret, check_url
 from agentbench.errors import ConfigError
 from agentbench.local.children import stale_warning
 from agentbench.local.embedded import EmbeddedServer, launch_for
 from agentbench.local.profiles import find_served, load_profiles
-from agentbench.local.providers import PROVIDERS, OllamaOptions, build_backend
 from agentbench.records import ServerInfo
 
 __all__ = ["OllamaOptions", "Target", "mark_launched", "open_target"]
@@ -126,8 +126,7 @@ def open_target(
     if model is None:
         raise ConfigError("--base-url needs --model NAME (the served model name)")
     if base_url:
-        server = "ollama" if model.startswith("ollama/") else "openai-compatible"
-        name = model.split("/", 1)[1] if model.startswith("ollama/") else model
+        server, name = served_as(model)
         backend = build_backend(
             server, base_url, name, retry=retry, api_key=api_key, ollama=ollama, **sent
         )

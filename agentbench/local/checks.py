@@ -15,9 +15,9 @@ import httpx
 
 from agentbench.backends.base import Backend, ChatRequest, RetryPolicy
 from agentbench.backends.http import HttpBackend
+from agentbench.backends.providers import OLLAMA, OPENAI, build_backend
 from agentbench.errors import BackendError
 from agentbench.local.diagnose import Diagnosis, diagnose
-from agentbench.local.providers import build_backend
 
 TOOL: dict[str, Any] = {
     "type": "function",
@@ -62,8 +62,6 @@ class DoctorReport:
 
 async def check_model(report: DoctorReport, backend: Backend) -> None:
     """Serving record, a forced tool call, and reasoning parsing, on one served model."""
-    from agentbench.backends.ollama import OllamaBackend
-
     info = await backend.server_info()
     report.server = info.model_dump()
     report.add(
@@ -75,11 +73,13 @@ async def check_model(report: DoctorReport, backend: Backend) -> None:
             f"{ {True: 'seen', False: 'not seen', None: 'unknown'}[info.spec_decode_seen] }"
         ),
     )
-    if isinstance(backend, OllamaBackend):
-        await _ollama_checks(report, backend, info.extra.get("capabilities") or [])
-    else:
-        await _tool_check(report, backend, {"type": "function", "function": {"name": "get_pods"}})
-        await _openai_reasoning_check(report, backend)
+    checks = _CHECKS[(backend.protocol or OPENAI).name]
+    await checks(report, backend, info.extra.get("capabilities") or [])
+
+
+async def _openai_checks(report: DoctorReport, backend: Backend, capabilities: list[str]) -> None:
+    await _tool_check(report, backend, {"type": "function", "function": {"name": "get_pods"}})
+    await _openai_reasoning_check(report, backend)
 
 
 async def _tool_check(
@@ -139,7 +139,7 @@ async def _openai_reasoning_check(report: DoctorReport, backend: Backend) -> Non
     headers = backend.auth_headers()
     try:
         response = await client.post(
-            f"{backend.base_url}/chat/completions",
+            backend.protocol.url(backend.base_url, backend.protocol.chat_path),
             json=body,
             headers=headers,
             timeout=backend.retry.request_timeout_s,
@@ -202,7 +202,9 @@ async def _ollama_checks(report: DoctorReport, backend: Any, capabilities: list[
     }
     try:
         response = await backend.client.post(
-            f"{backend.base_url}/api/chat", json=body, timeout=backend.retry.request_timeout_s
+            backend.protocol.url(backend.base_url, backend.protocol.chat_path),
+            json=body,
+            timeout=backend.retry.request_timeout_s,
         )
         data = response.json()
     except (httpx.HTTPError, ValueError) as exc:
@@ -249,3 +251,8 @@ async def checks_on(
         await check_model(report, backend)
     finally:
         await backend.aclose()
+
+
+# The checks of each protocol (`ServerProtocol.name`): Ollama has no tool_choice but lists what
+# a model can do, and thinks only when asked to (`think`).
+_CHECKS = {OPENAI.name: _openai_checks, OLLAMA.name: _ollama_checks}

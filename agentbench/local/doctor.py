@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 from agentbench.backends.base import strip_credentials
+from agentbench.backends.providers import served_as
 from agentbench.errors import ConfigError
 from agentbench.local.checks import DoctorReport, checks_on
 from agentbench.local.diagnose import diagnose
@@ -90,8 +91,7 @@ def run_doctor(
     if base_url:
         if not model:
             raise ConfigError("--base-url needs --model NAME (ollama/NAME for Ollama's API)")
-        server = "ollama" if model.startswith("ollama/") else "openai-compatible"
-        name = model.split("/", 1)[1] if server == "ollama" else model
+        server, name = served_as(model)
         report.target = f"{strip_credentials(base_url)} {model}"
         found = probe(server, base_url)
         _report_probe(report, server, found, [name])

@@ -1,7 +1,8 @@
 """Is a server there, and what does it serve? One quick look, shared by `--local` and `doctor`.
 
-`probe` asks a server for its model list (`/models` on OpenAI-compatible servers, `/api/tags` on
-Ollama) and its version, never raises, and says in one line what it found.
+`probe` asks a server for its model list and its version at its protocol's routes (`/models`
+and `/version` on OpenAI-compatible servers, `/api/tags` and `/api/version` on Ollama), never
+raises, and says in one line what it found.
 """
 
 from __future__ import annotations
@@ -11,8 +12,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from agentbench.backends.base import strip_credentials
-from agentbench.backends.http import api_root
-from agentbench.local.providers import protocol_of
+from agentbench.backends.providers import ServerProtocol, protocol_of
 
 
 @dataclass(frozen=True)
@@ -30,18 +30,22 @@ def serves(model: str, served: list[str]) -> bool:
 def probe(server: str, base_url: str, timeout: float = 3.0) -> Probe:
     """What answers at `base_url` for a server of kind `server`. Never raises."""
     shown = strip_credentials(base_url)
+    protocol = protocol_of(server)
     try:
-        if protocol_of(server) == "ollama":
-            return _probe_ollama(base_url, shown, timeout)
-        response = httpx.get(f"{base_url.rstrip('/')}/models", timeout=timeout)
+        response = httpx.get(protocol.url(base_url, protocol.models_path), timeout=timeout)
         if response.status_code != 200:
             text = " ".join(response.text.split())[:160]
-            return Probe(True, f"{shown} answers HTTP {response.status_code} on /models: {text}")
-        data = response.json().get("data") or []
-        names = [m.get("id", "") for m in data if isinstance(m, dict)]
-        root = api_root(base_url)
-        version = _version(f"{root.rstrip('/')}/version", timeout)
-        label = f"{server} {version}" if version else server
+            return Probe(
+                True,
+                f"{shown} answers HTTP {response.status_code} on {protocol.models_path}: {text}",
+            )
+        listing = response.json()
+        if not isinstance(listing, dict):
+            raise ValueError(f"{protocol.models_path} answered no JSON object")
+        names = protocol.model_names(listing) or []
+        version = _version(protocol, base_url, timeout)
+        label = protocol.brand or server
+        label = f"{label} {version}" if version else label
         return Probe(True, f"{label} at {shown}", names)
     except httpx.ConnectError as exc:
         return Probe(False, f"{server} at {shown}: no answer (connection refused: {exc})")
@@ -49,19 +53,9 @@ def probe(server: str, base_url: str, timeout: float = 3.0) -> Probe:
         return Probe(False, f"{server} at {shown}: no usable answer ({type(exc).__name__}: {exc})")
 
 
-def _probe_ollama(base_url: str, shown: str, timeout: float) -> Probe:
-    from agentbench.backends.ollama import ollama_root
-
-    root = ollama_root(base_url)
-    version = httpx.get(f"{root}/api/version", timeout=timeout).json().get("version")
-    tags = httpx.get(f"{root}/api/tags", timeout=timeout).json().get("models") or []
-    names = [m.get(key, "") for m in tags if isinstance(m, dict) for key in ("name", "model")]
-    return Probe(True, f"Ollama {version} at {shown}", list(dict.fromkeys(n for n in names if n)))
-
-
-def _version(url: str, timeout: float) -> str | None:
+def _version(protocol: ServerProtocol, base_url: str, timeout: float) -> str | None:
     try:
-        doc = httpx.get(url, timeout=timeout)
+        doc = httpx.get(protocol.version_url(base_url), timeout=timeout)
         return doc.json().get("version") if doc.status_code == 200 else None
     except (httpx.HTTPError, ValueError, AttributeError):
         return None

@@ -15,7 +15,7 @@ import re
 from agentbench.scoring.assertions import _MODIFIER, Reading
 from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.facts import CallFact
-from agentbench.sim.base import Change
+from agentbench.sim.core.base import Change
 
 # verb pattern -> the recorded change actions that carry it out (None: any change)
 _ACTIONS: list[tuple[str, str, frozenset[str] | None]] = [

@@ -21,8 +21,8 @@ from agentbench.scoring.process import (
     harm_problems,
     normalise,
 )
-from agentbench.sim.base import Identity
-from agentbench.sim.sql_identity import identities_match
+from agentbench.sim.core.base import Identity
+from agentbench.sim.sql.identity import identities_match
 from agentbench.tasks.argv import ProgramFlags
 from agentbench.tasks.matching import call_matches, forbidden, is_matcher
 from agentbench.tasks.model import CallPattern, Evidence, FinalRead, Task, ToolDef

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-from agentbench.sim.base import Change, Identity
+from agentbench.sim.core.base import Change, Identity
 from agentbench.tasks.expectations import ChangePattern, StateCondition
 
 

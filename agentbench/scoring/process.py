@@ -13,7 +13,7 @@ import re
 from fnmatch import fnmatchcase
 
 from agentbench.scoring.facts import Attempt, CallFact, change_matches
-from agentbench.sim.base import Change
+from agentbench.sim.core.base import Change
 from agentbench.tasks.expectations import (
     AttemptPattern,
     ChangePattern,

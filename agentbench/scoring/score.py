@@ -9,7 +9,7 @@ from typing import Any
 from agentbench.records import CheckRecord, EpisodeTrace
 from agentbench.scoring.checks import Scorer
 from agentbench.scoring.facts import Attempt, CallFact, EpisodeFacts
-from agentbench.sim.base import Change, Identity
+from agentbench.sim.core.base import Change, Identity
 from agentbench.sim.world import World
 from agentbench.tasks.env import SimulatedEnvironment, world_spec
 from agentbench.tasks.loader import TaskSuite

@@ -23,21 +23,22 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentbench.sim.awk import awk
-from agentbench.sim.base import CommandResult, Identity, Program, ShellContext, Stateful
-from agentbench.sim.budget import WorkExceeded, bounded
-from agentbench.sim.filters import FILTERS, Filter, FilterProgram
-from agentbench.sim.fs import FileSystem
-from agentbench.sim.jq import jq
-from agentbench.sim.kube.model import Cluster
-from agentbench.sim.nginx import Nginx
-from agentbench.sim.sed import sed
-from agentbench.sim.shell import Shell
-from agentbench.sim.shell_static import static_commands
-from agentbench.sim.sort import sort
-from agentbench.sim.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
-from agentbench.sim.system import SystemState, system_programs
-from agentbench.sim.writes import file_programs
+from agentbench.sim.core.base import CommandResult, Identity, Program, ShellContext, Stateful
+from agentbench.sim.core.budget import WorkExceeded, bounded
+from agentbench.sim.core.fs import FileSystem
+from agentbench.sim.core.spec import FileSpec, HttpRoute, SystemSpec
+from agentbench.sim.core.system import SystemState, system_programs
+from agentbench.sim.files.writes import file_programs
+from agentbench.sim.host.nginx import Nginx
+from agentbench.sim.kube.schema.model import Cluster
+from agentbench.sim.shell.interpreter import Shell
+from agentbench.sim.shell.static import static_commands
+from agentbench.sim.sql.spec import SqlSpec
+from agentbench.sim.text.awk.program import awk
+from agentbench.sim.text.filters import FILTERS, Filter, FilterProgram
+from agentbench.sim.text.jq.program import jq
+from agentbench.sim.text.sed.program import sed
+from agentbench.sim.text.sort import sort
 
 # tool name -> (its argument that carries the request, which part of the world answers)
 TOOL_ARGUMENTS = {
@@ -97,7 +98,7 @@ class World:
             self.stateful += [self.fs, state]
         self.stand_ins: set[str] = set()  # programs answering for an undeclared system
         if spec.cluster is not None:
-            from agentbench.sim.kube import build_kubectl
+            from agentbench.sim.kube.program import build_kubectl
 
             fs = self.fs
             kubectl = build_kubectl(spec.cluster, (lambda p: fs.read(p, "root")[0]) if fs else None)
@@ -109,20 +110,20 @@ class World:
             self.programs["kubectl"] = UnreachableKubectl()
             self.stand_ins.add("kubectl")
         if spec.sql is not None:
-            from agentbench.sim.psql import psql_program
-            from agentbench.sim.sql import Database
+            from agentbench.sim.sql.database import Database
+            from agentbench.sim.sql.psql import psql_program
 
             self.sql = Database(spec.sql)
             self.programs["psql"] = psql_program(self.sql)
             self.stateful.append(self.sql)
         else:
-            from agentbench.sim.psql import NoServer
+            from agentbench.sim.sql.psql import NoServer
 
             self.sql = NoServer()
             self.programs["psql"] = self.sql
             self.stand_ins |= {"psql", "sql"}
-        from agentbench.sim.http import Routes, curl_program
-        from agentbench.sim.wget import wget_program
+        from agentbench.sim.http.routes import Routes, curl_program
+        from agentbench.sim.http.wget import wget_program
 
         self.http = Routes(spec.http)
         self.programs["curl"] = curl_program(self.http)
@@ -156,7 +157,7 @@ class World:
 
     def call(self, tool: str, args: dict[str, Any]) -> Answer | None:
         """Answer a tool call from state; None when this World does not serve the tool. The
-        call runs under the budget installed by the caller (a fresh one if none: sim/budget.py);
+        call runs under the budget installed by the caller (a fresh one if none: core/budget.py);
         one that goes past a limit answers with the killed command's error and names the limit."""
         if not self.serves(tool):
             return None

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
-from agentbench.sim.shell_ast import ShellSyntaxError
-from agentbench.sim.shell_static import line_words, quote_words
+from agentbench.sim.shell.ast import ShellSyntaxError
+from agentbench.sim.shell.static import line_words, quote_words
 
 
 class ProgramFlags(BaseModel):
@@ -48,7 +48,7 @@ class ArgvError(ValueError):
 
 
 def split_command(command: str) -> list[str]:
-    """The command's words, read by the shell front end (agentbench/sim/shell_static.py)."""
+    """The command's words, read by the shell front end (agentbench/sim/shell/static.py)."""
     try:
         words = line_words(command)
     except ShellSyntaxError as exc:

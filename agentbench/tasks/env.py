@@ -8,7 +8,7 @@ else the tool's `unmatched` text, a fallback that counts as off-script. Each res
 keeps every change of the episode. Unknown tools, malformed arguments and unmatched calls get
 the error a real tool runtime would return, so a model's mistake is fed back to it.
 
-A simulated call runs within a work budget (sim/budget.py: time, steps, bytes); one that goes
+A simulated call runs within a work budget (sim/core/budget.py: time, steps, bytes); one that goes
 past it is answered with the killed command's error and the limit is recorded (`limit`). The
 model is sent at most `OUTPUT_LIMIT` characters of a result: its start and its end around a
 marker saying how much was left out, as agent runtimes truncate (`truncated_from` records the
@@ -27,10 +27,10 @@ import jsonschema
 
 from agentbench.jsontext import loads
 from agentbench.records import AttemptedWriteRecord, ChangeRecord, ToolResultRecord
-from agentbench.sim.base import Change, CommandResult, Identity
-from agentbench.sim.shell_ast import ShellSyntaxError
-from agentbench.sim.shell_intent import AttemptedWrite, classify, classify_sql
-from agentbench.sim.shell_static import static_commands
+from agentbench.sim.core.base import Change, CommandResult, Identity
+from agentbench.sim.shell.ast import ShellSyntaxError
+from agentbench.sim.shell.intent.classify import AttemptedWrite, classify, classify_sql
+from agentbench.sim.shell.static import static_commands
 from agentbench.sim.world import World, WorldSpec
 from agentbench.tasks.argv import ProgramFlags
 from agentbench.tasks.matching import args_match
@@ -70,7 +70,7 @@ class ToolResult:
     changes: tuple[Change, ...] = field(default=())  # state changes the call made
     # writes the call asked for, classified before it ran (even when nothing carried them out)
     attempted_writes: tuple[AttemptedWrite, ...] = field(default=())
-    limit: str | None = None  # the resource limit that ended the call (sim/budget.py)
+    limit: str | None = None  # the resource limit that ended the call (sim/core/budget.py)
 
     def content(self) -> str:
         """The text sent back to the model as the tool message (clipped to OUTPUT_LIMIT)."""
@@ -104,7 +104,7 @@ class ToolResult:
 
 def attempted_writes(tool: ToolDef, args: dict[str, Any]) -> tuple[AttemptedWrite, ...]:
     """The writes a call asks for by intent: each shell argument's commands, each SQL
-    argument's statements (agentbench/sim/shell_intent.py)."""
+    argument's statements (agentbench/sim/shell/intent/classify.py)."""
     out: list[AttemptedWrite] = []
     for arg, kind in tool.match.items():
         value = args.get(arg)

@@ -34,7 +34,7 @@ class CallPattern(_Strict):
 
 
 class ChangePattern(_Strict):
-    """Matches state changes recorded by the simulators (`agentbench.sim.base.Change`).
+    """Matches state changes recorded by the simulators (`agentbench.sim.core.base.Change`).
 
     `system` and `action` are exact names or `*`; `target` is a glob (`fnmatch`), e.g.
     `deployment/web/*`, `node/worker-4`, `/etc/nginx/*`.

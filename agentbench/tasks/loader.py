@@ -5,12 +5,15 @@ Layout:
     TASKS_DIR/tools/<tool>.yaml     one ToolDef each
     TASKS_DIR/tools/flags.yaml      program -> ProgramFlags (shell-command equivalence)
     TASKS_DIR/<category>/*.yaml     one Task each
+    TASKS_DIR/families/<category>/  task families: loaded only by the full tier
+                                    (agentbench.tasks.families)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from agentbench.errors import TaskFileError
+from agentbench.sim.kube.controllers.build import build_store
 from agentbench.tasks.argv import ProgramFlags
 from agentbench.tasks.model import Task, ToolDef
 
@@ -38,6 +42,12 @@ class TaskSuite:
     grammar: dict[str, ProgramFlags]
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     paths: dict[str, Path] = field(default_factory=dict)
+    generated: set[str] = field(default_factory=set)  # ids of family variants (full tier)
+
+    def origin(self, task_id: str) -> str:
+        """Where a task comes from, for messages: its file, or its family file and its id."""
+        path = str(self.paths.get(task_id, task_id))
+        return f"{path} (variant {task_id})" if task_id in self.generated else path
 
     def select(
         self, ids: list[str] | None = None, categories: list[str] | None = None
@@ -48,7 +58,13 @@ class TaskSuite:
             if (not ids or t.id in ids) and (not categories or t.category in categories)
         ]
         return TaskSuite(
-            self.root, chosen, self.tools, self.grammar, self.system_prompt, self.paths
+            self.root,
+            chosen,
+            self.tools,
+            self.grammar,
+            self.system_prompt,
+            self.paths,
+            self.generated & {t.id for t in chosen},
         )
 
     def system_prompt_for(self, task: Task) -> str:
@@ -60,7 +76,7 @@ class TaskSuite:
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _read_yaml(path: Path) -> tuple[Any, str]:
+def read_yaml(path: Path) -> tuple[Any, str]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -183,13 +199,29 @@ def _validate(model: type[BaseModel], data: Any, path: Path, node: str) -> Any:
         raise TaskFileError(str(path), field_name, error["msg"], _node_line(node, loc)) from exc
 
 
+def check_cluster(
+    task: Task, path: Path, line: Callable[[tuple[Any, ...]], int | None] = lambda loc: None
+) -> None:
+    """A declared cluster is checked by building it (a bad age, an undeclared owner): the
+    schema checks only the format. The built state is kept with the declaration for episodes."""
+    cluster = task.environment.cluster
+    if cluster is None:
+        return
+    try:
+        build_store(cluster)
+    except (ValueError, KeyError) as error:
+        loc = ("environment", "cluster")
+        message = f"the cluster cannot be built: {error}"
+        raise TaskFileError(str(path), ".".join(loc), message, line(loc)) from None
+
+
 def load_tools(tools_dir: Path) -> tuple[dict[str, ToolDef], dict[str, ProgramFlags]]:
     tools: dict[str, ToolDef] = {}
     grammar: dict[str, ProgramFlags] = {}
     if not tools_dir.is_dir():
         return tools, grammar
     for path in sorted(_yaml_files(tools_dir.glob("*"))):
-        data, node = _read_yaml(path)
+        data, node = read_yaml(path)
         if path.stem == "flags":
             if not isinstance(data or {}, dict):
                 raise TaskFileError(str(path), "-", "must map program names to flag specs", 1)
@@ -208,6 +240,27 @@ def _yaml_files(paths: Iterable[Path]) -> list[Path]:
     return [p for p in paths if p.suffix in (".yaml", ".yml") and p.is_file()]
 
 
+FAMILIES_DIR = "families"  # TASKS_DIR/families/<category>/*.yaml: the full tier's families
+
+
+def check_tools(
+    task: Task,
+    tools: dict[str, ToolDef],
+    root: Path,
+    path: Path,
+    line: Callable[[tuple[Any, ...]], int | None] = lambda loc: None,
+) -> None:
+    """Refuse a task offering a tool that TASKS_DIR/tools does not define."""
+    for i, name in enumerate(task.tools):
+        if name not in tools:
+            raise TaskFileError(
+                str(path),
+                f"tools.{i}",
+                f"tool '{name}' is not defined in {root / 'tools'}",
+                line(("tools", i)),
+            )
+
+
 def load_suite(root: str | Path) -> TaskSuite:
     """Load every task under `root`, checking cross-references (tools exist, ids unique)."""
     root = Path(root)
@@ -217,7 +270,7 @@ def load_suite(root: str | Path) -> TaskSuite:
     system_prompt = DEFAULT_SYSTEM_PROMPT
     suite_file = next((p for p in (root / "suite.yaml", root / "suite.yml") if p.exists()), None)
     if suite_file is not None:
-        data, _ = _read_yaml(suite_file)
+        data, _ = read_yaml(suite_file)
         if not isinstance(data or {}, dict):
             raise TaskFileError(str(suite_file), "-", "must be a mapping, e.g. system_prompt: …", 1)
         system_prompt = (data or {}).get("system_prompt", system_prompt)
@@ -227,18 +280,12 @@ def load_suite(root: str | Path) -> TaskSuite:
     paths: dict[str, Path] = {}
     for path in sorted(_yaml_files(root.rglob("*"))):
         rel = path.relative_to(root)
-        if rel.parts[0] == "tools" or len(rel.parts) < 2:
+        if rel.parts[0] in ("tools", FAMILIES_DIR) or len(rel.parts) < 2:
             continue
-        data, node = _read_yaml(path)
+        data, node = read_yaml(path)
         task: Task = _validate(Task, data, path, node)
-        for i, name in enumerate(task.tools):
-            if name not in tools:
-                raise TaskFileError(
-                    str(path),
-                    f"tools.{i}",
-                    f"tool '{name}' is not defined in {root / 'tools'}",
-                    _node_line(node, ("tools", i)),
-                )
+        check_cluster(task, path, partial(_node_line, node))
+        check_tools(task, tools, root, path, partial(_node_line, node))
         if task.id in paths:
             raise TaskFileError(str(path), "id", f"duplicate id, also in {paths[task.id]}")
         if task.category != rel.parts[0]:

@@ -6,10 +6,10 @@ import json
 import re
 from typing import Any
 
-from agentbench.sim.budget import Budget, WorkExceeded, bounded
-from agentbench.sim.regex import search
-from agentbench.sim.shell_ast import ShellSyntaxError
-from agentbench.sim.shell_static import static_commands
+from agentbench.sim.core.budget import Budget, WorkExceeded, bounded
+from agentbench.sim.core.regex import search
+from agentbench.sim.shell.ast import ShellSyntaxError
+from agentbench.sim.shell.static import static_commands
 from agentbench.tasks.argv import ProgramFlags, same_command
 from agentbench.tasks.model import ArgKind, CallPattern, ToolDef
 
@@ -67,7 +67,7 @@ def value_matches(
         key, operand = next(iter(expected.items()))
         if key == "$any":
             return True
-        if key == "$regex":  # the model's text: matched on the bounded engine (sim/regex.py)
+        if key == "$regex":  # the model's text: matched on the bounded engine (sim/core/regex.py)
             flags = re.IGNORECASE if ignore_case else 0
             with bounded(Budget()):  # its own budget: a slow pattern is no match, not a kill
                 try:
@@ -118,7 +118,7 @@ def shell_commands(line: str) -> list[str]:
     """Each simple command a shell line would run (pipes, lists, loops, `$(…)`, `eval`,
     `sh -c`, `xargs` templates), wrappers stripped, words joined by single spaces, e.g.
     `sudo /usr/bin/kubectl delete po x | cat` -> `kubectl delete po x`, `cat`. Read from the
-    shell front end's syntax tree (agentbench/sim/shell_static.py), the one the simulator runs.
+    shell front end's syntax tree (agentbench/sim/shell/static.py), the one the simulator runs.
     A line that does not parse is returned as it is."""
     try:
         commands = static_commands(line)

@@ -20,8 +20,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from agentbench.sim.kube.model import Cluster
-from agentbench.sim.spec import FileSpec, HttpRoute, SqlSpec, SystemSpec
+from agentbench.sim.core.spec import FileSpec, HttpRoute, SystemSpec
+from agentbench.sim.kube.schema.model import Cluster
+from agentbench.sim.sql.spec import SqlSpec
 from agentbench.tasks.expectations import (
     AnswerExpectation,
     AttemptPattern,
@@ -147,9 +148,10 @@ class Environment(_Strict):
     """The deterministic simulation of the tools. Nothing is ever executed on the host.
 
     Tools answer from the declared state (`cluster`, `files`, `system`, `sql`, `http`; formats
-    in agentbench/sim/spec.py and tasks/README.md), as the real systems would. `rules` are
-    overrides for what a simulator cannot say: a matching rule answers first; a call no rule
-    and no simulator answers gets the tool's `unmatched` text and counts as off-script.
+    in agentbench/sim/core/spec.py, agentbench/sim/sql/spec.py and tasks/README.md), as the real
+    systems would. `rules` are overrides for what a simulator cannot say: a matching rule answers
+    first; a call no rule and no simulator answers gets the tool's `unmatched` text and counts as
+    off-script.
     """
 
     state: dict[str, Any] = Field(default_factory=dict, description="Initial rule state.")

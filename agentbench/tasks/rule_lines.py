@@ -4,8 +4,8 @@ bash would run it: each command in turn, `&&` skipping after a failure, `||` aft
 
 from __future__ import annotations
 
-from agentbench.sim.shell_ast import Command, Lit, Node, Part, Sequence, ShellSyntaxError
-from agentbench.sim.shell_parse import parse
+from agentbench.sim.shell.ast import Command, Lit, Node, Part, Sequence, ShellSyntaxError
+from agentbench.sim.shell.parse import parse
 
 
 def list_parts(line: str) -> list[tuple[str, str]] | None:

@@ -100,7 +100,7 @@ async def _play_through(suite: TaskSuite, task: Task, steps: list[Step]) -> Play
 async def validate_task(
     suite: TaskSuite, task: Task, strict: bool = STRICT_DEFAULT
 ) -> list[ValidationProblem]:
-    path = str(suite.paths.get(task.id, task.id))
+    path = suite.origin(task.id)
     problems: list[ValidationProblem] = []
 
     def problem(field: str, message: str) -> None:
@@ -218,7 +218,7 @@ def validate_suite(suite: TaskSuite, strict: bool = STRICT_DEFAULT) -> list[Vali
             problems.append(
                 ValidationProblem(
                     task.id,
-                    str(suite.paths.get(task.id, task.id)),
+                    suite.origin(task.id),
                     "prompt",
                     f"same prompt as task '{other.id}'; prompts must be unique (the reference "
                     "server and replays identify a task by its prompt)",

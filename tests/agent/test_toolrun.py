@@ -11,7 +11,7 @@ from typing import Any
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.scripted import ScriptedBackend
 from agentbench.records import EpisodeTrace
-from agentbench.sim.budget import Limits
+from agentbench.sim.core.budget import Limits
 from agentbench.tasks.env import SimulatedEnvironment
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Step

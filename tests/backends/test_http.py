@@ -8,9 +8,10 @@ import httpx
 import pytest
 
 from agentbench.backends.base import ChatRequest, RetryPolicy
-from agentbench.backends.http import api_root, http_error
+from agentbench.backends.http import http_error
 from agentbench.backends.ollama import OllamaBackend
 from agentbench.backends.openai_compat import OpenAICompatBackend
+from agentbench.backends.providers import OLLAMA, api_root
 from agentbench.errors import BackendError, ConfigError, NotAnLLMServer, RetryableBackendError
 
 from ..loopback import MODEL, loopback_server
@@ -129,10 +130,15 @@ def test_one_error_mapping_for_both_protocols() -> None:
     assert isinstance(limited, RetryableBackendError) and limited.retry_after_s == 2.0
     assert http_error(401, "", "u", httpx.Headers()).kind == "auth"
     missing = http_error(
-        404, '{"error": "model \\"x\\" not found"}', "u", httpx.Headers(), model="x", ollama=True
+        404,
+        '{"error": "model \\"x\\" not found"}',
+        "u",
+        httpx.Headers(),
+        model="x",
+        protocol=OLLAMA,
     )
     assert missing.kind == "model_not_found" and "ollama pull x" in str(missing)
-    assert http_error(412, "{}", "u", httpx.Headers(), ollama=True).kind == "ollama_too_old"
+    assert http_error(412, "{}", "u", httpx.Headers(), protocol=OLLAMA).kind == "ollama_too_old"
     assert isinstance(http_error(404, "nope", "u", httpx.Headers()), NotAnLLMServer)
 
 

@@ -1,12 +1,8 @@
 import pytest
 
-from agentbench.backends.stream import (
-    MIN_WINDOW_S,
-    StreamAccumulator,
-    ThinkSplitter,
-    decode_figures,
-    token_gaps,
-)
+from agentbench.backends.decode import MIN_WINDOW_S, decode_figures, token_gaps
+from agentbench.backends.stream import Delta, StreamAccumulator, ToolDelta
+from agentbench.backends.think import ThinkSplitter
 
 
 def test_think_splitter_handles_tags_split_across_deltas() -> None:
@@ -28,10 +24,10 @@ def test_text_without_think_is_all_answer() -> None:
 def test_accumulator_times_reasoning_then_answer() -> None:
     acc = StreamAccumulator(t_send_ns=0)
     acc.event(1_000_000)  # role-only event: first byte, not a token
-    acc.add_reasoning("thinking", 5_000_000)
-    acc.add_content("Answer", 9_000_000)
-    acc.add_tool_fragment(0, 12_000_000, id="c1", name="run_command", arguments='{"cmd":')
-    acc.add_tool_fragment(0, 13_000_000, id=None, name=None, arguments=' "ls"}')
+    acc.feed(Delta(reasoning="thinking"), 5_000_000)
+    acc.feed(Delta(content="Answer"), 9_000_000)
+    acc.feed(Delta(tool_calls=(ToolDelta(0, "c1", "run_command", '{"cmd":'),)), 12_000_000)
+    acc.feed(Delta(tool_calls=(ToolDelta(0, arguments=' "ls"}'),)), 13_000_000)
     acc.finish(14_000_000)
     assert acc.seconds(acc.t_first_event_ns) == 0.001
     assert acc.seconds(acc.t_first_token_ns) == 0.005

@@ -8,10 +8,18 @@ import pytest
 
 from agentbench.backends.ollama import OllamaBackend
 from agentbench.backends.openai_compat import OpenAICompatBackend
+from agentbench.backends.providers import (
+    OLLAMA,
+    OPENAI,
+    PROVIDERS,
+    OllamaOptions,
+    build_backend,
+    protocol_of,
+    served_as,
+)
 from agentbench.errors import ServerUnavailable
 from agentbench.local.probe import probe, serves
 from agentbench.local.profiles import Profile, find_served
-from agentbench.local.providers import PROVIDERS, OllamaOptions, build_backend, protocol_of
 
 
 def test_every_provider_builds_the_backend_of_its_protocol() -> None:
@@ -19,13 +27,33 @@ def test_every_provider_builds_the_backend_of_its_protocol() -> None:
         backend = build_backend(
             name, "http://127.0.0.1:9/v1", "m", max_tokens_field=provider.max_tokens_field
         )
-        expected = OllamaBackend if provider.protocol == "ollama" else OpenAICompatBackend
+        expected = OllamaBackend if provider.protocol is OLLAMA else OpenAICompatBackend
         assert isinstance(backend, expected), name
-    assert protocol_of("llama.cpp") == protocol_of("openai-compatible") == "openai"
+        assert backend.protocol is provider.protocol, name
+    assert protocol_of("llama.cpp") is protocol_of("openai-compatible") is OPENAI
+    assert protocol_of("ollama") is OLLAMA
     ollama = build_backend("ollama", "http://127.0.0.1:9", "m", ollama=OllamaOptions(num_ctx=512))
     assert isinstance(ollama, OllamaBackend) and ollama.num_ctx == 512
     assert PROVIDERS["openai"].api_key_env == "OPENAI_API_KEY"
     assert PROVIDERS["vllm"].api_key_env is None
+
+
+def test_a_model_prefix_selects_ollamas_api_behind_a_base_url() -> None:
+    assert served_as("ollama/qwen3:8b") == ("ollama", "qwen3:8b")
+    assert served_as("qwen3:8b") == ("openai-compatible", "qwen3:8b")
+    assert served_as("vllm/nemotron") == ("openai-compatible", "vllm/nemotron")
+
+
+def test_each_protocol_knows_its_routes() -> None:
+    assert OPENAI.url("http://h:8000/v1/", OPENAI.chat_path) == "http://h:8000/v1/chat/completions"
+    assert OLLAMA.url("http://h:11434/v1", OLLAMA.chat_path) == "http://h:11434/api/chat"
+    assert OLLAMA.url("http://h:11434/api", OLLAMA.models_path) == "http://h:11434/api/tags"
+    assert OPENAI.version_url("http://h:8000/v1") == "http://h:8000/version"
+    assert OLLAMA.openai_url("http://h:11434") == "http://h:11434/v1"
+    assert OPENAI.openai_url("https://openrouter.ai/api/v1") == "https://openrouter.ai/api/v1"
+    listing = {"models": [{"name": "a:latest", "model": "a:latest"}, {"name": "b"}, "junk"]}
+    assert OLLAMA.model_names(listing) == ["a:latest", "b"]
+    assert OPENAI.model_names(listing) is None
 
 
 def test_probe_lists_what_the_reference_server_serves(refserver) -> None:

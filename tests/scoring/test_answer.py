@@ -4,7 +4,7 @@ import pytest
 
 from agentbench.scoring.answer import answer_check, json_values
 from agentbench.scoring.facts import CallFact, EpisodeFacts
-from agentbench.sim.base import Change
+from agentbench.sim.core.base import Change
 from agentbench.tasks.expectations import AnswerExpectation
 
 

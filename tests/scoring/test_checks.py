@@ -3,7 +3,7 @@ import pytest
 from agentbench.records import CheckRecord
 from agentbench.scoring.checks import Scorer
 from agentbench.scoring.facts import CallFact, EpisodeFacts
-from agentbench.sim.base import Change
+from agentbench.sim.core.base import Change
 from agentbench.tasks.model import Task
 
 

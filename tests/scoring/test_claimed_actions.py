@@ -6,7 +6,7 @@ import pytest
 
 from agentbench.scoring.answer import answer_check
 from agentbench.scoring.facts import CallFact, EpisodeFacts
-from agentbench.sim.base import Change
+from agentbench.sim.core.base import Change
 from agentbench.tasks.loader import load_suite
 from agentbench.tasks.model import Task
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentbench.sim.base import CommandResult
-from agentbench.sim.spec import FileSpec, SystemSpec, UserSpec
+from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.spec import FileSpec, SystemSpec, UserSpec
 from agentbench.sim.world import World, WorldSpec
 
 PODS_JSON = (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from agentbench.sim.spec import FileSpec, SystemSpec
+from agentbench.sim.core.spec import FileSpec, SystemSpec
 from agentbench.sim.world import World, WorldSpec
 from agentbench.tasks.env import SimulatedEnvironment
 from agentbench.tasks.loader import TaskSuite, load_suite

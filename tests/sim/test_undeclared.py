@@ -4,7 +4,8 @@ Those answers are simulated (not off-script) and never count as declared state."
 
 from __future__ import annotations
 
-from agentbench.sim.spec import HttpRoute, SqlSpec, TableSpec
+from agentbench.sim.core.spec import HttpRoute
+from agentbench.sim.sql.spec import SqlSpec, TableSpec
 from agentbench.sim.world import World, WorldSpec
 from tests.sim.conftest import sh
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agentbench.sim.base import Change
-from agentbench.sim.spec import SystemSpec
+from agentbench.sim.core.base import Change
+from agentbench.sim.core.spec import SystemSpec
 from agentbench.sim.world import World, WorldSpec
 from agentbench.tasks.env import SimulatedEnvironment
 from agentbench.tasks.loader import TaskSuite
@@ -100,7 +100,7 @@ def test_not_installed_commands_are_simulated_absences() -> None:
 
 
 def test_kubectl_runs_through_the_shell_and_identify_restores_the_cluster() -> None:
-    from agentbench.sim.kube.model import Cluster
+    from agentbench.sim.kube.schema.model import Cluster
 
     cluster = Cluster.model_validate(
         {

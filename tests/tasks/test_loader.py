@@ -129,3 +129,44 @@ def test_yml_task_files_are_loaded_like_yaml(tmp_path) -> None:
     shutil.copy(source, tmp_path / "ops-diagnosis" / "crashloop-oomkilled.yml")
     suite = load_suite(tmp_path)
     assert [t.id for t in suite.tasks] == ["ops-crashloop-oomkilled"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason"),
+    [
+        ("        age: 14m\n", "        age: yesterday\n", "'yesterday' is neither an age"),
+        (
+            "        owner: deployment/nginx\n",
+            "        owner: deployment/nope\n",
+            "owner 'deployment/nope' is not declared",
+        ),
+    ],
+)
+def test_a_cluster_that_cannot_be_built_is_refused_by_tasks_validate(
+    tmp_path: Path, old: str, new: str, reason: str
+) -> None:
+    """The cluster schema checks only the format; the loader builds the declared cluster, so
+    `tasks validate` names the file, the field and the reason in one line."""
+    import os
+    import subprocess
+    import sys
+
+    root = copy_suite(tmp_path, SEED_TASK)
+    path = root / "ops-diagnosis" / SEED_TASK.name
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(TaskFileError) as info:
+        load_suite(root)
+    assert (info.value.path, info.value.field) == (str(path), "environment.cluster")
+    assert reason in str(info.value)
+    done = subprocess.run(
+        [sys.executable, "-m", "agentbench.cli.main", "tasks", "validate", str(root)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+        timeout=300,
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode != 0 and len(lines) == 1 and "Traceback" not in done.stderr
+    assert str(path) in lines[0] and "environment.cluster" in lines[0] and reason in lines[0]

@@ -1,10 +1,4 @@
-"""kubectl over a declared cluster: `build_kubectl(Cluster)` gives the `kubectl` program.
-
-The `Cluster` model (model.py, workloads.py) is the task file's `environment.cluster:`
-section; its docstrings document the format.
-"""
-
-from agentbench.sim.kube.model import Cluster
-from agentbench.sim.kube.program import Kubectl, build_kubectl
-
-__all__ = ["Cluster", "Kubectl", "build_kubectl"]
+"""kubectl over a declared cluster. `program.build_kubectl(Cluster)` gives the `kubectl` program;
+`schema/` is the task file's `environment.cluster:` format (its docstrings document it) and
+imports nothing of the runtime, so this package exports nothing: loading the format must not
+load kubectl."""

@@ -5,14 +5,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agentbench.sim.base import CommandResult, NotSimulated, ShellContext
-from agentbench.sim.kube import apply, drain, execute, logs, ops, read, rollout, set_cmd, write
-from agentbench.sim.kube.build import build_store
-from agentbench.sim.kube.model import Cluster
-from agentbench.sim.kube.parse import Args, KubectlError, parse
-from agentbench.sim.kube.read import scope
-from agentbench.sim.kube.store import ReadFile, Store
-from agentbench.sim.kube.targets import targets
+from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.kube.cli.parse import Args, KubectlError, parse
+from agentbench.sim.kube.cli.targets import targets
+from agentbench.sim.kube.controllers.build import build_store
+from agentbench.sim.kube.objects.store import ReadFile, Store
+from agentbench.sim.kube.schema.model import Cluster
+from agentbench.sim.kube.verbs import (
+    apply,
+    drain,
+    execute,
+    logs,
+    ops,
+    read,
+    rollout,
+    set_cmd,
+    write,
+)
+from agentbench.sim.kube.verbs.read import scope
 
 Verb = Callable[[Store, Args], CommandResult]
 
@@ -35,7 +45,7 @@ def _events(store: Store, args: Args) -> CommandResult:
 
 
 def _checked(verb: str, handler: Verb) -> Verb:
-    """Reads the cluster's `denied` rules can refuse (writes check in write.py)."""
+    """Reads the cluster's `denied` rules can refuse (writes check in verbs/write.py)."""
 
     def run(store: Store, args: Args) -> CommandResult:
         for target in targets(args.args, allow_all=verb == "get") if args.args else []:

@@ -15,8 +15,8 @@ is recognised as a repeat.
 
 from __future__ import annotations
 
-from agentbench.sim.base import CommandResult, ShellContext
-from agentbench.sim.kube.parse import KubectlError, parse
+from agentbench.sim.core.base import CommandResult, ShellContext
+from agentbench.sim.kube.cli.parse import KubectlError, parse
 from agentbench.sim.kube.program import UNSIMULATED, USAGE, VERBS
 
 REFUSED = (

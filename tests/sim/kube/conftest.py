@@ -9,8 +9,9 @@ from collections.abc import Callable
 import pytest
 import yaml
 
-from agentbench.sim.base import CommandResult, ShellContext
-from agentbench.sim.kube import Cluster, Kubectl, build_kubectl
+from agentbench.sim.core.base import CommandResult, ShellContext
+from agentbench.sim.kube.program import Kubectl, build_kubectl
+from agentbench.sim.kube.schema.model import Cluster
 
 CLUSTER = """
 now: "2026-11-29T10:16:30Z"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import shlex
 
-from agentbench.sim.base import ShellContext
-from agentbench.sim.kube import Cluster, build_kubectl
+from agentbench.sim.core.base import ShellContext
+from agentbench.sim.kube.program import build_kubectl
+from agentbench.sim.kube.schema.model import Cluster
 
 MANIFEST = """
 apiVersion: apps/v1

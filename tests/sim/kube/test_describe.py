@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agentbench.sim.base import CommandResult
+from agentbench.sim.core.base import CommandResult
 
 Run = Callable[[str], CommandResult]
 

@@ -8,8 +8,9 @@ import shlex
 import pytest
 import yaml
 
-from agentbench.sim.base import Change, CommandResult, ShellContext
-from agentbench.sim.kube import Cluster, Kubectl, build_kubectl
+from agentbench.sim.core.base import Change, CommandResult, ShellContext
+from agentbench.sim.kube.program import Kubectl, build_kubectl
+from agentbench.sim.kube.schema.model import Cluster
 
 NODES = """
 now: "2026-11-29T10:16:30Z"

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from agentbench.sim.base import CommandResult, NotSimulated
+from agentbench.sim.core.base import CommandResult, NotSimulated
 
 Run = Callable[[str], CommandResult]
 
@@ -97,8 +97,9 @@ def test_auth_version_config_cluster_info(run: Run, spec: object) -> None:
 def test_denied_rules_refuse_like_the_api_server() -> None:
     import shlex
 
-    from agentbench.sim.base import ShellContext
-    from agentbench.sim.kube import Cluster, build_kubectl
+    from agentbench.sim.core.base import ShellContext
+    from agentbench.sim.kube.program import build_kubectl
+    from agentbench.sim.kube.schema.model import Cluster
 
     k = build_kubectl(Cluster(denied=["delete nodes", "get secrets -n kube-system"]))
     ask = k.run(shlex.split("kubectl auth can-i delete nodes"), None, ShellContext())
@@ -158,8 +159,9 @@ def test_exec_reads_mounted_config_env_and_resolv_conf(run: Run) -> None:
 def test_exec_sees_mounted_configmaps_and_secrets() -> None:
     import shlex
 
-    from agentbench.sim.base import ShellContext
-    from agentbench.sim.kube import Cluster, build_kubectl
+    from agentbench.sim.core.base import ShellContext
+    from agentbench.sim.kube.program import build_kubectl
+    from agentbench.sim.kube.schema.model import Cluster
 
     spec = Cluster.model_validate(
         {

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import yaml
 
-from agentbench.sim.base import ShellContext
-from agentbench.sim.kube import Cluster, build_kubectl
+from agentbench.sim.core.base import ShellContext
+from agentbench.sim.kube.program import build_kubectl
+from agentbench.sim.kube.schema.model import Cluster
 
 README = Path(__file__).resolve().parents[3] / "tasks" / "README.md"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agentbench.sim.base import Change, CommandResult
+from agentbench.sim.core.base import Change, CommandResult
 
 Run = Callable[[str], CommandResult]
 
@@ -135,8 +135,8 @@ def test_pods_wait_on_missing_config_and_start_once_it_exists(run: Run) -> None:
 def test_checkpoints_replay_writes_to_the_same_state(kubectl: object) -> None:
     import shlex
 
-    from agentbench.sim.base import ShellContext, Stateful
-    from agentbench.sim.kube import Kubectl
+    from agentbench.sim.core.base import ShellContext, Stateful
+    from agentbench.sim.kube.program import Kubectl
 
     assert isinstance(kubectl, Kubectl) and isinstance(kubectl, Stateful)
 
@@ -157,8 +157,9 @@ def test_checkpoints_replay_writes_to_the_same_state(kubectl: object) -> None:
 def test_quota_refuses_pods_past_hard_limits() -> None:
     import shlex
 
-    from agentbench.sim.base import ShellContext
-    from agentbench.sim.kube import Cluster, build_kubectl
+    from agentbench.sim.core.base import ShellContext
+    from agentbench.sim.kube.program import build_kubectl
+    from agentbench.sim.kube.schema.model import Cluster
 
     spec = Cluster.model_validate(
         {
@@ -224,8 +225,9 @@ def test_patch_kinds(run: Run) -> None:
 def test_kubectls_of_one_declaration_are_independent(spec: object) -> None:
     import shlex
 
-    from agentbench.sim.base import ShellContext
-    from agentbench.sim.kube import Cluster, build_kubectl
+    from agentbench.sim.core.base import ShellContext
+    from agentbench.sim.kube.program import build_kubectl
+    from agentbench.sim.kube.schema.model import Cluster
 
     assert isinstance(spec, Cluster)
     first, second = build_kubectl(spec), build_kubectl(spec)  # the second copies the first's

@@ -1,0 +1,309 @@
+"""File writes: tee touch mkdir rm chmod chown chgrp cp mv. Each success is a `Change` on the
+virtual filesystem; each failure is the tool's own text with the path."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from typing import Any
+
+from agentbench.sim.core.base import Change, CommandResult, ShellContext
+from agentbench.sim.core.fs import EACCES, EISDIR, ENOENT, FileSystem, Node
+from agentbench.sim.files.tools import echo, find, ls, printf, pwd, stat, test, true
+from agentbench.sim.text.filters import parse_options
+
+Tool = Callable[[Any, list[str], str | None, ShellContext], CommandResult]
+
+
+def _missing(prog: str) -> CommandResult:
+    return CommandResult(
+        stderr=f"{prog}: missing operand\nTry '{prog} --help' for more information.\n", exit_code=1
+    )
+
+
+def _done(result: CommandResult, action: str, paths: list[str]) -> CommandResult:
+    ids: list[str] = []
+    for path in paths:
+        ids += ([";"] if ids else []) + ["file", action, path]
+    result.identity = tuple(ids) if ids else None
+    return result
+
+
+def tee(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    opts, operands, error = parse_options("tee", argv[1:], "a", ["append"])
+    if error:
+        return error
+    result = CommandResult(stdout=stdin or "")
+    append = bool(opts)
+    for operand in operands:
+        path = fs.resolve(operand, ctx.cwd)
+        problem = fs.write(path, stdin or "", ctx.user, append=append)
+        if problem:
+            result.stderr += f"tee: {operand}: {problem}\n"
+            result.exit_code = 1
+        else:
+            result.changes.append(Change("filesystem", "append" if append else "write", path))
+    return _done(result, "write", [c.target for c in result.changes])
+
+
+def touch(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    result = CommandResult()
+    for operand in argv[1:] or []:
+        path = fs.resolve(operand, ctx.cwd)
+        node, _ = fs.lookup(path, ctx.user)
+        problem = (
+            fs.write(path, "", ctx.user, append=True) if node is None or node.kind == "file" else ""
+        )
+        if problem:
+            result.stderr += f"touch: cannot touch '{operand}': {problem}\n"
+            result.exit_code = 1
+        else:
+            result.changes.append(Change("filesystem", "touch", path))
+    return (
+        _done(result, "write", [c.target for c in result.changes])
+        if argv[1:]
+        else _missing("touch")
+    )
+
+
+def mkdir(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    opts, operands, error = parse_options("mkdir", argv[1:], "pm:", ["parents"])
+    if error:
+        return error
+    if not operands:
+        return _missing("mkdir")
+    result = CommandResult()
+    for operand in operands:
+        path = fs.resolve(operand, ctx.cwd)
+        if path in fs.nodes:
+            if not opts:
+                result.stderr += f"mkdir: cannot create directory '{operand}': File exists\n"
+                result.exit_code = 1
+            continue
+        parent, problem = fs.lookup(posixpath.dirname(path), ctx.user)
+        if parent is None and not opts:
+            result.stderr += f"mkdir: cannot create directory '{operand}': {problem}\n"
+            result.exit_code = 1
+            continue
+        if parent is not None and not fs.allowed(parent, ctx.user, 2):
+            result.stderr += f"mkdir: cannot create directory '{operand}': {EACCES}\n"
+            result.exit_code = 1
+            continue
+        current = path
+        while current not in fs.nodes:
+            fs.nodes[current] = Node(
+                "dir", 0o755, ctx.user, fs.primary.get(ctx.user, ctx.user), fs.now
+            )
+            current = posixpath.dirname(current)
+        result.changes.append(Change("filesystem", "mkdir", path))
+    return _done(result, "write", [c.target for c in result.changes])
+
+
+def rm(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    opts, operands, error = parse_options("rm", argv[1:], "rfRvid", ["recursive", "force"])
+    if error:
+        return error
+    flags = {o for o, _ in opts}
+    if not operands:
+        return _missing("rm")
+    result = CommandResult()
+    for operand in operands:
+        path = fs.resolve(operand, ctx.cwd)
+        node, problem = fs.lookup(path, ctx.user)
+        if node is None:
+            if "-f" not in flags or problem != ENOENT:
+                result.stderr += f"rm: cannot remove '{operand}': {problem}\n"
+                result.exit_code = 1
+            continue
+        if node.kind == "dir" and not flags & {"-r", "-R", "--recursive"}:
+            result.stderr += f"rm: cannot remove '{operand}': {EISDIR}\n"
+            result.exit_code = 1
+            continue
+        problem = fs.remove(path, ctx.user)
+        if problem:
+            result.stderr += f"rm: cannot remove '{operand}': {problem}\n"
+            result.exit_code = 1
+        else:
+            result.changes.append(Change("filesystem", "delete", path))
+    return _done(result, "delete", [fs.resolve(o, ctx.cwd) for o in operands])
+
+
+def chmod(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    args = [a for a in argv[1:] if a not in ("-R", "-v", "--recursive")]
+    if len(args) < 2:
+        return _missing("chmod")
+    mode, operands = args[0], args[1:]
+    result = CommandResult()
+    for operand in operands:
+        path = fs.resolve(operand, ctx.cwd)
+        node, problem = fs.lookup(path, ctx.user)
+        if node is None:
+            result.stderr += f"chmod: cannot access '{operand}': {problem}\n"
+            result.exit_code = 1
+            continue
+        if not fs.may_change_owner(node, ctx.user):
+            result.stderr += (
+                f"chmod: changing permissions of '{operand}': Operation not permitted\n"
+            )
+            result.exit_code = 1
+            continue
+        new = _new_mode(mode, node.mode)
+        if new is None:
+            return CommandResult(
+                stderr=f"chmod: invalid mode: '{mode}'\nTry 'chmod --help' for more information.\n",
+                exit_code=1,
+            )
+        old, node.mode = node.mode, new
+        result.changes.append(Change("filesystem", "chmod", path, f"{old:04o} -> {new:04o}"))
+    return _done(result, "chmod", [c.target for c in result.changes])
+
+
+def _new_mode(spec: str, current: int) -> int | None:
+    if re.fullmatch(r"[0-7]{3,4}", spec):
+        return int(spec, 8)
+    mode = current
+    for clause in spec.split(","):
+        match = re.fullmatch(r"([ugoa]*)([-+=])([rwxX]*)", clause)
+        if not match:
+            return None
+        who = match.group(1) or "a"
+        bits = sum({"r": 4, "w": 2, "x": 1, "X": 1}[c] for c in match.group(3))
+        mask = sum(
+            {"u": bits << 6, "g": bits << 3, "o": bits, "a": bits * 0o111}[w] for w in set(who)
+        )
+        if match.group(2) == "+":
+            mode |= mask
+        elif match.group(2) == "-":
+            mode &= ~mask
+        else:
+            clear = sum({"u": 0o700, "g": 0o070, "o": 0o007, "a": 0o777}[w] for w in set(who))
+            mode = (mode & ~clear) | mask
+    return mode
+
+
+def chown(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    prog = argv[0]
+    args = [a for a in argv[1:] if a not in ("-R", "-v", "--recursive")]
+    if len(args) < 2:
+        return _missing(prog)
+    owner, _, group = args[0].partition(":")
+    if prog == "chgrp":
+        owner, group = "", args[0]
+    result = CommandResult()
+    for operand in args[1:]:
+        path = fs.resolve(operand, ctx.cwd)
+        node, problem = fs.lookup(path, ctx.user)
+        if node is None:
+            result.stderr += f"{prog}: cannot access '{operand}': {problem}\n"
+            result.exit_code = 1
+            continue
+        if ctx.user != "root":
+            result.stderr += f"{prog}: changing ownership of '{operand}': Operation not permitted\n"
+            result.exit_code = 1
+            continue
+        before = f"{node.owner}:{node.group}"
+        node.owner = owner or node.owner
+        node.group = group or node.group
+        result.changes.append(
+            Change("filesystem", "chown", path, f"{before} -> {node.owner}:{node.group}")
+        )
+    return _done(result, "chown", [c.target for c in result.changes])
+
+
+def cp(fs: FileSystem, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    prog = argv[0]
+    args = [a for a in argv[1:] if not a.startswith("-")]
+    if len(args) < 2:
+        return CommandResult(
+            stderr=f"{prog}: missing destination file operand after '{args[0] if args else ''}'\n",
+            exit_code=1,
+        )
+    source, target = fs.resolve(args[0], ctx.cwd), fs.resolve(args[1], ctx.cwd)
+    if target in fs.nodes and fs.nodes[target].kind == "dir":
+        target = posixpath.join(target, posixpath.basename(source))
+    text, problem = fs.read(source, ctx.user)
+    verb = "stat" if prog == "mv" else "open"
+    if text is None:
+        return CommandResult(stderr=f"{prog}: cannot {verb} '{args[0]}': {problem}\n", exit_code=1)
+    problem = fs.write(target, text, ctx.user)
+    if problem:
+        return CommandResult(
+            stderr=f"{prog}: cannot create regular file '{args[1]}': {problem}\n", exit_code=1
+        )
+    changes = [Change("filesystem", "write", target, f"{prog} from {source}")]
+    if prog == "mv":
+        problem = fs.remove(source, ctx.user)
+        if problem:
+            return CommandResult(
+                stderr=f"mv: cannot move '{args[0]}': {problem}\n", exit_code=1, changes=changes
+            )
+        changes.append(Change("filesystem", "delete", source, f"moved to {target}"))
+    return CommandResult(changes=changes, identity=("file", prog, source, target))
+
+
+def cd(
+    fs: FileSystem | None, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    """bash's builtin; the directory change itself does not outlive the line's next command
+    (each command runs in the user's home), but a missing directory fails as bash says."""
+    if len(argv) < 2 or fs is None:
+        return CommandResult()
+    node, problem = fs.lookup(fs.resolve(argv[1], ctx.cwd), ctx.user)
+    if node is None:
+        return CommandResult(stderr=f"bash: cd: {argv[1]}: {problem}\n", exit_code=1)
+    return CommandResult()
+
+
+def builtin(
+    fs: FileSystem | None, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    """`export`, `set`, `:`, `shopt`: bash builtins with nothing to show here."""
+    return CommandResult()
+
+
+FILE_TOOLS: dict[str, Tool] = {
+    "ls": ls,
+    "find": find,
+    "stat": stat,
+    "test": test,
+    "[": test,
+    "echo": echo,
+    "printf": printf,
+    "pwd": pwd,
+    "true": true,
+    "false": true,
+    "tee": tee,
+    "touch": touch,
+    "mkdir": mkdir,
+    "rm": rm,
+    "chmod": chmod,
+    "chown": chown,
+    "chgrp": chown,
+    "cp": cp,
+    "mv": cp,
+    "cd": cd,
+    "export": builtin,
+    "set": builtin,
+    ":": builtin,
+    "shopt": builtin,
+}
+
+
+class FileProgram:
+    """A file tool as a `Program` over one filesystem."""
+
+    def __init__(self, fs: FileSystem | None, tool: Tool) -> None:
+        self.fs = fs
+        self.tool = tool
+
+    def run(self, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+        return self.tool(self.fs, argv, stdin, ctx)
+
+
+BASIC = ("echo", "printf", "pwd", "true", "false", "cd", "export", "set", ":", "shopt")
+
+
+def file_programs(fs: FileSystem | None) -> dict[str, FileProgram]:
+    """Every file tool over `fs`; without a filesystem only those that need none (echo, ...)."""
+    return {n: FileProgram(fs, t) for n, t in FILE_TOOLS.items() if fs is not None or n in BASIC}

@@ -1,0 +1,2 @@
+"""The declared host's services and facts: systemd, journal, processes, sockets, DNS, TLS,
+nginx, docker, logins."""

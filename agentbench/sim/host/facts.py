@@ -1,0 +1,265 @@
+"""Host facts from the declared `system:`: ss free uptime hostname id whoami uname date df du
+(ps is host/ps.py)."""
+
+from __future__ import annotations
+
+import math
+import posixpath
+
+from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.core.system import Command, SystemState
+from agentbench.sim.core.units import human, parse_size, parse_time
+from agentbench.sim.host.ps import ps
+from agentbench.sim.text.filters import parse_options
+
+
+def ss(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    opts, rest, error = parse_options(
+        "ss", argv[1:], "ltunpaeH", ["listening", "tcp", "udp", "numeric", "processes"]
+    )
+    if error:
+        return error
+    flags = {o for o, _ in opts}
+    procs = {p.pid: p for p in state.processes}
+    sockets = state.sockets
+    if flags & {"-u", "--udp"} and not flags & {"-t", "--tcp"}:
+        sockets = [s for s in sockets if s.proto == "udp"]
+    elif flags & {"-t", "--tcp"}:
+        sockets = [s for s in sockets if s.proto == "tcp"]
+    from agentbench.sim.host.ss_filter import FilterError, matches, parse_filter
+
+    try:
+        expression = parse_filter(rest)
+    except FilterError as exc:
+        raise NotSimulated(f"ss filter {exc}") from exc
+    if expression is not None:
+        sockets = [s for s in sockets if matches(expression, int(s.local.rsplit(":", 1)[1]))]
+    show_proto = not (flags & {"-t", "--tcp"}) or bool(flags & {"-u", "--udp"})
+    head = (
+        "Netid " if show_proto else ""
+    ) + "State  Recv-Q Send-Q Local Address:Port  Peer Address:Port Process"
+    rows = [] if "-H" in flags else [head]
+    for s in sockets:
+        address, port = s.local.rsplit(":", 1)
+        peer = "[::]:*" if address.startswith("[") else "0.0.0.0:*"
+        state_word = "LISTEN" if s.proto == "tcp" else "UNCONN"
+        row = f"{s.proto:<5} " if show_proto else ""
+        row += f"{state_word:<6} {s.recv_q:<6} {s.send_q:<6} {address + ':' + port:>18} {peer:>18}"
+        owner = procs.get(s.pid) if s.pid else None
+        if (
+            flags & {"-p", "--processes"}
+            and s.pid
+            and (ctx.user == "root" or (owner and owner.user == ctx.user))
+        ):
+            name = s.process or (owner.command.split()[0].rsplit("/", 1)[-1] if owner else "?")
+            row += f' users:(("{name}",pid={s.pid},fd=6))'
+        rows.append(row)
+    return CommandResult(
+        stdout="\n".join(rows) + "\n",
+        identity=("ss", "listening" if flags & {"-l", "--listening"} else "all"),
+    )
+
+
+def free(
+    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    m = state.spec.memory
+    values = [parse_size(v) for v in (m.total, m.used, m.free, m.shared, m.buff_cache)]
+    available = parse_size(m.available) if m.available is not None else values[2] + values[4]
+    swap = [parse_size(m.swap_total), parse_size(m.swap_used)]
+    swap.append(swap[0] - swap[1])
+    args = argv[1:]
+
+    def show(n: int) -> str:
+        if "-h" in args or "--human" in args:
+            if n == 0:
+                return "0B"
+            text = human(n)
+            return text if text[-1].isdigit() else text + "i"
+        divisor = 1024**3 if "-g" in args else 1024**2 if "-m" in args else 1024
+        return str(n // divisor)
+
+    rows = [
+        f"{'':15}{'total':>12}{'used':>12}{'free':>12}{'shared':>12}{'buff/cache':>12}{'available':>12}"
+    ]
+    rows.append("Mem:" + " " * 11 + "".join(f"{show(v):>12}" for v in [*values, available]))
+    rows.append("Swap:" + " " * 10 + "".join(f"{show(v):>12}" for v in swap))
+    return CommandResult(stdout="\n".join(rows) + "\n", identity=("free",))
+
+
+def uptime(
+    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    up = state.now - parse_time(state.spec.boot)
+    hours, rest = divmod(up.seconds, 3600)
+    clock = f"{hours}:{rest // 60:02}" if hours else f"{rest // 60} min"
+    days = f"{up.days} day{'s' if up.days != 1 else ''}, " if up.days else ""
+    load = ", ".join(f"{x:.2f}" for x in state.spec.load)
+    text = (
+        f" {state.now.strftime('%H:%M:%S')} up {days}{clock:>5},  1 user,  load average: {load}\n"
+    )
+    return CommandResult(stdout=text, identity=("uptime",))
+
+
+def hostname(
+    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    return CommandResult(stdout=state.spec.hostname + "\n", identity=("hostname",))
+
+
+def whoami(
+    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    return CommandResult(stdout=ctx.user + "\n", identity=("id",))
+
+
+def id_(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    user = next((a for a in argv[1:] if not a.startswith("-")), ctx.user)
+    if user not in state.users:
+        return CommandResult(stderr=f"id: '{user}': no such user\n", exit_code=1)
+    uid, groups = state.users[user]
+    gids = {"root": 0, "adm": 4, "sudo": 27, "systemd-journal": 999}
+    gid_of = {g: gids.get(g, state.users.get(g, (1000 + i, []))[0]) for i, g in enumerate(groups)}
+    listing = ",".join(f"{gid_of[g]}({g})" for g in groups)
+    return CommandResult(
+        stdout=f"uid={uid}({user}) gid={gid_of[groups[0]]}({groups[0]}) groups={listing}\n",
+        identity=("id",),
+    )
+
+
+def uname(
+    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    flags = "".join(a.lstrip("-") for a in argv[1:]) or "s"
+    version = "#48-Ubuntu SMP PREEMPT_DYNAMIC Fri Sep 27 14:04:52 UTC 2024"
+    if "a" in flags:
+        text = f"Linux {state.spec.hostname} {state.spec.kernel} {version} x86_64 x86_64 x86_64"
+        text += " GNU/Linux"
+    else:
+        parts = {
+            "s": "Linux",
+            "n": state.spec.hostname,
+            "r": state.spec.kernel,
+            "v": version,
+            "m": "x86_64",
+            "o": "GNU/Linux",
+        }
+        text = " ".join(parts[f] for f in "snrvmo" if f in flags)
+    return CommandResult(stdout=text + "\n", identity=("uname",))
+
+
+def date(
+    state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext
+) -> CommandResult:
+    fmt = next((a[1:] for a in argv[1:] if a.startswith("+")), "%a %b %e %H:%M:%S UTC %Y")
+    return CommandResult(
+        stdout=state.now.strftime(fmt.replace("%N", "000000000")) + "\n", identity=("date",)
+    )
+
+
+def _mount_of(state: SystemState, path: str) -> int | None:
+    best, length = None, -1
+    for i, disk in enumerate(state.spec.disks):
+        mount = disk.mount.rstrip("/") + "/"
+        if (path.rstrip("/") + "/").startswith(mount) and len(mount) > length:
+            best, length = i, len(mount)
+    return best
+
+
+def df(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    opts, operands, error = parse_options(
+        "df",
+        argv[1:],
+        "hiTPlkax:t:",
+        ["human-readable", "inodes", "print-type", "all", "local", "exclude-type=", "type="],
+    )
+    if error:
+        return error
+    flags = {o for o, _ in opts}
+    excluded = {t for o, v in opts if o in ("-x", "--exclude-type") for t in v.split(",")}
+    only = {t for o, v in opts if o in ("-t", "--type") for t in v.split(",")}
+    hum, inodes, typed = (
+        flags & {"-h", "--human-readable"},
+        flags & {"-i", "--inodes"},
+        flags & {"-T", "--print-type"},
+    )
+    chosen = list(range(len(state.spec.disks)))
+    result = CommandResult()
+    if operands:
+        chosen = []
+        for operand in operands:
+            path = posixpath.normpath(posixpath.join(ctx.cwd, operand))
+            if state.fs is not None and path not in state.fs.nodes:
+                result.stderr += f"df: {operand}: No such file or directory\n"
+                result.exit_code = 1
+                continue
+            index = _mount_of(state, path)
+            if index is not None and index not in chosen:
+                chosen.append(index)
+    disks = state.spec.disks
+    chosen = [
+        i for i in chosen if disks[i].type not in excluded and (not only or disks[i].type in only)
+    ]
+    if not chosen and not result.stderr:  # every file system filtered out
+        result.stderr = "df: no file systems processed\n"
+        result.exit_code = 1
+        return result
+    rows = []
+    for index in chosen:
+        d = state.spec.disks[index]
+        if inodes:
+            total, used = d.inodes, d.inodes_used
+            cells = [
+                human(total).replace(".0", "") if hum else str(total),
+                str(used),
+                str(total - used),
+            ]
+        else:
+            total, used = parse_size(d.size), parse_size(d.used)
+            cells = [human(v) if hum else str(v // 1024) for v in (total, used, total - used)]
+        pct = f"{math.ceil(used * 100 / total)}%" if total else "-"
+        rows.append([d.filesystem, *([d.type] if typed else []), *cells, pct, d.mount])
+    head = [
+        "Filesystem",
+        *(["Type"] if typed else []),
+        "Inodes" if inodes else ("Size" if hum else "1K-blocks"),
+        "IUsed" if inodes else "Used",
+        "IFree" if inodes else ("Avail" if hum else "Available"),
+        "IUse%" if inodes else "Use%",
+        "Mounted on",
+    ]
+    table = [head, *rows]
+    widths = [max(len(r[c]) for r in table) for c in range(len(head) - 1)]
+    lines = [
+        " ".join(
+            r[c].ljust(widths[c]) if c == 0 or (typed and c == 1) else r[c].rjust(widths[c])
+            for c in range(len(head) - 1)
+        )
+        + " "
+        + r[-1]
+        for r in table
+    ]
+    result.stdout = "\n".join(lines) + "\n"
+    result.identity = ("df", *sorted(state.spec.disks[i].mount for i in chosen))
+    return result
+
+
+def du(state: SystemState, argv: list[str], stdin: str | None, ctx: ShellContext) -> CommandResult:
+    from agentbench.sim.files.du import du_listing
+
+    return du_listing(state, argv, ctx)
+
+
+HOST_COMMANDS: dict[str, Command] = {
+    "ps": ps,
+    "ss": ss,
+    "free": free,
+    "uptime": uptime,
+    "hostname": hostname,
+    "whoami": whoami,
+    "id": id_,
+    "uname": uname,
+    "date": date,
+    "df": df,
+    "du": du,
+}

@@ -1,0 +1,1 @@
+"""HTTP from declared routes: `http_get`, `curl` and `wget`."""

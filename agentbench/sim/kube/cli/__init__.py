@@ -1,0 +1,1 @@
+"""kubectl's command line: flags, resource arguments, selectors, manifests and a call's identity."""

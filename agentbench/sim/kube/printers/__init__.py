@@ -1,0 +1,1 @@
+"""How kubectl prints: `get` tables and columns, `-o` formats, `describe`."""

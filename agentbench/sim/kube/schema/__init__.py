@@ -1,0 +1,1 @@
+"""The task file's `environment.cluster:` section: the declared cluster's format."""

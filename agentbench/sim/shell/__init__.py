@@ -1,0 +1,1 @@
+"""The shell: a command line parsed once into a syntax tree, expanded and run over the programs."""

@@ -1,0 +1,1 @@
+"""Text filters and the text languages agents pipe output through (jq, awk, sed)."""

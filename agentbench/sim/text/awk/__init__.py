@@ -1,0 +1,1 @@
+"""awk, answering as GNU awk does: grammar, values, evaluator, builtins and the program."""

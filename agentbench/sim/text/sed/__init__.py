@@ -1,0 +1,1 @@
+"""GNU sed: the script grammar and the program that runs it."""
