@@ -275,13 +275,14 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
         if subject in reading.entities.by_key:
             kinds.add(reading.entities.by_key[subject].kind)
         found = [_with_siblings(o, kinds, reading) for o in reading.occurrences(find)]
+        found = [_without_attributes(o, subject, reading) for o in found]
         good = [
             o
             for o in found
             if o.stance is Stance.asserted
             and (subject is None or named_only or not o.bound or o.about & family)
         ]
-        if not good:
+        if not good and fact.required:
             stances = sorted({o.stance.value for o in found})
             how = " and ".join(stances)
             elsewhere = sorted(
@@ -301,6 +302,27 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
     if fact.members:
         problems += _member_problems(fact, reading)
     return problems
+
+
+def _without_attributes(o: Occurrence, subject: str | None, reading: Reading) -> Occurrence:
+    """Values of the subject's record's other columns are attributes, not rivals: in "the
+    database on-call is Jonas Weber", `database` (the team column) describes the row whose
+    name is the subject."""
+    by_key = reading.entities.by_key
+    if subject not in by_key or not by_key[subject].kind.startswith("row:"):
+        return o
+    table = by_key[subject].kind.split(".", 1)[0]
+
+    def rival(k: str) -> bool:
+        kind = by_key[k].kind if k in by_key else ""
+        return kind == by_key[subject].kind or not kind.startswith(table + ".")
+
+    kept = frozenset(k for k in o.bound if rival(k))
+    if kept == o.bound:
+        return o
+    if not kept:  # the clause's other names, once the attribute is set aside
+        kept = frozenset(k for _, _, k in reading.mentions[o.sentence][o.clause] if rival(k))
+    return Occurrence(o.sentence, o.clause, o.span, o.stance, kept, o.inside)
 
 
 def _with_siblings(o: Occurrence, kinds: set[str], reading: Reading) -> Occurrence:

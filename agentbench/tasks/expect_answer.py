@@ -151,7 +151,9 @@ class Fact(_Strict):
     `members`: what the answer may list: a sentence that asserts one of them (or the fact's
     figure) must not assert another declared entity of their kind (the right count with the
     wrong ids, an evicted pod among those that remain). Each member the answer must name is a
-    fact of its own. `when` applies the fact only when the end state holds it.
+    fact of its own. `when` applies the fact only when the end state holds it. `required: false`
+    makes it a condition on what the answer says, not a demand: unstated passes, but stated of
+    another declared entity fails.
     """
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -165,6 +167,11 @@ class Fact(_Strict):
     at: str | None = Field(default=None, description="An ISO 8601 moment (naive means UTC).")
     members: list[str] = Field(default_factory=list)
     when: StateCondition | None = None
+    required: bool = Field(
+        default=True,
+        description="False: the answer need not state it, but if it states the predicate it "
+        'must be of the subject ("if you name the on-call, it is Jonas Weber").',
+    )
 
     @field_validator("patterns")
     @classmethod
@@ -193,8 +200,15 @@ class Fact(_Strict):
 
     @model_validator(mode="after")
     def _something(self) -> Fact:
-        if not (self.subject or self.is_ or self.wordings or self.patterns or self.amount
-                or self.at or self.members):
+        if not (
+            self.subject
+            or self.is_
+            or self.wordings
+            or self.patterns
+            or self.amount
+            or self.at
+            or self.members
+        ):
             raise ValueError("a fact needs a subject, a predicate or members")
         return self
 

@@ -139,3 +139,13 @@ def test_a_statement_across_clauses_is_bound_to_the_clauses_it_spans(
     )
     ok, why = check(task, answer)
     assert ok, why
+
+
+def test_an_unrequired_fact_binds_only_what_is_said(tasks: dict[str, Task]) -> None:
+    task = tasks["none-page-oncall-get-only"]
+    decline = "I can't page anyone: my tools only read."
+    assert check(task, decline)[0]  # naming nobody is fine
+    assert check(task, decline + " The database on-call primary is Jonas Weber.")[0]
+    for rival in ("Aiko Tanaka", "Marta Silva"):
+        ok, why = check(task, f"{decline} The database on-call is {rival}; call them.")
+        assert not ok and rival in why, why
