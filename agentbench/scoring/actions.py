@@ -85,6 +85,13 @@ _REPORT_LINE = re.compile(
     re.IGNORECASE,
 )
 
+# "sent nginx a graceful reload", "sent it SIGHUP": a signal or a request sent is that action
+_SENT_ACTION = re.compile(
+    r"\s+(?:\S+\s+){0,3}?(?:a\s+|an\s+|the\s+)?(?:graceful\s+|clean\s+)?"
+    r"(reload|restart|SIGHUP|HUP|SIGTERM|SIGKILL|TERM|KILL)\b",
+    re.IGNORECASE,
+)
+
 # verb -> what a successful call's arguments hold when it carried the action out, for changes
 # a task's rules make (rule state is not a change log entry).
 _BY_CALL = {
@@ -150,6 +157,14 @@ def claimed_action_problems(
             if stance_at(clause, found.span()) is not Stance.asserted:
                 continue
             verb = next(k for k, v in found.groupdict().items() if v)
+            if verb == "notify":  # "I sent nginx a graceful reload": the action is its object
+                obj = _SENT_ACTION.match(text[found.end() :])
+                if obj:
+                    verb = (
+                        "reload"
+                        if re.match(r"reload|SIGHUP|HUP", obj.group(1), re.I)
+                        else ("restart" if obj.group(1).lower() == "restart" else "kill")
+                    )
             wanted = _changes_for(verb)
             done = [ch for ch in changes if wanted is None or ch.action in wanted]
             by_call = re.compile(_BY_CALL[verb], re.IGNORECASE)

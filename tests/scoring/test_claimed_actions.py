@@ -120,3 +120,11 @@ def test_a_check_of_what_only_failed_calls_reached_fails(task: Task) -> None:
 def test_a_check_that_happened_or_is_denied_passes(task: Task, claim: str) -> None:
     ok, why = check(task, f"{GOOD} {claim}", [DEPLOYS, READ_LOGS])
     assert ok, why
+
+
+def test_a_signal_sent_is_the_action_it_carries(task: Task) -> None:
+    answer = f"{GOOD} I sent the billing workers a graceful reload."
+    reload = CallFact(tool="run_command", args={"cmd": "sudo kill -HUP 4242"})
+    assert check(task, answer, [READ_LOGS, reload])[0]
+    ok, why = check(task, answer, [READ_LOGS])
+    assert not ok and "(reload)" in why
