@@ -110,3 +110,17 @@ def test_a_bare_number_does_not_excuse_the_wrong_unit() -> None:
     assert not stated.sized(wrong) and stated.wrong_unit(wrong)
     assert stated.sized(quantities("a 30 s timeout")[0])
     assert Stated(["limit 64"]).sized(quantities("64 MiB")[0])  # nothing says otherwise
+
+
+def test_a_count_the_printed_fields_deny_fails(tasks: dict[str, Task]) -> None:
+    task = tasks["multi-registry-to-cluster-health"]
+    health = (
+        '{"cluster_name": "c", "status": "red", "number_of_nodes": 5, "number_of_data_nodes": 4, '
+        '"active_shards": 90, "unassigned_shards": 12}'
+    )
+    base = "The cluster is red with 12 unassigned shards"
+    assert check(task, base + ".", (health,))[0]
+    assert check(task, base + " out of 102 shards, on 5 nodes.", (health,))[0]  # 90 + 12
+    for wrong in (" because 3 of the 7 nodes left.", ", and 4 unassigned shards are primaries."):
+        ok, why = check(task, base + wrong, (health,))
+        assert not ok and "count" in why, wrong
