@@ -259,7 +259,16 @@ def parse_moment(value: str) -> datetime:
 
 
 # A zone written after a clock time: "09:41 CET", "10:41 (UTC+1)", "09:41:03 +02:00".
-_ZONES = {"utc": 0, "gmt": 0, "z": 0, "wet": 0, "west": 1, "bst": 1, "cet": 1, "cest": 2}
+_ZONES: dict[str, float] = {
+    "utc": 0,
+    "gmt": 0,
+    "z": 0,
+    "wet": 0,
+    "west": 1,
+    "bst": 1,
+    "cet": 1,
+    "cest": 2,
+}
 _ZONES.update({"eet": 2, "eest": 3, "msk": 3, "ist": 5.5, "jst": 9, "aest": 10, "est": -5})
 _ZONES.update({"edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7})
 _ZONE = re.compile(
