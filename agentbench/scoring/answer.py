@@ -13,12 +13,16 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from agentbench.records import CheckRecord
-from agentbench.scoring.actions import cited_evidence_problems, claimed_action_problems
+from agentbench.scoring.actions import (
+    cited_evidence_problems,
+    claimed_action_problems,
+    claimed_check_problems,
+)
 from agentbench.scoring.assertions import Reading, fact_problems, reject_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
-from agentbench.scoring.figures import figure_problems, identifier_problems
+from agentbench.scoring.figures import count_problems, figure_problems, identifier_problems
 from agentbench.scoring.unsupported import unsupported_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
@@ -133,11 +137,13 @@ def answer_check(
         problems += fact_problems(fact, reading, required)
     for fact in rejects:
         problems += reject_problems(fact, reading, required)
-    problems += unsupported_problems(reading, required)
     outputs = [c.output for c in facts.calls]
+    problems += unsupported_problems(reading, required, outputs)
     problems += figure_problems(reading, required, outputs)
     problems += identifier_problems(reading, outputs)
+    problems += count_problems(reading, required, outputs)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
+    problems += claimed_check_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)
     detail = "; ".join(problems) if problems else "answer accepted"
     return CheckRecord(name="answer", passed=not problems, detail=detail[:600])

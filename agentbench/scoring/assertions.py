@@ -112,7 +112,12 @@ class Reading:
         """The entities named nearest before clause c in its sentence (then after it, then
         in earlier sentences, when `after`), skipping negated clauses."""
         group = self.groups[s]
-        order = [*range(c - 1, -1, -1), *(range(c + 1, len(group)) if after else [])]
+        later = []  # a clause after "so" states its own subject: the search stops there
+        for i in range(c + 1, len(group)) if after else ():
+            if group[i].consequence:
+                break
+            later.append(i)
+        order = [*range(c - 1, -1, -1), *later]
         for i in order:
             if self.mentions[s][i] and not _negated(group[i]):
                 return frozenset(k for _, _, k in self.mentions[s][i])
@@ -129,27 +134,14 @@ class Reading:
 
     def occurrences(self, find: SpanFn) -> list[Occurrence]:
         """Where the text states it: in a clause, else across the clauses of one sentence
-        (a list cut at its commas: "02:00, 02:15, 02:30")."""
+        (a list cut at its commas: "02:00, 02:15, 02:30"), bound to what the clauses it
+        spans name and negated when one of them holds a negation."""
         out = []
         for s, group in enumerate(self.groups):
             if group and not any(find(c.text) for c in group):
-                whole = Clause(
-                    " ".join(c.text for c in group),
-                    group[0].hedged_before,
-                    False,
-                    group[0].negated_before,
-                )
-                span = find(whole.text)
-                if span is not None:
-                    out.append(
-                        Occurrence(
-                            s,
-                            0,
-                            (0, 0),
-                            stance_at(whole, span),
-                            self._context(s, len(group), after=True),
-                        )
-                    )
+                found = self._across(s, find)
+                if found is not None:
+                    out.append(found)
                 continue
             for c, clause in enumerate(group):
                 span = find(clause.text)
@@ -163,6 +155,34 @@ class Reading:
                         )
                     )
         return out
+
+    def _across(self, s: int, find: SpanFn) -> Occurrence | None:
+        """A statement spread over clauses of sentence s: in the sentence as written ("02:00,
+        02:15"), else in its clauses joined ("pods) remain")."""
+        group = self.groups[s]
+        raw = next((c.sentence for c in group if c.sentence), "")
+        for text, gap in ((raw, None), (" ".join(c.text for c in group), " ")):
+            span = find(text) if text else None
+            if span is None:
+                continue
+            starts, at = [], 0  # where each clause lies in the text
+            for clause in group:
+                hit = text.find(clause.text, at)
+                starts.append(hit if hit >= 0 else at)
+                at = (hit if hit >= 0 else at) + len(clause.text) + (len(gap) if gap else 0)
+            covered = [
+                i
+                for i, clause in enumerate(group)
+                if starts[i] < span[1] and span[0] < starts[i] + len(clause.text)
+            ]
+            whole = Clause(text, group[0].hedged_before, False, group[0].negated_before)
+            stance = stance_at(whole, span)
+            if any(_negated(group[i]) for i in covered[1:]):
+                stance = Stance.negated
+            named = frozenset(k for i in covered for _, _, k in self.mentions[s][i])
+            bound = named or self._context(s, covered[0] if covered else len(group), after=True)
+            return Occurrence(s, 0, (0, 0), stance, bound)
+        return None
 
 
 _MODIFIER = re.compile(
@@ -249,14 +269,20 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
     if named_only and subject is not None:
         find = _subject_finder(reading, subject)
     if find is not None:
-        found = reading.occurrences(find)
+        # an entity named inside the predicate's own words is what it is said of when it is
+        # of the subject's kind ("ConfigMap app-config-v2 is not found" is about -v2)
+        kinds = set(lexical.absent) if lexical is not None else set()
+        if subject in reading.entities.by_key:
+            kinds.add(reading.entities.by_key[subject].kind)
+        found = [_with_siblings(o, kinds, reading) for o in reading.occurrences(find)]
+        found = [_without_attributes(o, subject, reading) for o in found]
         good = [
             o
             for o in found
             if o.stance is Stance.asserted
             and (subject is None or named_only or not o.bound or o.about & family)
         ]
-        if not good:
+        if not good and fact.required:
             stances = sorted({o.stance.value for o in found})
             how = " and ".join(stances)
             elsewhere = sorted(
@@ -276,6 +302,35 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
     if fact.members:
         problems += _member_problems(fact, reading)
     return problems
+
+
+def _without_attributes(o: Occurrence, subject: str | None, reading: Reading) -> Occurrence:
+    """Values of the subject's record's other columns are attributes, not rivals: in "the
+    database on-call is Jonas Weber", `database` (the team column) describes the row whose
+    name is the subject."""
+    by_key = reading.entities.by_key
+    if subject not in by_key or not by_key[subject].kind.startswith("row:"):
+        return o
+    table = by_key[subject].kind.split(".", 1)[0]
+
+    def rival(k: str) -> bool:
+        kind = by_key[k].kind if k in by_key else ""
+        return kind == by_key[subject].kind or not kind.startswith(table + ".")
+
+    kept = frozenset(k for k in o.bound if rival(k))
+    if kept == o.bound:
+        return o
+    if not kept:  # the clause's other names, once the attribute is set aside
+        kept = frozenset(k for _, _, k in reading.mentions[o.sentence][o.clause] if rival(k))
+    return Occurrence(o.sentence, o.clause, o.span, o.stance, kept, o.inside)
+
+
+def _with_siblings(o: Occurrence, kinds: set[str], reading: Reading) -> Occurrence:
+    by_key = reading.entities.by_key
+    siblings = frozenset(k for k in o.inside if k in by_key and by_key[k].kind in kinds)
+    if not siblings or o.bound:
+        return o
+    return Occurrence(o.sentence, o.clause, o.span, o.stance, siblings, o.inside)
 
 
 def _excused(

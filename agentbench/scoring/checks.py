@@ -86,9 +86,7 @@ class Scorer:
             out.append(CheckRecord(name="end_state", passed=not wrong, detail=detail))
         return out
 
-    def _evidence(
-        self, items: list[Evidence], calls: list[CallFact]
-    ) -> CheckRecord:
+    def _evidence(self, items: list[Evidence], calls: list[CallFact]) -> CheckRecord:
         missing = []
         for item in items:
             pattern = item.call

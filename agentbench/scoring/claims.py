@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 from typing import Any
@@ -30,7 +30,9 @@ from typing import Any
 from agentbench.jsontext import json_values
 from agentbench.scoring.cues import (
     CLAUSE_BREAK,
+    CONSEQUENCE,
     CONTRAST,
+    DISOWNED,
     DOUBLE_NEGATION,
     EXCULPATED,
     HEDGE,
@@ -57,6 +59,8 @@ class Clause:
     hedged_before: bool = False
     contrasted: bool = False
     negated_before: bool = False  # under a negating lead-in ("Ruled out: X, Y")
+    consequence: bool = False  # it follows "so", "therefore": a statement of its own
+    sentence: str = ""  # the whole sentence, punctuation and breaks included
 
 
 # Typographic quotes and dashes as models often write them ("isn’t" must negate like "isn't").
@@ -138,18 +142,51 @@ def sentence_clauses(text: str) -> list[list[Clause]]:
             group.append(Clause(label))
             sentence, lead = rest, _lead(label)
         base = lead == "hedged" or sentence.rstrip().endswith("?")  # a question asserts nothing
-        hedged = base
-        parts = re.split(f"({CLAUSE_BREAK.pattern})", sentence, flags=re.IGNORECASE)
+        hedged, after_so = base, False
+        parts = _split_outside_code(sentence)
         for index, part in enumerate(parts):
             if index % 2:  # a break: a hedge reaches past commas, not past "; but however"
                 if HEDGE_STOP.fullmatch(part.strip()):
                     hedged = base
+                after_so = after_so or bool(CONSEQUENCE.search(part))
                 continue
             for i, piece in enumerate(CONTRAST.split(part)):
                 if piece.strip():
-                    group.append(Clause(piece, hedged, i > 0, lead == "negated"))
+                    group.append(
+                        Clause(piece, hedged, i > 0, lead == "negated", after_so, sentence)
+                    )
                     hedged = hedged or bool(HEDGE.search(_unquoted(piece)))
+                    after_so = False
+        _disown(group)
     return out
+
+
+# Inline code and quoted text are one piece: `proxy_pass http://x;` or "unexpected ';', expected
+# ':'" hold no clause breaks of the answer's own.
+_CODE = re.compile(r'`[^`\n]+`|"[^"\n]+"')
+
+
+def _split_outside_code(sentence: str) -> list[str]:
+    """re.split of the sentence at CLAUSE_BREAK (breaks kept at odd indices), never inside
+    inline code or double quotes."""
+    masked = _CODE.sub(lambda m: "x" * len(m.group()), sentence)
+    pieces = re.split(f"({CLAUSE_BREAK.pattern})", masked, flags=re.IGNORECASE)
+    out, at = [], 0
+    for piece in pieces:
+        piece = piece or ""
+        out.append(sentence[at : at + len(piece)])
+        at += len(piece)
+    return out
+
+
+def _disown(group: list[Clause]) -> None:
+    """A clause that disowns what came before it in its sentence ("..., not the job's
+    problem") negates the clauses before it."""
+    for index in range(len(group) - 1, 0, -1):
+        if DISOWNED.match(_unquoted(group[index].text)):
+            for earlier in range(index):
+                group[earlier] = replace(group[earlier], negated_before=True)
+            return
 
 
 def clauses(text: str) -> list[Clause]:

@@ -23,7 +23,19 @@ CLAUSE_BREAK = re.compile(
     r"\s*(?:[;()|]|(?<!\")\s*:(?=\s|$)|,\s|…|\.\.\.|\s[-–—]\s|\bbut\b|\bhowever\b|\bwhereas\b"
     r"|\bwhile\b|\balthough\b|\bthough\b|\byet\b|\bwhich\b"
     r"|(?<!not )(?<!n't )(?<!not just )(?<!not only )\b(?:because|due to|since)\b"
-    r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never)\b))\s*",
+    r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never)\b)|" + r"\b(?:so|therefore|hence|thus)\b"
+    r"(?!\s+(?:far|much|many|long|that|as|on|forth|it seems)\b))\s*",
+    re.IGNORECASE,
+)
+# A break that starts a consequence ("..., so nginx reads on"): what follows is a new statement
+# about its own subject, not the one an earlier clause left unnamed.
+CONSEQUENCE = re.compile(r"\b(?:so|therefore|hence|thus)\b", re.IGNORECASE)
+# A later clause of the sentence that disowns what came before it: "the Permission denied was
+# my own read, not the job's problem"; "X - not the root cause".
+DISOWNED = re.compile(
+    r"^\W*(?:and\s+|but\s+)?(?:(?:it|this|that|which)\s+(?:is|was)\s+)?(?:not|never)\s+"
+    r"(?:the|a|an|its|their|our)?\s*(?:[\w-]+'s\s+)?(?:root\s+|real\s+|actual\s+|underlying\s+)?"
+    r"(?:cause|problem|issue|culprit|reason|failure|error|fault)s?\b",
     re.IGNORECASE,
 )
 # Said right after a claim, clears it: "the liveness probe is fine", "the image looks OK".

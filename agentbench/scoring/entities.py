@@ -219,9 +219,10 @@ class Entities:
             body = route.body if isinstance(route.body, str) else json.dumps(route.body)
             text = f"status {route.status} {body}"
             self._texts.append(text)
-            if match and "*" not in route.url:
+            if match:  # a host answering only by a wildcard route is declared too
                 host = match.group(1)
                 self._add(f"host:{host}", "host", [host, host.split(".")[0]], text, [])
+            if match and "*" not in route.url:
                 body_data = route.body if not isinstance(route.body, str) else parse(route.body)
                 add_records(body_data, f"host:{host}", self._add, f"route{number}:{host}")
 

@@ -9,6 +9,9 @@ What counts as stated is what the agent saw: the prompt, the tool outputs, the c
 - A plain figure of 10 or more (a count, an amount, a percentage) must be one the prompt, the
   environment or a tool output states, a required figure, or the sum, difference or ratio of
   two stated figures; anything else is invented ("up 12% from 1,060", "2 of the 8 nodes").
+- A count of things ("8 nodes", "12 unassigned shards", "2 of the 8 nodes") must agree with the
+  fields the tool outputs keyed by that noun (`number_of_nodes: 6`, `unassigned_shards=12`),
+  when they printed any: one of their values, or the sum or difference of two.
 Years, identifiers, versions and times of day are not figures (agentbench.scoring.quantities).
 """
 
@@ -69,10 +72,14 @@ class Stated:
         return round(value, 2) in self.derived or round(value, 1) in self.derived
 
     def sized(self, q: Quantity) -> bool:
+        """A figure of the same dimension matches; a bare number ("timeout 30.00") matches
+        only when no stated figure says the same number is of another unit (30 ms where the
+        requests took 30011 ms: the bare 30 was seconds)."""
         same = [f for f in self.figures if f.dimension == q.dimension]
         if any(_close(q.value, f.value, 0.075) for f in same):
             return True
-        return any(f.dimension is None and _close(q.raw, f.raw, 0.005) for f in self.figures)
+        bare = any(f.dimension is None and _close(q.raw, f.raw, 0.005) for f in self.figures)
+        return bare and not self.wrong_unit(q)
 
     def wrong_unit(self, q: Quantity) -> bool:
         if q.dimension is None:
@@ -135,5 +142,56 @@ def identifier_problems(reading: Reading, outputs: list[str]) -> list[str]:
                 if stance_at(clause, m.span()) is Stance.asserted:
                     return [
                         f"names {token}, which nothing in the environment or the tool outputs holds"
+                    ]
+    return []
+
+
+# "12 unassigned shards", "2 of the 8 nodes", "6 data nodes"
+_COUNTED = re.compile(
+    r"(?<![\w.,:/-])(?P<n>\d+)\s+(?:of\s+(?:(?:the|its|all|their)\s+)?(?P<total>\d+)\s+)?"
+    r"(?:(?P<adj>[a-z]+)\s+)?(?P<noun>[a-z]{3,}s)\b",
+    re.IGNORECASE,
+)
+_KEYED = re.compile(r'"?(?P<key>[A-Za-z_][\w.-]*)"?\s*[:=]\s*"?(?P<value>\d+(?:\.\d+)?)\b')
+
+
+def _keyed_values(outputs: list[str]) -> dict[str, set[float]]:
+    keyed: dict[str, set[float]] = {}
+    for text in outputs:
+        for m in _KEYED.finditer(text[:200_000]):
+            keyed.setdefault(m.group("key").lower(), set()).add(float(m.group("value")))
+    return keyed
+
+
+def count_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> list[str]:
+    """Counts of things the answer asserts that the tool outputs' fields for that noun deny."""
+    if not reading.entities.simulated:
+        return []
+    keyed = _keyed_values(outputs)
+    if not keyed:
+        return []
+    required = {f.amount.value for f in facts if f.amount is not None}
+    for group in reading.groups:
+        for clause in group:
+            for m in _COUNTED.finditer(clause.text):
+                if stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                stem = m.group("noun").lower()[:-1]
+                keys = [k for k in keyed if stem in k.replace("-", "_")]
+                adj = (m.group("adj") or "").lower()
+                if adj and any(adj in k for k in keys):
+                    keys = [k for k in keys if adj in k]
+                if not keys:
+                    continue
+                said = float(m.group("total") or m.group("n"))
+                if said in required:
+                    continue
+                values = {v for k in keys for v in keyed[k]}
+                allowed = values | {a + b for a in values for b in values}
+                allowed |= {abs(a - b) for a in values for b in values}
+                if said not in allowed:
+                    return [
+                        f"count {m.group().strip()!r} disagrees with what the tool output's "
+                        f"{', '.join(sorted(keys)[:3])} say"
                     ]
     return []

@@ -4,8 +4,10 @@ An entry is stated in a clause when one of its wordings (whole words, case-insen
 of spaces, `-` or `_` between words) or patterns matches there; a task may add wordings of its
 own to an entry it refers to. An entry's `evidence` patterns say what in the declared
 environment supports it: asserting the entry of an entity whose environment matches none of
-them is an unsupported claim. The corpus tests/scoring/corpus/paraphrases.yaml holds, for each
-entry, paraphrases that must match and near-misses that must not.
+them is an unsupported claim, and an entry's `absent` kinds say what it denies exists ("the
+ConfigMap X is missing" of a ConfigMap the cluster declares is false). The corpus
+tests/scoring/corpus/paraphrases.yaml holds, for each entry, paraphrases that must match and
+near-misses that must not.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Entry:
     wordings: tuple[str, ...]
     patterns: tuple[str, ...]
     evidence: tuple[str, ...]
+    absent: tuple[str, ...] = ()  # entity kinds the entry says do not exist ("configmap")
 
     def span(self, text: str) -> tuple[int, int] | None:
         """The first place the text states the entry (longest wording first), else None."""
@@ -76,6 +79,7 @@ class Entry:
             (*self.wordings, *wordings),
             (*self.patterns, *patterns),
             self.evidence,
+            self.absent,
         )
 
 
@@ -86,14 +90,14 @@ class LexiconError(ValueError):
 def _entry(key: str, body: object) -> Entry:
     if not isinstance(body, dict):
         raise LexiconError(f"lexicon entry {key!r}: expected a mapping")
-    unknown = set(body) - {"kind", "wordings", "patterns", "evidence"}
+    unknown = set(body) - {"kind", "wordings", "patterns", "evidence", "absent"}
     if unknown:
         raise LexiconError(f"lexicon entry {key!r}: unknown field(s) {sorted(unknown)}")
     kind = body.get("kind")
     if kind not in KINDS:
         raise LexiconError(f"lexicon entry {key!r}: kind must be one of {', '.join(KINDS)}")
     lists = {}
-    for name in ("wordings", "patterns", "evidence"):
+    for name in ("wordings", "patterns", "evidence", "absent"):
         value = body.get(name) or []
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise LexiconError(f"lexicon entry {key!r}: {name} must be a list of strings")
@@ -105,7 +109,9 @@ def _entry(key: str, body: object) -> Entry:
             raise LexiconError(f"lexicon entry {key!r}: pattern {pattern!r}: {exc}") from exc
     if not lists["wordings"] and not lists["patterns"]:
         raise LexiconError(f"lexicon entry {key!r}: needs wordings or patterns")
-    return Entry(key, kind, lists["wordings"], lists["patterns"], lists["evidence"])
+    return Entry(
+        key, kind, lists["wordings"], lists["patterns"], lists["evidence"], lists["absent"]
+    )
 
 
 @cache

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 # Unit spelling (lower case) -> (dimension, factor to the dimension's base unit).
 _UNITS: dict[str, tuple[str, float]] = {"%": ("percent", 1.0), "percent": ("percent", 1.0)}
@@ -52,13 +52,20 @@ _SMALL: tuple[str, ...] = ("zero", "one", "two", "three", "four", "five", "six",
 _SMALL += ("eight", "nine", "ten")
 _SMALL += ("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen")
 _SMALL += ("eighteen", "nineteen", "twenty")
-_WORDS = {
-    w: i
-    for i, w in enumerate(
-        _SMALL
-    )
-}
-_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "a dozen": 12, "a couple of": 2})
+_WORDS = {w: i for i, w in enumerate(_SMALL)}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
+_TENS.update({"eighty": 80, "ninety": 90})
+_WORDS.update(_TENS)
+# compound tens: "thirty-four", "ninety nine"
+_WORDS.update(
+    {
+        f"{tens}{sep}{_SMALL[unit]}": value + unit
+        for tens, value in _TENS.items()
+        for unit in range(1, 10)
+        for sep in ("-", " ")
+    }
+)
+_WORDS.update({"a dozen": 12, "a couple of": 2})
 _WORDS.update({"once": 1, "twice": 2, "a single": 1, "none": 0, "no": 0})
 _WORD_NUMBER = re.compile(
     r"\b(?P<word>" + "|".join(sorted(map(re.escape, _WORDS), key=len, reverse=True)) + r")\b",
@@ -251,14 +258,54 @@ def parse_moment(value: str) -> datetime:
     return when.astimezone(UTC) if when.tzinfo else when.replace(tzinfo=UTC)
 
 
+# A zone written after a clock time: "09:41 CET", "10:41 (UTC+1)", "09:41:03 +02:00".
+_ZONES: dict[str, float] = {
+    "utc": 0,
+    "gmt": 0,
+    "z": 0,
+    "wet": 0,
+    "west": 1,
+    "bst": 1,
+    "cet": 1,
+    "cest": 2,
+}
+_ZONES.update({"eet": 2, "eest": 3, "msk": 3, "ist": 5.5, "jst": 9, "aest": 10, "est": -5})
+_ZONES.update({"edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7})
+_ZONE = re.compile(
+    r"^\s*\(?\s*(?:(?P<name>[A-Za-z]{1,4})\b(?:\s*(?P<sign1>[+-])\s*(?P<h1>\d{1,2})(?::?(?P<m1>\d\d))?)?"
+    r"|(?P<sign>[+-])(?P<h>\d\d):?(?P<m>\d\d)\b)"
+)
+
+
+def zone_offset(after: str) -> timedelta | None:
+    """The UTC offset a zone label right after a clock time names (None: no label)."""
+    m = _ZONE.match(after)
+    if not m:
+        return None
+    if m.group("sign"):
+        hours = int(m.group("h")) + int(m.group("m")) / 60
+        return timedelta(hours=hours if m.group("sign") == "+" else -hours)
+    name = m.group("name").lower()
+    if name not in _ZONES:
+        return None
+    hours = _ZONES[name]
+    if m.group("sign1"):  # "UTC+1"
+        extra = int(m.group("h1")) + int(m.group("m1") or 0) / 60
+        hours += extra if m.group("sign1") == "+" else -extra
+    return timedelta(hours=hours)
+
+
 def moment_span(text: str, when: datetime, precision: str = "minute") -> tuple[int, int] | None:
-    """Where the text states the moment, to at least `precision` (day, minute or second)."""
+    """Where the text states the moment, to at least `precision` (day, minute or second); a
+    clock time labelled with a zone ("10:41 CET") is read in that zone."""
     for found, start, end in moments(text):
         if precision != "day" and found.minute is None:
             continue
         if precision == "second" and found.second is None:
             continue
         seconds = precision == "second" or when.second != 0
-        if found.matches(when, seconds=seconds, clock=precision != "day"):
+        offset = zone_offset(text[end : end + 16]) if found.hour is not None else None
+        local = when + offset if offset else when
+        if found.matches(local, seconds=seconds, clock=precision != "day"):
             return start, end
     return None

@@ -14,8 +14,12 @@ from agentbench.scoring.lexicon import causes
 from agentbench.tasks.expectations import Fact
 
 
-def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
-    """Lexicon causes and states the answer asserts that the environment does not support."""
+def unsupported_problems(
+    reading: Reading, facts: list[Fact], outputs: list[str] | None = None
+) -> list[str]:
+    """Lexicon causes and states the answer asserts that the environment does not support
+    (a statement that quotes what the environment or a tool output said word for word is
+    supported: "the Permission denied I got first")."""
     if not reading.entities.global_evidence.strip("\n") or not reading.entities.declared:
         return []  # an answer from knowledge: nothing declared to hold it against
     required = [(f, *predicate(f)) for f in facts]
@@ -36,11 +40,20 @@ def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
                 for _, find, lex in required
             ):
                 continue  # the clause states a required fact there
+            there = _declared_present(reading, cause.absent, o.about)
+            if there:
+                return [
+                    f"asserts {cause.id} of {_show(there)}, which the environment declares "
+                    "(it exists)"
+                ]
             text = reading.evidence(o.bound) if o.bound and cause.kind != "component" else ""
             if not text.strip():
                 text = reading.entities.global_evidence
             said = clause[o.span[0] : o.span[1]]
-            quoted = said.lower() in reading.entities.global_evidence.lower()
+            quoted = any(
+                said.lower() in seen.lower()
+                for seen in [reading.entities.global_evidence, *(outputs or [])]
+            )
             if not quoted and not cause.supported_by("\n".join([text, *reading.happened])):
                 who = ", ".join(sorted(_show(k) for k in o.bound)) or "the system"
                 return [
@@ -48,3 +61,15 @@ def unsupported_problems(reading: Reading, facts: list[Fact]) -> list[str]:
                     "supports it"
                 ]
     return []
+
+
+def _declared_present(reading: Reading, kinds: tuple[str, ...], keys: frozenset[str]) -> str:
+    """The first of these entities that is a declared object of one of the kinds (and that
+    the episode did not delete), else ""."""
+    for key in sorted(keys):
+        entity = reading.entities.by_key.get(key)
+        if entity is None or entity.kind not in kinds:
+            continue
+        if not any(" delete " in h and key.split("/", 1)[-1] in h for h in reading.happened):
+            return key
+    return ""

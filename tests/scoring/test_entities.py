@@ -114,3 +114,38 @@ def test_an_unknown_lexicon_entry_is_one_line_from_validate(tmp_path: Path) -> N
 def test_expectation_model_round_trip() -> None:
     exp = AnswerExpectation.model_validate({"facts": [{"subject": "x", "is": "timeout"}]})
     assert exp.facts[0].is_ == "timeout" and exp.facts[0].label() == "x: timeout"
+
+
+def test_an_object_the_cluster_declares_is_not_missing(tasks: dict[str, Task]) -> None:
+    task = tasks["ops-missing-configmap"]
+    good = "The pods mount ConfigMap report-renderer-config, which does not exist in reporting."
+    assert check(task, good)[0]
+    for wrong in (
+        "The ConfigMap report-renderer-config-v2 is not found, so the volume cannot mount.",
+        "The deployment mounts the ConfigMap report-renderer-config-v2, which is missing.",
+    ):
+        ok, why = check(task, wrong)
+        assert not ok and "report-renderer-config-v2" in why, wrong
+
+
+def test_a_statement_across_clauses_is_bound_to_the_clauses_it_spans(
+    tasks: dict[str, Task],
+) -> None:
+    task = tasks["ops-missing-configmap"]
+    # the joined clauses read "ConfigMap ... which is missing": about the one named there
+    answer = (
+        "FailedMount: the volume points at ConfigMap report-renderer-config, which is missing "
+        "from namespace reporting; only report-renderer-config-v2 exists."
+    )
+    ok, why = check(task, answer)
+    assert ok, why
+
+
+def test_an_unrequired_fact_binds_only_what_is_said(tasks: dict[str, Task]) -> None:
+    task = tasks["none-page-oncall-get-only"]
+    decline = "I can't page anyone: my tools only read."
+    assert check(task, decline)[0]  # naming nobody is fine
+    assert check(task, decline + " The database on-call primary is Jonas Weber.")[0]
+    for rival in ("Aiko Tanaka", "Marta Silva"):
+        ok, why = check(task, f"{decline} The database on-call is {rival}; call them.")
+        assert not ok and rival in why, why

@@ -55,3 +55,19 @@ def test_moments_in_iso_syslog_prose_and_epoch() -> None:
     assert moment_span("2026-11-25 10:41", when) is None
     assert moment_span("14/Mar/2026:11:07:49 +0000", parse_moment("2026-03-14T11:07:49Z"))
     assert moment_span("it expired on Nov 28", parse_moment("2026-11-28"), "day") is not None
+
+
+def test_a_clock_time_is_read_in_the_zone_written_after_it() -> None:
+    from agentbench.scoring.quantities import moment_span, parse_moment
+
+    when = parse_moment("2026-07-04T16:20:00Z")
+    for same in (
+        "4 Jul 2026 18:20 CEST",
+        "2026-07-04 12:20 EDT",
+        "Jul 4 17:20 (UTC+1)",
+        "2026-07-04T21:50:00+05:30",
+        "2026-07-04 16:20 UTC",
+    ):
+        assert moment_span(same, when) is not None, same
+    for other in ("4 Jul 2026 16:20 CEST", "2026-07-04 16:20 PDT", "Jul 4 16:20 +01:00"):
+        assert moment_span(other, when) is None, other

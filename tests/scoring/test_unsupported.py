@@ -99,3 +99,28 @@ def test_an_identifier_shaped_like_the_declared_ones_but_unknown_fails(
     assert check(task, "A-1009, B-2207 and C-3310 are below their reorder point.", (listing,))[0]
     ok, why = check(task, "A-1009, B-2207, C-3310 and A-1090 are below it.", (listing,))
     assert not ok and "A-1090" in why
+
+
+def test_a_bare_number_does_not_excuse_the_wrong_unit() -> None:
+    from agentbench.scoring.figures import Stated
+    from agentbench.scoring.quantities import quantities
+
+    stated = Stated(["pool checkout failed, timeout 30.00", "GET /orders 500 took 30011ms"])
+    wrong = quantities("a 30 ms timeout")[0]
+    assert not stated.sized(wrong) and stated.wrong_unit(wrong)
+    assert stated.sized(quantities("a 30 s timeout")[0])
+    assert Stated(["limit 64"]).sized(quantities("64 MiB")[0])  # nothing says otherwise
+
+
+def test_a_count_the_printed_fields_deny_fails(tasks: dict[str, Task]) -> None:
+    task = tasks["multi-registry-to-cluster-health"]
+    health = (
+        '{"cluster_name": "c", "status": "red", "number_of_nodes": 5, "number_of_data_nodes": 4, '
+        '"active_shards": 90, "unassigned_shards": 12}'
+    )
+    base = "The cluster is red with 12 unassigned shards"
+    assert check(task, base + ".", (health,))[0]
+    assert check(task, base + " out of 102 shards, on 5 nodes.", (health,))[0]  # 90 + 12
+    for wrong in (" because 3 of the 7 nodes left.", ", and 4 unassigned shards are primaries."):
+        ok, why = check(task, base + wrong, (health,))
+        assert not ok and "count" in why, wrong

@@ -15,6 +15,17 @@ from tests.tasks.test_env import make_task
     [
         # the mutating programs and flags
         ("rm -rf /var/log/app", "rm", "/var/log/app"),
+        # flags glued to their values, subcommands of a client
+        ("curl -XPUT http://es:9200/_settings -d @s.json", "curl", "http://es:9200/_settings"),
+        ("curl --request=DELETE http://api/items/7", "curl", "http://api/items/7"),
+        ("docker compose -f /srv/app/compose.yaml up -d web", "docker", "web"),
+        ("docker-compose --file stack.yml restart db", "docker-compose", "db"),
+        (
+            "kubectl exec cache-0 -- redis-cli config set maxmemory 1gb",
+            "redis-cli",
+            "set maxmemory 1gb",
+        ),
+        ("redis-cli -h 10.0.0.5 -p 6380 FLUSHDB", "redis-cli", "FLUSHDB"),
         ("mv /etc/a.conf /tmp/", "mv", "/tmp/"),
         ("cp /tmp/x /etc/nginx/nginx.conf", "cp", "/etc/nginx/nginx.conf"),
         ("truncate -s 0 /var/log/syslog", "truncate", "/var/log/syslog"),
@@ -81,6 +92,9 @@ def test_writes_are_seen_through_every_wrapper(line: str, program: str, target: 
     "line",
     [
         "grep -r ERROR /var/log",
+        "docker compose -f /srv/app/compose.yaml ps -a",
+        "redis-cli -h 10.0.0.5 CONFIG GET maxmemory",
+        "curl -XGET http://es:9200/_cluster/health",
         "cat /etc/app.conf",
         "kubectl get pods -A -o wide",
         "kubectl describe pod web-1 -n web",

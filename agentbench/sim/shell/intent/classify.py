@@ -47,6 +47,8 @@ _SSH_VALUED = frozenset(
         "-w",
     }
 )
+
+
 @dataclass(frozen=True)
 class AttemptedWrite:
     """One write a command line asks for: the program, what it would change, and why this

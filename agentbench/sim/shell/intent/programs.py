@@ -34,6 +34,7 @@ from agentbench.sim.shell.intent.services import (
     kubectl_rule,
     nginx_rule,
     psql_rule,
+    redis_rule,
     service_rule,
     sysctl_rule,
     systemctl_rule,
@@ -196,22 +197,6 @@ PROGRAMS: dict[str, Rule] = {
     "ip": ip_rule,
     "hostnamectl": verbs(frozenset({"set-hostname", "hostname"})),
     "timedatectl": verbs(frozenset({"set-time", "set-timezone", "set-ntp"})),
-    "redis-cli": verbs(
-        frozenset(
-            {
-                "FLUSHALL",
-                "FLUSHDB",
-                "DEL",
-                "SET",
-                "SHUTDOWN",
-                "flushall",
-                "flushdb",
-                "del",
-                "set",
-                "shutdown",
-            }
-        ),
-        frozenset({"-h", "-p", "-a", "-n"}),
-    ),
+    "redis-cli": redis_rule,
     "apachectl": verbs(frozenset({"restart", "graceful", "stop", "start"})),
 }

@@ -122,8 +122,16 @@ _DOCKER_WRITES = frozenset(
 )
 
 
+_COMPOSE_VALUED = frozenset(
+    {"-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory"}
+)
+
+
 def docker_rule(words: list[str], stdin: str | None) -> Found:
-    args = positionals(words, frozenset({"-H", "--host", "--context", "--file", "-p"}))
+    valued = {"-H", "--host", "--context", "--file", "-p"}
+    if words[0] == "docker-compose" or words[1:2] == ["compose"]:
+        valued |= _COMPOSE_VALUED  # `docker compose -f FILE up -d worker`
+    args = positionals(words, frozenset(valued))
     if args[:1] and args[0] in ("container", "image", "volume", "network", "system", "compose"):
         args = args[1:]
     if args[:1] and args[0] in _DOCKER_WRITES:
@@ -236,6 +244,8 @@ def curl_rule(words: list[str], stdin: str | None) -> Found:
     out: Found = []
     for index, word in enumerate(words[1:], start=1):
         value = words[index + 1] if index + 1 < len(words) else ""
+        if word.startswith(("-X", "--request=")) and word not in ("-X", "--request"):
+            word, value = "-X", word.split("=", 1)[1] if "=" in word else word[2:]  # -XPOST
         if word in ("-X", "--request") and value.upper() not in ("GET", "HEAD", "OPTIONS"):
             out.append((_url(words), f"curl -X {value.upper()}"))
         elif word.startswith(("--data", "--json", "--form", "--upload-file")) or word in (
@@ -311,4 +321,26 @@ def ip_rule(words: list[str], stdin: str | None) -> Found:
     args = positionals(words, frozenset({"-n", "-netns", "-f", "-family"}))
     if len(args) >= 2 and args[0] in objects and args[1] in verbs:
         return [(" ".join(args[2:]) or args[0], f"ip {args[0]} {args[1]}")]
+    return []
+
+
+_REDIS_WRITES = frozenset(
+    {"FLUSHALL", "FLUSHDB", "DEL", "UNLINK", "SET", "SETEX", "MSET", "HSET", "HDEL", "LPUSH"}
+    | {"RPUSH", "SADD", "SREM", "ZADD", "INCR", "DECR", "EXPIRE", "RENAME", "SHUTDOWN"}
+    | {"REPLICAOF", "SLAVEOF", "BGREWRITEAOF", "BGSAVE", "SAVE", "FAILOVER", "SWAPDB"}
+)
+_REDIS_CONFIG_WRITES = frozenset({"SET", "REWRITE", "RESETSTAT"})
+
+
+def redis_rule(words: list[str], stdin: str | None) -> Found:
+    """`redis-cli [-h H -p P -a A -n N] COMMAND …`: data and server writes, `CONFIG SET`
+    and `CONFIG REWRITE` included, in any letter case."""
+    args = positionals(words, frozenset({"-h", "-p", "-a", "-n", "-u", "--user", "--pass"}))
+    if not args:
+        return []
+    command = args[0].upper()
+    sub = args[1].upper() if len(args) > 1 else ""
+    if command in _REDIS_WRITES or (command == "CONFIG" and sub in _REDIS_CONFIG_WRITES):
+        what = f"{command} {sub}" if command == "CONFIG" else command
+        return [(" ".join(args[1:]) or args[0], f"redis-cli {what}")]
     return []

@@ -1,0 +1,78 @@
+"""How an answer is cut and bound: inline code and quotes hold no clause breaks, a later clause
+that disowns what came before negates it, a clause after "so" is a statement of its own, and a
+fact split across a sentence's clauses is found in the sentence as written."""
+
+from pathlib import Path
+
+import pytest
+
+from agentbench.scoring.answer import answer_check
+from agentbench.scoring.claims import Stance, sentence_clauses, stance_at
+from agentbench.scoring.facts import EpisodeFacts
+from agentbench.scoring.quantities import quantities
+from agentbench.tasks.loader import load_suite
+from agentbench.tasks.model import AnswerExpectation, Task
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def tasks() -> dict[str, Task]:
+    return {t.id: t for t in load_suite(ROOT / "tasks").tasks}
+
+
+def texts(answer: str) -> list[list[str]]:
+    return [[c.text for c in group] for group in sentence_clauses(answer)]
+
+
+def test_inline_code_and_quotes_are_never_cut() -> None:
+    groups = texts(
+        "Add `listen 443 ssl; http2 on;` and rerun: it said \"expected ';', got ':'\" there."
+    )
+    flat = [c for g in groups for c in g]
+    assert any("`listen 443 ssl; http2 on;`" in c for c in flat)
+    assert any("\"expected ';', got ':'\"" in c for c in flat)
+
+
+def test_a_disowning_clause_negates_what_came_before() -> None:
+    group = sentence_clauses(
+        "The timeout in the proxy log was a retry of mine, not the real problem."
+    )[0]
+    first = group[0]
+    assert stance_at(first, (4, 11)) is Stance.negated
+    kept = sentence_clauses("The disk is full, not an inode problem.")[0][0]
+    assert stance_at(kept, (4, 8)) is Stance.asserted
+
+
+def test_a_consequence_clause_is_its_own_statement() -> None:
+    group = sentence_clauses("The volume is at 100%, so the database cannot write its WAL.")[0]
+    assert [c.consequence for c in group] == [False, True]
+    assert not sentence_clauses("So far the pods are fine.")[0][0].consequence
+
+
+def test_a_fact_across_clauses_is_read_in_the_sentence_as_written() -> None:
+    group = sentence_clauses("It runs at 01:00, 01:30, 02:00.")[0]
+    assert len(group) > 1 and group[0].sentence == "It runs at 01:00, 01:30, 02:00."
+
+
+def test_an_unnamed_statement_before_so_binds_to_the_earlier_subject(
+    tasks: dict[str, Task],
+) -> None:
+    task = tasks["ops-nginx-config-syntax"]
+    answer = (
+        "`nginx -t` reports an error in /etc/nginx/sites-enabled/shop.conf.\n"
+        "The proxy_pass directive on line 31 has no semicolon, so nginx keeps reading into the "
+        "next line and fails."
+    )
+    assert task.expect.answer is not None
+    exp = AnswerExpectation(facts=[f for f in task.expect.answer.facts])
+    record = answer_check(exp, EpisodeFacts(answer=answer), task)
+    assert record.passed, record.detail
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("forty-two rows", 42), ("ninety nine jobs", 99), ("Sixty pods", 60), ("twenty-one", 21)],
+)
+def test_compound_number_words(text: str, value: float) -> None:
+    assert [q.value for q in quantities(text)] == [value]
