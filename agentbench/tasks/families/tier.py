@@ -27,6 +27,7 @@ Tier = Literal["default", "full"]
 TIERS: tuple[Tier, ...] = ("default", "full")
 DEFAULT_SEED = 1
 MAX_FAMILIES = 500  # family files under one task directory
+MAX_TIER_VALUES = 2_000_000  # values of all families' variants together (~14x the tier today)
 
 
 def load_families(root: Path) -> list[Family]:
@@ -72,8 +73,11 @@ def load_tier(
     if suite == "default":
         return hand
     tasks, paths, generated = list(hand.tasks), dict(hand.paths), set()
+    room = MAX_TIER_VALUES
     for family in load_families(hand.root):
-        for task in family.generate(seed, variants):
+        drawn, size = family.generate_sized(seed, variants, room)
+        room -= size
+        for task in drawn:
             check_tools(task, hand.tools, hand.root, family.path)
             check_cluster(task, family.path)
             if task.id in paths:
