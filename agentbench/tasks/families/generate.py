@@ -84,23 +84,26 @@ class Family:
         return self.generate_sized(seed, limit)[0]
 
     def generate_sized(
-        self, seed: int, limit: int | None = None, room: int = MAX_FAMILY_VALUES
+        self, seed: int, limit: int | None = None, room: int = MAX_FAMILY_VALUES, tier: int = 0
     ) -> tuple[list[Task], int]:
-        """The variants and how many values they hold, refused past min(room,
-        MAX_FAMILY_VALUES) values (`room`: what the tier has left)."""
+        """The variants and how many values they hold, refused past MAX_FAMILY_VALUES, or past
+        `room`, what is left of the tier's cap `tier` after the families before this one."""
         count = self.variants if limit is None else min(self.variants, limit)
-        cap = min(room, MAX_FAMILY_VALUES)
         tasks: list[Task] = []
         prompts: set[str] = set()
         total, budget = 0, [MAX_DRAWS]
         for number in range(1, count + 1):
             data = self._draw(seed, number, prompts, budget)
             total += expanded_size(data) or 0
-            if total > cap:
-                whole = "its" if room >= MAX_FAMILY_VALUES else "with the families before it, its"
+            if total > MAX_FAMILY_VALUES:
                 raise self.error(
-                    "variants", f"{whole} variants expand to over {cap:,} values; draw fewer "
-                    "or smaller variants",
+                    "variants", f"variants expand to over {MAX_FAMILY_VALUES:,} values; draw "
+                    "fewer or smaller variants",
+                )
+            if total > room:
+                raise self.error(
+                    "variants", f"with the families before it, the full tier expands to over "
+                    f"{tier:,} values; draw fewer or smaller variants",
                 )
             tasks.append(self._task(data))
         return tasks, total
