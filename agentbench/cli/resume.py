@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from agentbench.backends.base import strip_credentials
 from agentbench.errors import ConfigError
@@ -160,7 +160,7 @@ def _stored_tier(run: RunRecord) -> tuple[Tier, int, int | None]:
                 f"run {run.run_id} stores {name} {str(value)[:40]!r}, which no run could have "
                 "been started with; the database was altered — start a new run"
             )
-    return suite, seed, variants
+    return cast(Tier, suite), seed, variants
 
 
 def _norm(value: Any) -> Any:

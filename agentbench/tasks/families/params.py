@@ -29,7 +29,7 @@ MAX_PICK = 1000  # choices in one pick list
 MAX_EXPR = 200  # characters of one expression
 MAX_REDRAWS = 200  # draws tried to satisfy `distinct`
 MAX_PARAMS = 256  # declarations in one params mapping (a family's, a case's, a lines' fields)
-MAX_DRAWS = 5_000_000  # random draws of one family, all variants and redraws (~4x the largest at 100)
+MAX_DRAWS = 5_000_000  # random draws of one family, all variants and redraws (~4x the largest)
 RESERVED = frozenset({"case", "variant"})  # set by the generator: the case drawn, the number
 
 Value = str | int | float | bool

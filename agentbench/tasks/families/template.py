@@ -20,7 +20,7 @@ _SPEC = re.compile(
     r"(?:\.(?P<precision>\d+))?[bcdeEfFgGnosxX%]?$"
 )
 MAX_WIDTH = 64
-MAX_VARIANT_CHARS = 1_000_000  # characters the placeholders of one variant fill in (~19x the largest)
+MAX_VARIANT_CHARS = 1_000_000  # characters one variant's placeholders fill in (~19x the largest)
 
 
 class TemplateError(ValueError):
