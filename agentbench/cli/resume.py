@@ -13,13 +13,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from agentbench.backends.base import strip_credentials
 from agentbench.errors import ConfigError
 from agentbench.records import RunRecord
 from agentbench.store import ResultStore
-from agentbench.tasks.families import DEFAULT_SEED, load_tier
+from agentbench.tasks.families import DEFAULT_SEED, MAX_VARIANTS, TIERS, Tier, load_tier
 from agentbench.tasks.loader import TaskSuite
 
 # Where the servers are, how long to wait, where output goes: free to differ on resume.
@@ -121,12 +121,7 @@ def stored_suite(run: RunRecord, tasks_dir: Path) -> TaskSuite:
     run's variants are drawn again from its stored tier, seed and cap: the same tasks."""
     ids: list[str] = list(run.config.get("selected_tasks") or [])
     hashes: dict[str, str] = dict(run.config.get("task_hashes") or {})
-    suite = load_tier(
-        tasks_dir,
-        run.config.get("suite") or "default",
-        int(run.config.get("task_seed", DEFAULT_SEED)),
-        run.config.get("variants"),
-    )
+    suite = load_tier(tasks_dir, *_stored_tier(run))
     chosen = suite.select(ids)
     missing = sorted(set(ids) - {t.id for t in chosen.tasks})
     if missing:
@@ -143,6 +138,29 @@ def stored_suite(run: RunRecord, tasks_dir: Path) -> TaskSuite:
             "mix two task sets — restore the files or start a new run"
         )
     return chosen
+
+
+def _stored_tier(run: RunRecord) -> tuple[Tier, int, int | None]:
+    """The run's stored tier, seed and cap, refused in one line when the database holds what
+    the command line could never have stored (the database is input too)."""
+    suite = run.config.get("suite") or "default"
+    seed = run.config.get("task_seed", DEFAULT_SEED)
+    variants = run.config.get("variants")
+
+    def whole(value: Any, lo: int, hi: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+
+    for name, value, ok in (
+        ("suite", suite, suite in TIERS),
+        ("task_seed", seed, whole(seed, 0, 2**63 - 1)),
+        ("variants", variants, variants is None or whole(variants, 1, MAX_VARIANTS)),
+    ):
+        if not ok:
+            raise ConfigError(
+                f"run {run.run_id} stores {name} {str(value)[:40]!r}, which no run could have "
+                "been started with; the database was altered — start a new run"
+            )
+    return cast(Tier, suite), seed, variants
 
 
 def _norm(value: Any) -> Any:

@@ -78,7 +78,13 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def read_yaml(path: Path) -> tuple[Any, str]:
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:  # read at most one byte past the cap, whatever stat says
+            raw = handle.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise TaskFileError(
+                str(path), "-", f"over {MAX_FILE_BYTES:,} bytes; no task needs that, split it"
+            )
+        text = raw.decode("utf-8")
     except OSError as exc:
         raise TaskFileError(str(path), "-", f"cannot read file: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
@@ -114,6 +120,7 @@ def read_yaml(path: Path) -> tuple[Any, str]:
     return data, text
 
 
+MAX_FILE_BYTES = 8 * 1024 * 1024  # one task or family file (the largest today is 240 KB)
 MAX_NESTING = 64  # task data is a few levels deep; copying or scoring 900 levels recurses
 
 

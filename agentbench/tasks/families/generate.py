@@ -25,14 +25,24 @@ from pydantic import ValidationError
 
 from agentbench.errors import TaskFileError
 from agentbench.tasks.families.params import (
+    MAX_DRAWS,
     RESERVED,
+    Draws,
     Param,
     ParamError,
     draw,
     names,
     parse_params,
 )
-from agentbench.tasks.families.template import TemplateError, check_spec, fill, merge, placeholders
+from agentbench.tasks.families.template import (
+    MAX_VARIANT_CHARS,
+    Budget,
+    TemplateError,
+    check_spec,
+    fill,
+    merge,
+    placeholders,
+)
 from agentbench.tasks.loader import MAX_EXPANDED, expanded_size
 from agentbench.tasks.model import Task
 
@@ -40,7 +50,7 @@ FAMILY_ID = re.compile(r"^[a-z0-9][a-z0-9-]{1,60}$")
 CASE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 MAX_VARIANTS = 100  # per family
 MAX_CASES = 20
-MAX_FAMILY_VALUES = 5 * MAX_EXPANDED  # values in all of one family's variants together
+MAX_FAMILY_VALUES = MAX_EXPANDED // 2  # values of one family's variants together (~45x the largest)
 PROMPT_REDRAWS = 20  # draws tried for a variant whose prompt repeats an earlier one's
 TOP_KEYS = frozenset({"family", "category", "variants", "description", "params", "cases", "task"})
 CASE_KEYS = frozenset({"params", "task", "weight"})
@@ -71,27 +81,42 @@ class Family:
 
     def generate(self, seed: int, limit: int | None = None) -> list[Task]:
         """Its first min(variants, limit) variants under `seed`, each a validated Task."""
+        return self.generate_sized(seed, limit)[0]
+
+    def generate_sized(
+        self, seed: int, limit: int | None = None, room: int = MAX_FAMILY_VALUES, tier: int = 0
+    ) -> tuple[list[Task], int]:
+        """The variants and how many values they hold, refused past MAX_FAMILY_VALUES, or past
+        `room`, what is left of the tier's cap `tier` after the families before this one."""
         count = self.variants if limit is None else min(self.variants, limit)
         tasks: list[Task] = []
         prompts: set[str] = set()
-        total = 0
+        total, budget = 0, [MAX_DRAWS]
         for number in range(1, count + 1):
-            data = self._draw(seed, number, prompts)
+            data = self._draw(seed, number, prompts, budget)
             total += expanded_size(data) or 0
             if total > MAX_FAMILY_VALUES:
                 raise self.error(
-                    "variants", f"variants expand to over {MAX_FAMILY_VALUES:,} values"
+                    "variants", f"variants expand to over {MAX_FAMILY_VALUES:,} values; draw "
+                    "fewer or smaller variants",
+                )
+            if total > room:
+                raise self.error(
+                    "variants", f"with the families before it, the full tier expands to over "
+                    f"{tier:,} values; draw fewer or smaller variants",
                 )
             tasks.append(self._task(data))
-        return tasks
+        return tasks, total
 
     def error(self, where: str, message: str) -> TaskFileError:
         return TaskFileError(str(self.path), where, message)
 
-    def _draw(self, seed: int, number: int, prompts: set[str]) -> dict[str, Any]:
+    def _draw(
+        self, seed: int, number: int, prompts: set[str], budget: list[int]
+    ) -> dict[str, Any]:
         for attempt in range(PROMPT_REDRAWS):
             key = f"{seed}:{self.family}:{number}" + (f":{attempt}" if attempt else "")
-            rng = random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest(), "big"))
+            rng = Draws(int.from_bytes(hashlib.sha256(key.encode()).digest(), "big"), budget)
             values: dict[str, Any] = {"variant": number, "case": ""}
             try:
                 draw(self.params, rng, values, "params")
@@ -101,7 +126,7 @@ class Family:
                     values["case"] = case.name
                     draw(case.params, rng, values, f"cases.{case.name}.params")
                     template = merge(self.template, case.overlay, "task")
-                data = fill(template, values, "task")
+                data = fill(template, values, "task", Budget(MAX_VARIANT_CHARS))
             except ParamError as exc:
                 raise self.error(exc.field, str(exc)) from exc
             except TemplateError as exc:

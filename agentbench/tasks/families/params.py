@@ -28,6 +28,8 @@ MAX_INT = 10**15  # bounds of int params and of every expression value
 MAX_PICK = 1000  # choices in one pick list
 MAX_EXPR = 200  # characters of one expression
 MAX_REDRAWS = 200  # draws tried to satisfy `distinct`
+MAX_PARAMS = 256  # declarations in one params mapping (a family's, a case's, a lines' fields)
+MAX_DRAWS = 5_000_000  # random draws of one family, all variants and redraws (~4x the largest)
 RESERVED = frozenset({"case", "variant"})  # set by the generator: the case drawn, the number
 
 Value = str | int | float | bool
@@ -39,6 +41,35 @@ class ParamError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         self.field = field
         super().__init__(message)
+
+
+class Draws(random.Random):
+    """A seeded generator that counts what it draws (a hex digit, a pick, an int, a case) and
+    refuses past `budget`: redraws and per-line fields multiply, so the count bounds time."""
+
+    def __init__(self, seed: int, budget: list[int]) -> None:
+        super().__init__(seed)
+        self.budget = budget  # [draws left], shared by every variant of one family
+
+    def _spend(self) -> None:
+        self.budget[0] -= 1
+        if self.budget[0] < 0:
+            raise ParamError(
+                "params", f"the variants need over {MAX_DRAWS:,} random draws; draw fewer lines, "
+                "fields or variants",
+            )
+
+    def choice(self, seq: Any) -> Any:
+        self._spend()
+        return super().choice(seq)
+
+    def randint(self, a: int, b: int) -> int:
+        self._spend()
+        return super().randint(a, b)
+
+    def choices(self, population: Any, weights: Any = None, **kw: Any) -> list[Any]:
+        self._spend()
+        return super().choices(population, weights, **kw)
 
 
 @dataclass(frozen=True)
@@ -64,6 +95,8 @@ def parse_params(
         return []
     if not isinstance(raw, Mapping):
         raise ParamError(where, "must map parameter names to {pick|int|expr|hex: ...}")
+    if len(raw) > MAX_PARAMS:
+        raise ParamError(where, f"{len(raw)} parameters; at most {MAX_PARAMS}")
     known = dict(earlier or {})
     out: list[Param] = []
     for name, spec in raw.items():

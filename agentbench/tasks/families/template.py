@@ -20,6 +20,7 @@ _SPEC = re.compile(
     r"(?:\.(?P<precision>\d+))?[bcdeEfFgGnosxX%]?$"
 )
 MAX_WIDTH = 64
+MAX_VARIANT_CHARS = 1_000_000  # characters one variant's placeholders fill in (~19x the largest)
 
 
 class TemplateError(ValueError):
@@ -28,6 +29,22 @@ class TemplateError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         self.field = field
         super().__init__(message)
+
+
+class Budget:
+    """Characters a fill may still produce: a placeholder repeated 10,000 times over a drawn
+    block of text is refused while it is filled, not after it took gigabytes."""
+
+    def __init__(self, chars: int) -> None:
+        self.limit = self.left = chars
+
+    def spend(self, value: Any, field: str) -> None:
+        self.left -= len(value) if isinstance(value, str) else 1
+        if self.left < 0:
+            raise TemplateError(
+                field, f"the filled placeholders come to over {self.limit:,} characters in one "
+                "variant; refer to large values fewer times",
+            )
 
 
 def merge(base: Any, overlay: Any, field: str = "") -> Any:
@@ -82,22 +99,28 @@ def _names(text: str) -> list[tuple[str, str | None]]:
     return [(m.group(1), m.group(2)) for m in PLACEHOLDER.finditer(text)] if "{{" in text else []
 
 
-def fill(template: Any, values: Mapping[str, Any], field: str = "") -> Any:
-    """A copy of `template` with every placeholder replaced by its value."""
+def fill(
+    template: Any, values: Mapping[str, Any], field: str = "", budget: Budget | None = None
+) -> Any:
+    """A copy of `template` with every placeholder replaced by its value; what the placeholders
+    fill in is charged to `budget` (unbounded without one)."""
     if isinstance(template, Mapping):
         out: dict[Any, Any] = {}
         for key, child in template.items():
             here = f"{field}.{key}" if field else str(key)
-            name = _text(key, values, here) if isinstance(key, str) else key
-            out[name] = fill(child, values, here)
+            name = _text(key, values, here, budget) if isinstance(key, str) else key
+            out[name] = fill(child, values, here, budget)
         return out
     if isinstance(template, list):
-        return [fill(child, values, f"{field}.{i}") for i, child in enumerate(template)]
+        return [fill(child, values, f"{field}.{i}", budget) for i, child in enumerate(template)]
     if isinstance(template, str) and "{{" in template:
         whole = PLACEHOLDER.fullmatch(template)
         if whole is not None and whole.group(2) is None:
-            return _value(whole.group(1), values, field)
-        return _text(template, values, field)
+            value = _value(whole.group(1), values, field)
+            if budget is not None:
+                budget.spend(value, field)
+            return value
+        return _text(template, values, field, budget)
     return template
 
 
@@ -112,8 +135,14 @@ def _value(name: str, values: Mapping[str, Any], field: str) -> Any:
     return value
 
 
-def _text(text: str, values: Mapping[str, Any], field: str) -> str:
+def _text(text: str, values: Mapping[str, Any], field: str, budget: Budget | None = None) -> str:
     def one(match: re.Match[str]) -> str:
+        piece = _piece(match)
+        if budget is not None:
+            budget.spend(piece, field)  # before the next piece is joined on
+        return piece
+
+    def _piece(match: re.Match[str]) -> str:
         value = _value(match.group(1), values, field)
         if isinstance(value, Mapping):
             raise TemplateError(field, f"{{{{{match.group(1)}}}}} is a row; name a key of it")
@@ -123,7 +152,7 @@ def _text(text: str, values: Mapping[str, Any], field: str) -> str:
         check_spec(spec, field)
         try:
             return format(value, spec)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, OverflowError) as exc:
             raise TemplateError(field, f"{{{{{match.group(0)[2:-2]}}}}}: {exc}") from exc
 
     return PLACEHOLDER.sub(one, text)

@@ -27,6 +27,7 @@ Tier = Literal["default", "full"]
 TIERS: tuple[Tier, ...] = ("default", "full")
 DEFAULT_SEED = 1
 MAX_FAMILIES = 500  # family files under one task directory
+MAX_TIER_VALUES = 2_000_000  # values of all families' variants together (~14x the tier today)
 
 
 def load_families(root: Path) -> list[Family]:
@@ -39,11 +40,16 @@ def load_families(root: Path) -> list[Family]:
         raise TaskFileError(str(base), "-", f"over {MAX_FAMILIES} family files")
     families: list[Family] = []
     seen: dict[str, Path] = {}
+    inside = root.resolve()  # a family is generated input: no link reads a host file
     for path in files:
         rel = path.relative_to(base)
         if len(rel.parts) != 2:
             raise TaskFileError(
                 str(path), "-", f"a family file lives at {base}/<category>/<family>.yaml"
+            )
+        if not path.resolve().is_relative_to(inside):
+            raise TaskFileError(
+                str(path), "-", "links to a file outside the task directory; copy the file in"
             )
         data, _ = read_yaml(path)
         family = parse_family(data, path, rel.parts[0])
@@ -72,8 +78,11 @@ def load_tier(
     if suite == "default":
         return hand
     tasks, paths, generated = list(hand.tasks), dict(hand.paths), set()
+    room = MAX_TIER_VALUES
     for family in load_families(hand.root):
-        for task in family.generate(seed, variants):
+        drawn, size = family.generate_sized(seed, variants, room, MAX_TIER_VALUES)
+        room -= size
+        for task in drawn:
             check_tools(task, hand.tools, hand.root, family.path)
             check_cluster(task, family.path)
             if task.id in paths:
