@@ -58,8 +58,14 @@ def stored_flags(flags: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def task_hashes(suite: TaskSuite) -> dict[str, str]:
-    """sha256 of each selected task's file, and of the tool definitions and suite.yaml."""
+    """sha256 of each selected task's file, and of the tool definitions and suite.yaml. A
+    generated variant's hash also covers the task as drawn, so a stored task seed or cap
+    edited to another legal value cannot resume onto other variants."""
     out = {task.id: _sha256(suite.paths[task.id]) for task in suite.tasks if task.id in suite.paths}
+    for task in suite.tasks:
+        if task.id in suite.generated and task.id in out:
+            drawn = hashlib.sha256(task.model_dump_json().encode()).hexdigest()
+            out[task.id] = hashlib.sha256(f"{out[task.id]}:{drawn}".encode()).hexdigest()
     shared = sorted((suite.root / "tools").glob("*.y*ml")) + sorted(suite.root.glob("suite.y*ml"))
     digest = hashlib.sha256()
     for path in shared:
@@ -134,7 +140,8 @@ def stored_suite(run: RunRecord, tasks_dir: Path) -> TaskSuite:
     if changed:
         where = ", ".join(str(chosen.paths[k]) if k in chosen.paths else k for k in changed[:3])
         raise ConfigError(
-            f"task files changed since run {run.run_id} started ({where}); its results would "
+            f"task files changed since run {run.run_id} started ({where}), or their variants "
+            "draw differently; its results would "
             "mix two task sets — restore the files or start a new run"
         )
     return chosen

@@ -145,5 +145,14 @@ def test_a_resume_refuses_a_tampered_stored_seed_in_one_line(tmp_path: Path) -> 
             assert again.returncode == 1, again.stderr
             line = one_error_line(again)
             assert "stores task_seed" in line and "start a new run" in line, line
+        # another legal seed would draw other variants: the drawn tasks' hashes refuse it
+        with sqlite3.connect(db) as conn:
+            (record,) = conn.execute("SELECT record FROM runs").fetchone()
+            data = json.loads(record)
+            data["config"]["task_seed"], data["status"] = 2, "interrupted"
+            conn.execute("UPDATE runs SET status='interrupted', record=?", (json.dumps(data),))
+        again = agentbench("run", str(root), "--resume", "latest", *args)
+        assert again.returncode == 1, again.stderr
+        assert "variants draw differently" in one_error_line(again), one_error_line(again)
     finally:
         server.stop()
