@@ -13,9 +13,9 @@ from datetime import datetime
 from agentbench.sim.core.base import CommandResult, ShellContext
 from agentbench.sim.core.budget import current, format_size
 from agentbench.sim.core.fs import EACCES, FileSystem, Node, failure_token
+from agentbench.sim.core.options import parse_options
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.units import human, ls_time, parse_time
-from agentbench.sim.text.filters import parse_options
 
 Tool = Callable[[FileSystem, list[str], str | None, ShellContext], CommandResult]
 

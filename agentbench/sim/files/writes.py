@@ -8,8 +8,8 @@ import re
 
 from agentbench.sim.core.base import Change, CommandResult
 from agentbench.sim.core.fs import EACCES, EISDIR, ENOENT, Node
+from agentbench.sim.core.options import parse_options
 from agentbench.sim.core.registry import Call, program
-from agentbench.sim.text.filters import parse_options
 
 
 def _missing(prog: str) -> CommandResult:

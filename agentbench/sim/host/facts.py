@@ -7,10 +7,10 @@ import math
 import posixpath
 
 from agentbench.sim.core.base import CommandResult, NotSimulated
+from agentbench.sim.core.options import parse_options
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import human, parse_size, parse_time
-from agentbench.sim.text.filters import parse_options
 
 
 @program("ss", needs=("system",))

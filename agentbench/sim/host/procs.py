@@ -13,13 +13,13 @@ import posixpath
 import re
 
 from agentbench.sim.core.base import Change, CommandResult, ShellContext
+from agentbench.sim.core.options import parse_options, usage_error
 from agentbench.sim.core.regex import compile_regex
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import ProcessSpec
 from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import parse_size
 from agentbench.sim.host.facts import uptime_line
-from agentbench.sim.text.filters import parse_options, usage_error
 
 SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "KILL": 9, "USR1": 10, "USR2": 12, "TERM": 15}
 SIGNALS.update({"CONT": 18, "STOP": 19})

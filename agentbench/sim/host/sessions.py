@@ -10,11 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.options import parse_options
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec_services import LoginSpec
 from agentbench.sim.core.units import parse_time
 from agentbench.sim.host.facts import uptime_line
-from agentbench.sim.text.filters import parse_options
 
 
 def _when(stamp: datetime) -> str:
