@@ -9,10 +9,11 @@ simulator does not know did nothing, a wrong answer that still counts as simulat
 - one the real tool has but the simulator does not carry (`uncarried`, `uncarried_long`):
   `NotSimulated`, so the call is answered as off-script;
 - one the real tool does not have: the real tool's rejection (`reject`), which is one of
-  `GNU` (coreutils, util-linux: getopt's line and the `--help` hint, exit 1), `GETOPT`
+  `gnu` (coreutils, util-linux: getopt's line and the `--help` hint, exit 1), `getopt_line`
   (systemd: getopt's line alone), `bash(usage)` (a builtin: `bash: NAME: -x: invalid option`
-  and its usage line, exit 2) or `USAGE_TEXT` (the tool follows getopt's line with its whole
-  usage text, which is not carried, as `--help` is not: not simulated).
+  and its usage line, exit 2) or `usage_text` (the tool answers with its whole usage text,
+  which is not carried, as `--help` is not, or reads options in a grammar of its own: not
+  simulated).
 
 Long options are given as getopt spells them (`lines=` takes a value); a short letter followed
 by `:` takes one.
@@ -58,16 +59,16 @@ def usage_error(prog: str, problem: str, code: int = 1) -> CommandResult:
     )
 
 
-def GNU(prog: str, bad: BadOption, code: int) -> CommandResult:  # noqa: N802 (a constant)
+def gnu(prog: str, bad: BadOption, code: int) -> CommandResult:
     return usage_error(prog, bad.getopt_text, code)
 
 
-def GETOPT(prog: str, bad: BadOption, code: int) -> CommandResult:  # noqa: N802
+def getopt_line(prog: str, bad: BadOption, code: int) -> CommandResult:
     return CommandResult(stderr=f"{prog}: {bad.getopt_text}\n", exit_code=code)
 
 
-def USAGE_TEXT(prog: str, bad: BadOption, code: int) -> CommandResult:  # noqa: N802
-    raise NotSimulated(f"{prog} {bad.option} (rejected with {prog}'s usage text, not carried)")
+def usage_text(prog: str, bad: BadOption, code: int = 1) -> CommandResult:
+    raise NotSimulated(f"{prog} {bad.option} (answered with {prog}'s usage text, not carried)")
 
 
 def bash(usage: str) -> Reject:
@@ -103,7 +104,7 @@ def parse_options(
     *,
     uncarried: str = "",
     uncarried_long: Sequence[str] = (),
-    reject: Reject = GNU,
+    reject: Reject = gnu,
     posix: bool = False,
 ) -> tuple[list[tuple[str, str]], list[str], CommandResult | None]:
     """(options carried, operands, the rejection or None); an option the real tool has but the
