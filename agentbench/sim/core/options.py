@@ -31,10 +31,19 @@ from agentbench.sim.core.base import CommandResult, NotSimulated
 @dataclass(frozen=True)
 class BadOption:
     """An option the real tool rejects: what is wrong (`invalid`, `unrecognized`, `requires`,
-    `no-argument`) and the option as written (`x` for `-x`, `--name` for a long one)."""
+    `no-argument`, or `operand`: one it takes none of) and the option (`x` for `-x`, `--name`
+    for a long one, the word for an operand)."""
 
     kind: str
     option: str
+
+    @property
+    def written(self) -> str:
+        return (
+            self.option
+            if self.option.startswith("--") or self.kind == "operand"
+            else (f"-{self.option}")
+        )
 
     @property
     def getopt_text(self) -> str:
@@ -68,7 +77,7 @@ def getopt_line(prog: str, bad: BadOption, code: int) -> CommandResult:
 
 
 def usage_text(prog: str, bad: BadOption, code: int = 1) -> CommandResult:
-    raise NotSimulated(f"{prog} {bad.option} (answered with {prog}'s usage text, not carried)")
+    raise NotSimulated(f"{prog} {bad.written} (answered with {prog}'s usage text, not carried)")
 
 
 def bash(usage: str) -> Reject:
