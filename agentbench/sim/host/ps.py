@@ -198,6 +198,9 @@ def _check_options(args: list[str]) -> str | None:
         if not letters.isalpha() or set(letters) - set("auxw"):
             raise NotSimulated(f"ps {word} (BSD options not simulated)")
     flags = {o for o, _ in opts}
+    sort = next((v for o, v in opts if o == "--sort"), None)
     if not args or {"a", "x"} <= bsd or flags & {"-e", "-A", "-p", "--pid"}:
-        return next((v for o, v in opts if o == "--sort"), None)
+        return sort
+    if any(field not in _FIELDS for field, _ in _columns(args)):
+        return sort  # a bad format is an error before any selection is made
     raise NotSimulated("ps " + " ".join(args) + " (the calling terminal's processes)")
