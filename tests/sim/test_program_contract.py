@@ -11,8 +11,8 @@ stand-in in one that declares none):
 - empty stdin does not crash; in a pipe the program receives stdin;
 - every call ends within its work budget (sim/core/budget.py), on a large input too.
 
-`UNKNOWN_FLAG_GAPS` lists the programs that still accept an unknown flag (strict xfail: fixing
-one fails the suite until it leaves the list).
+A program reads its options through one option table (sim/core/options.py), so none accepts
+an unknown flag silently.
 """
 
 from __future__ import annotations
@@ -74,11 +74,6 @@ SPEAKS_AS |= dict.fromkeys(("zcat", "zless", "zmore", "gunzip"), "gzip")
 # builtins that take no options: a flag is an operand, as in bash (`echo` prints it)
 OPERANDS_ONLY = {"echo": "--no-such-flag-xyz\n", "test": "", "[": "", "true": "", "false": ""}
 OPERANDS_ONLY[":"] = ""
-# accept an unknown flag today (bigger fixes: these have no option table to check against)
-UNKNOWN_FLAG_GAPS = {
-    *("printf", "set", "shopt", "pwd", "touch", "free", "uptime", "hostname", "id", "date"),
-    *("dig", "nslookup", "pidof", "ps", "last", "w", "systemctl", "fuser"),
-}
 _WORLDS: dict[bool, World] = {}
 
 
@@ -111,19 +106,7 @@ def test_help_is_answered_or_not_simulated(reg: Registration) -> None:
         )
 
 
-@pytest.mark.parametrize(
-    "reg",
-    [
-        pytest.param(
-            *c.values,
-            id=c.id,
-            marks=[pytest.mark.xfail(strict=True, reason="accepts an unknown flag (listed gap)")]
-            if c.id in UNKNOWN_FLAG_GAPS
-            else [],
-        )
-        for c in CASES
-    ],
-)
+@pytest.mark.parametrize("reg", CASES)
 def test_an_unknown_flag_fails_with_a_message_naming_the_program(reg: Registration) -> None:
     code, stdout, stderr, simulated = _run(reg, _line(reg, "--no-such-flag-xyz"))
     if reg.name in OPERANDS_ONLY and simulated:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import posixpath
 
 from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.options import parse_options
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import human, parse_size
-from agentbench.sim.text.filters import parse_options
 
 
 def _total(state: SystemState, path: str) -> int:

@@ -12,8 +12,9 @@ from dataclasses import replace
 
 from agentbench.sim.core.base import CommandResult, NotSimulated
 from agentbench.sim.core.fs import UserFiles, failure_token
+from agentbench.sim.core.options import parse_options
 from agentbench.sim.core.registry import Call, program
-from agentbench.sim.text.filters import grep, parse_options
+from agentbench.sim.text.filters import grep
 
 _SUFFIXES = (".gz", ".tgz", ".z", ".Z")
 

@@ -13,9 +13,9 @@ from datetime import datetime
 from agentbench.sim.core.base import CommandResult, ShellContext
 from agentbench.sim.core.budget import current, format_size
 from agentbench.sim.core.fs import EACCES, FileSystem, Node, failure_token
+from agentbench.sim.core.options import bash, parse_options
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.units import human, ls_time, parse_time
-from agentbench.sim.text.filters import parse_options
 
 Tool = Callable[[FileSystem, list[str], str | None, ShellContext], CommandResult]
 
@@ -249,25 +249,35 @@ def echo(call: Call) -> CommandResult:
     return CommandResult(stdout=" ".join(args) + ("\n" if newline else ""))
 
 
+_PRINTF_USAGE = "printf [-v var] format [arguments]"
+
+
 @program("printf")
 def printf(call: Call) -> CommandResult:
-    argv = call.argv
-    if len(argv) < 2:
-        return CommandResult(
-            stderr="printf: usage: printf [-v var] format [arguments]\n", exit_code=2
-        )
-    fmt = argv[1].replace("\\n", "\n").replace("\\t", "\t")
-    current().value(format_size(fmt, tuple(argv[2:])), "a printf result")
+    """bash's builtin: options end at the first operand (`printf '-x'` is an invalid option)."""
+    reject = bash(_PRINTF_USAGE)
+    _, args, error = parse_options(
+        "printf", call.argv[1:], "", uncarried="v:", reject=reject, posix=True
+    )
+    if error:
+        return error
+    if not args:
+        return CommandResult(stderr=f"printf: usage: {_PRINTF_USAGE}\n", exit_code=2)
+    fmt = args[0].replace("\\n", "\n").replace("\\t", "\t")
+    current().value(format_size(fmt, tuple(args[1:])), "a printf result")
     try:
-        return CommandResult(stdout=fmt % tuple(argv[2:]) if "%" in fmt else fmt)
+        return CommandResult(stdout=fmt % tuple(args[1:]) if "%" in fmt else fmt)
     except (TypeError, ValueError):
         return CommandResult(stdout=fmt)
 
 
 @program("pwd")
 def pwd(call: Call) -> CommandResult:
-    ctx = call.ctx
-    return CommandResult(stdout=ctx.cwd + "\n")
+    """bash's builtin; -L and -P print the same directory (the files hold no symbolic links)."""
+    _, _, error = parse_options("pwd", call.argv[1:], "LP", posix=True, reject=bash("pwd [-LP]"))
+    if error:
+        return error
+    return CommandResult(stdout=call.ctx.cwd + "\n")
 
 
 @program("true", "false", help=True)

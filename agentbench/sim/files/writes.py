@@ -6,10 +6,10 @@ from __future__ import annotations
 import posixpath
 import re
 
-from agentbench.sim.core.base import Change, CommandResult
+from agentbench.sim.core.base import Change, CommandResult, NotSimulated
 from agentbench.sim.core.fs import EACCES, EISDIR, ENOENT, Node
+from agentbench.sim.core.options import bash, parse_options
 from agentbench.sim.core.registry import Call, program
-from agentbench.sim.text.filters import parse_options
 
 
 def _missing(prog: str) -> CommandResult:
@@ -47,11 +47,28 @@ def tee(call: Call) -> CommandResult:
 
 @program("touch", needs=("fs",))
 def touch(call: Call) -> CommandResult:
-    fs, argv, ctx = call.filesystem, call.argv, call.ctx
+    """coreutils touch: creates a missing file (not with -c); the files keep no access or
+    modification times, so the options that set those are not simulated."""
+    fs, ctx = call.filesystem, call.ctx
+    opts, operands, error = parse_options(
+        "touch",
+        call.argv[1:],
+        "c",
+        ["no-create"],
+        uncarried="adfhmr:t:",
+        uncarried_long=["date=", "no-dereference", "reference=", "time="],
+    )
+    if error:
+        return error
+    if not operands:
+        return _missing("touch")
+    create = not opts  # -c / --no-create are the only options carried
     result = CommandResult()
-    for operand in argv[1:] or []:
+    for operand in operands:
         path = fs.resolve(operand, ctx.cwd)
         node, _ = fs.lookup(path, ctx.user)
+        if node is None and not create:
+            continue
         problem = (
             fs.write(path, "", ctx.user, append=True) if node is None or node.kind == "file" else ""
         )
@@ -60,11 +77,7 @@ def touch(call: Call) -> CommandResult:
             result.exit_code = 1
         else:
             result.changes.append(Change("filesystem", "touch", path))
-    return (
-        _done(result, "write", [c.target for c in result.changes])
-        if argv[1:]
-        else _missing("touch")
-    )
+    return _done(result, "write", [c.target for c in result.changes])
 
 
 @program("mkdir", needs=("fs",))
@@ -265,8 +278,26 @@ def cd(call: Call) -> CommandResult:
     return CommandResult()
 
 
-@program("export", "set", "shopt")
+@program("export")
 @program(":", help=True)  # `:` takes no options: `: --help` does nothing
 def builtin(call: Call) -> CommandResult:
-    """`export`, `set`, `:`, `shopt`: bash builtins with nothing to show here."""
+    """`export`, `:`: bash builtins with nothing to show here."""
     return CommandResult()
+
+
+_SET_USAGE = "set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]"
+
+
+@program("set", "shopt")
+def shell_options(call: Call) -> CommandResult:
+    """`set` and `shopt` change (or, bare, list) the shell's options: none of that is carried,
+    so every use is not simulated but an option bash itself rejects."""
+    prog, args = call.argv[0], call.argv[1:]
+    if prog == "set":
+        letters, reject = "abefhkmnptuvxBCEHPTo:", bash(_SET_USAGE)
+    else:
+        letters, reject = "pqsuo", bash("shopt [-pqsu] [-o] [optname ...]")
+    _, _, error = parse_options(prog, args, "", uncarried=letters, reject=reject, posix=True)
+    if error:
+        return error
+    raise NotSimulated(f"{prog} {' '.join(args)}".rstrip() + " (shell options are not carried)")

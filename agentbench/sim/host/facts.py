@@ -7,10 +7,10 @@ import math
 import posixpath
 
 from agentbench.sim.core.base import CommandResult, NotSimulated
+from agentbench.sim.core.options import BadOption, parse_options, usage_error, usage_text
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import human, parse_size, parse_time
-from agentbench.sim.text.filters import parse_options
 
 
 @program("ss", needs=("system",))
@@ -62,24 +62,42 @@ def ss(call: Call) -> CommandResult:
     )
 
 
+_FREE_UNITS = {"-b": 1, "--bytes": 1, "-k": 1024, "--kibi": 1024, "-m": 1024**2}
+_FREE_UNITS |= {"--mebi": 1024**2, "-g": 1024**3, "--gibi": 1024**3}
+
+
 @program("free", needs=("system",))
 def free(call: Call) -> CommandResult:
-    state, argv = call.system, call.argv
+    """procps-ng free in bytes, KiB (the default), MiB, GiB or --human; an option it rejects is
+    answered with its whole usage text, which is not carried."""
+    state = call.system
+    opts, operands, error = parse_options(
+        "free",
+        call.argv[1:],
+        "bkmgh",
+        ["bytes", "kibi", "mebi", "gibi", "human"],
+        uncarried="lLtvwVs:c:",
+        uncarried_long=[*("tebi", "pebi", "kilo", "mega", "giga", "tera", "peta", "si", "lohi")],
+        reject=usage_text,
+    )
+    if error or operands:
+        return error or usage_text("free", BadOption("operand", operands[0]), 1)
+    flags = [o for o, _ in opts]
     m = state.spec.memory
     values = [parse_size(v) for v in (m.total, m.used, m.free, m.shared, m.buff_cache)]
     available = parse_size(m.available) if m.available is not None else values[2] + values[4]
     swap = [parse_size(m.swap_total), parse_size(m.swap_used)]
     swap.append(swap[0] - swap[1])
-    args = argv[1:]
+    units = [o for o in flags if o in _FREE_UNITS or o in ("-h", "--human")]
+    unit = units[-1] if units else "-k"  # the last unit given wins, as in procps
 
     def show(n: int) -> str:
-        if "-h" in args or "--human" in args:
+        if unit in ("-h", "--human"):
             if n == 0:
                 return "0B"
             text = human(n)
             return text if text[-1].isdigit() else text + "i"
-        divisor = 1024**3 if "-g" in args else 1024**2 if "-m" in args else 1024
-        return str(n // divisor)
+        return str(n // _FREE_UNITS[unit])
 
     rows = [
         f"{'':15}{'total':>12}{'used':>12}{'free':>12}{'shared':>12}{'buff/cache':>12}{'available':>12}"
@@ -104,13 +122,42 @@ def uptime_line(state: SystemState) -> str:
 
 @program("uptime", needs=("system",))
 def uptime(call: Call) -> CommandResult:
+    """procps-ng uptime; --pretty, --since and --version are not simulated."""
+    _, operands, error = parse_options(
+        "uptime",
+        call.argv[1:],
+        "",
+        uncarried="psV",
+        uncarried_long=["pretty", "since", "version"],
+        reject=usage_text,
+    )
+    if error or operands:  # an operand: procps answers with its usage text
+        return error or usage_text("uptime", BadOption("operand", operands[0]), 1)
     return CommandResult(stdout=uptime_line(call.system), identity=("uptime",))
 
 
 @program("hostname", needs=("system",))
 def hostname(call: Call) -> CommandResult:
+    """The hostname (-s: up to its first dot); setting it (an operand, -F, -b) and the name
+    service lookups (-f, -d, -i, ...) are not simulated."""
     state = call.system
-    return CommandResult(stdout=state.spec.hostname + "\n", identity=("hostname",))
+    long = ["alias", "all-fqdns", "boot", "domain", "fqdn", "long", "file=", "ip-address"]
+    long += ["all-ip-addresses", "yp", "nis", "version"]
+    opts, operands, error = parse_options(
+        "hostname",
+        call.argv[1:],
+        "s",
+        ["short"],
+        uncarried="aAbdfF:iIyV",
+        uncarried_long=long,
+        reject=usage_text,
+    )
+    if error:
+        return error
+    if operands:
+        raise NotSimulated(f"hostname {operands[0]} (setting the host name)")
+    name = state.spec.hostname.split(".")[0] if opts else state.spec.hostname
+    return CommandResult(stdout=name + "\n", identity=("hostname",))
 
 
 @program("whoami", needs=("system",))
@@ -123,18 +170,54 @@ def whoami(call: Call) -> CommandResult:
 
 @program("id", needs=("system",))
 def id_(call: Call) -> CommandResult:
-    state, argv, ctx = call.system, call.argv, call.ctx
-    user = next((a for a in argv[1:] if not a.startswith("-")), ctx.user)
-    if user not in state.users:
-        return CommandResult(stderr=f"id: '{user}': no such user\n", exit_code=1)
-    uid, groups = state.users[user]
-    gids = {"root": 0, "adm": 4, "sudo": 27, "systemd-journal": 999}
-    gid_of = {g: gids.get(g, state.users.get(g, (1000 + i, []))[0]) for i, g in enumerate(groups)}
-    listing = ",".join(f"{gid_of[g]}({g})" for g in groups)
-    return CommandResult(
-        stdout=f"uid={uid}({user}) gid={gid_of[groups[0]]}({groups[0]}) groups={listing}\n",
-        identity=("id",),
+    """coreutils id: the full line, or one of -u/-g/-G (names with -n; -r is the same id, as
+    the simulated users run with their real ids); SELinux contexts are not simulated."""
+    state, ctx = call.system, call.ctx
+    opts, users, error = parse_options(
+        "id",
+        call.argv[1:],
+        "agGnru",
+        ["group", "groups", "name", "real", "user"],
+        uncarried="Zz",
+        uncarried_long=["context", "zero"],
     )
+    if error:
+        return error
+    flags = {_ID_LONG.get(o, o) for o, _ in opts}
+    only = flags & {"-u", "-g", "-G"}
+    if len(only) > 1:
+        return _id_error('cannot print "only" of more than one choice')
+    if not only and flags & {"-n", "-r"}:
+        return _id_error("cannot print only names or real IDs in default format")
+    result = CommandResult(identity=("id",))
+    for user in users or [ctx.user]:
+        if user not in state.users:
+            result.stderr += f"id: '{user}': no such user\n"
+            result.exit_code = 1
+            continue
+        uid, groups = state.users[user]
+        gids = {"root": 0, "adm": 4, "sudo": 27, "systemd-journal": 999}
+        gid_of = {
+            g: gids.get(g, state.users.get(g, (1000 + i, []))[0]) for i, g in enumerate(groups)
+        }
+        if only:
+            ids = {"-u": [(uid, user)], "-g": [(gid_of[groups[0]], groups[0])]}
+            chosen = ids.get(next(iter(only)), [(gid_of[g], g) for g in groups])
+            shown = [name if "-n" in flags else str(number) for number, name in chosen]
+            result.stdout += " ".join(shown) + "\n"
+            continue
+        listing = ",".join(f"{gid_of[g]}({g})" for g in groups)
+        result.stdout += (
+            f"uid={uid}({user}) gid={gid_of[groups[0]]}({groups[0]}) groups={listing}\n"
+        )
+    return result
+
+
+_ID_LONG = {"--user": "-u", "--group": "-g", "--groups": "-G", "--name": "-n", "--real": "-r"}
+
+
+def _id_error(problem: str) -> CommandResult:
+    return usage_error("id", problem)
 
 
 @program("uname", needs=("system",))
@@ -168,8 +251,27 @@ def uname(call: Call) -> CommandResult:
 
 @program("date", needs=("system",))
 def date(call: Call) -> CommandResult:
-    state, argv = call.system, call.argv
-    fmt = next((a[1:] for a in argv[1:] if a.startswith("+")), "%a %b %e %H:%M:%S UTC %Y")
+    """coreutils date: now (the declared clock, in UTC, so -u changes nothing) in the default
+    or a +FORMAT; other dates (-d, -r, -f), other formats (-I, -R) and setting it are not
+    simulated."""
+    state = call.system
+    args = ["--iso-8601=" if a == "--iso-8601" else a for a in call.argv[1:]]  # optional value
+    long = ["date=", "debug", "file=", "iso-8601=", "resolution", "rfc-email", "rfc-3339="]
+    _, operands, error = parse_options(
+        "date",
+        args,
+        "u",
+        ["utc", "universal"],
+        uncarried="d:f:IRr:s:",
+        uncarried_long=[*long, "reference=", "set="],
+    )
+    if error:
+        return error
+    if len(operands) > 1:
+        return usage_error("date", f"extra operand '{operands[1]}'")
+    if operands and not operands[0].startswith("+"):
+        raise NotSimulated(f"date {operands[0]} (setting the clock)")
+    fmt = operands[0][1:] if operands else "%a %b %e %H:%M:%S UTC %Y"
     return CommandResult(
         stdout=state.now.strftime(fmt.replace("%N", "000000000")) + "\n", identity=("date",)
     )

@@ -9,6 +9,7 @@ stub resolver at 127.0.0.53 would say. `iptables -L` prints the filter table of
 from __future__ import annotations
 
 from agentbench.sim.core.base import CommandResult, NotSimulated
+from agentbench.sim.core.options import parse_options, usage_text
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec_services import DnsRecord, FirewallRule
 from agentbench.sim.core.system import SystemState
@@ -47,20 +48,29 @@ def _value(record: DnsRecord) -> str:
 
 @program("dig", needs=("system",))
 def dig(call: Call) -> CommandResult:
-    state, argv = call.system, call.argv
-    args = argv[1:]
-    short = "+short" in args
-    server = next((a[1:] for a in args if a.startswith("@")), "127.0.0.53")
-    rtype, name, skip = "A", ".", False
-    for i, arg in enumerate(args):
-        if skip:
-            skip = False
-        elif arg == "-t" and i + 1 < len(args):
-            rtype, skip = args[i + 1].upper(), True
-        elif arg.upper() in _TYPES:
-            rtype = arg.upper()
-        elif not arg.startswith(("+", "@", "-")):
-            name = arg
+    """bind9 dig: NAME, a type (`MX`, `-t MX`), class IN, `@SERVER` and `+short`; its other
+    options and query options (`-x`, `+noall`, ...) are not simulated, and one it does not
+    have is answered with its usage text (not carried)."""
+    state, args = call.system, call.argv[1:]
+    opts, words, error = parse_options(
+        "dig", args, "t:", uncarried="46b:c:f:hik:mp:q:ruvx:y:", reject=usage_text
+    )
+    if error:
+        return error
+    rtype, name, short = "A", ".", False
+    rtype = next((v.upper() for o, v in reversed(opts) if o == "-t"), rtype)
+    server = "127.0.0.53"
+    for word in words:
+        if word == "+short":
+            short = True
+        elif word.startswith("+"):
+            raise NotSimulated(f"dig {word} (a query option not simulated)")
+        elif word.startswith("@"):
+            server = word[1:]
+        elif word.upper() in _TYPES:
+            rtype = word.upper()
+        elif word.upper() != "IN":
+            name = word
     answer = resolve(state, name, rtype)
     identity = ("dns", name.rstrip(".").lower(), rtype)
     if short:
@@ -135,9 +145,15 @@ def host(call: Call) -> CommandResult:
 
 @program("nslookup", needs=("system",))
 def nslookup(call: Call) -> CommandResult:
-    state, argv = call.system, call.argv
-    names = [a for a in argv[1:] if not a.startswith("-")]
-    name = names[0] if names else ""
+    """bind9 nslookup NAME against the stub resolver; its `-option` settings, another server
+    and the interactive mode (no NAME) are not simulated."""
+    state = call.system
+    _, names, error = parse_options("nslookup", call.argv[1:], "", reject=usage_text)
+    if error:
+        return error
+    if len(names) != 1:
+        raise NotSimulated("nslookup " + " ".join(names) + " (interactive, or another server)")
+    name = names[0]
     head = "Server:\t\t127.0.0.53\nAddress:\t127.0.0.53#53\n\n"
     identity = ("dns", name.rstrip(".").lower(), "A")
     answer = resolve(state, name, "A") + [

@@ -11,6 +11,7 @@ from __future__ import annotations
 import zlib
 
 from agentbench.sim.core.base import CommandResult, NotSimulated, ShellContext
+from agentbench.sim.core.options import parse_options, usage_text
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import ProcessSpec, SocketSpec
 from agentbench.sim.core.system import SystemState
@@ -96,22 +97,38 @@ def lsof(call: Call) -> CommandResult:
     return CommandResult(stdout="\n".join(lines) + "\n", identity=identity)
 
 
+_FUSER_OTHER = ["all", "interactive", "inode", "list-signals", "mount", "ismountpoint"]
+_FUSER_OTHER += ["silent", "user", "verbose", "writeonly", "version", "ipv4", "ipv6"]
+
+
 @program("fuser", needs=("system",))
 def fuser(call: Call) -> CommandResult:
-    state, argv, ctx = call.system, call.argv, call.ctx
-    args = argv[1:]
-    flags = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
-    names = [a for a in args if not a.startswith("-")]
-    if "n" in flags and len(names) >= 2:  # fuser -n tcp 8080
-        names = [f"{n}/{names[0]}" for n in names[1:]]
+    """psmisc fuser over ports (`8080/tcp`, `-n tcp 8080`), -k to kill their holders; files,
+    mounts and its other options (-v, -u, -SIGNAL, ...) are not simulated."""
+    state, ctx = call.system, call.ctx
+    opts, names, error = parse_options(
+        "fuser",
+        call.argv[1:],
+        "kn:",
+        ["kill", "namespace="],
+        uncarried="acfiIlmMsuvwV46",
+        uncarried_long=_FUSER_OTHER,
+        reject=usage_text,  # -SIGNAL too: psmisc's own grammar
+    )
+    if error:
+        return error
+    flags = "".join("k" if o in ("-k", "--kill") else "" for o, _ in opts)
+    space = next((v for o, v in opts if o in ("-n", "--namespace")), None)
+    if space is not None:  # fuser -n tcp 8080
+        names = [f"{n}/{space}" for n in names]
     if not names:
         return CommandResult(stderr="No process specification given\n", exit_code=1)
     result = CommandResult(identity=("ports", *[n.split("/")[0] for n in names]))
     found_any = False
     for name in names:
-        if "/" not in name:
+        port, _, proto = name.partition("/")
+        if not port.isdigit() or proto not in ("tcp", "udp"):
             raise NotSimulated(f"fuser {name} (only ports, PORT/tcp, are simulated)")
-        port, proto = name.split("/", 1)
         holders = sorted({owner.pid for _, owner in _visible(state, ctx, port, proto)})
         if not holders:
             continue

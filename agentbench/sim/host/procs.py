@@ -13,13 +13,13 @@ import posixpath
 import re
 
 from agentbench.sim.core.base import Change, CommandResult, ShellContext
+from agentbench.sim.core.options import parse_options, usage_error, usage_text
 from agentbench.sim.core.regex import compile_regex
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import ProcessSpec
 from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import parse_size
 from agentbench.sim.host.facts import uptime_line
-from agentbench.sim.text.filters import parse_options, usage_error
 
 SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "KILL": 9, "USR1": 10, "USR2": 12, "TERM": 15}
 SIGNALS.update({"CONT": 18, "STOP": 19})
@@ -228,9 +228,22 @@ def pkill(call: Call) -> CommandResult:
 
 @program("pidof", needs=("system",))
 def pidof(call: Call) -> CommandResult:
-    state, argv = call.system, call.argv
-    names = [a for a in argv[1:] if not a.startswith("-")]
-    single = "-s" in argv[1:]
+    """procps-ng pidof NAME...: -s (one pid each), -q (the exit status alone), -S SEP; the
+    others (-x scripts, -o omitted pids, -c, -w) are not simulated."""
+    state = call.system
+    opts, names, error = parse_options(
+        "pidof",
+        call.argv[1:],
+        "qsS:",
+        ["quiet", "single-shot", "separator="],
+        uncarried="cwxo:V",
+        uncarried_long=["check-root", "with-workers", "omit-pid=", "version"],
+        reject=usage_text,
+    )
+    if error:
+        return error
+    flags = {_PIDOF_LONG.get(o, o): v for o, v in opts}
+    single = "-s" in flags
     pids: list[int] = []
     for name in names:
         found = sorted(
@@ -240,7 +253,12 @@ def pidof(call: Call) -> CommandResult:
     identity = ("process", "list", *map(str, pids))
     if not pids:
         return CommandResult(exit_code=1, identity=identity)
-    return CommandResult(stdout=" ".join(map(str, pids)) + "\n", identity=identity)
+    if "-q" in flags:
+        return CommandResult(identity=identity)
+    return CommandResult(stdout=flags.get("-S", " ").join(map(str, pids)) + "\n", identity=identity)
+
+
+_PIDOF_LONG = {"--quiet": "-q", "--single-shot": "-s", "--separator": "-S"}
 
 
 def _program(process: ProcessSpec) -> str:

@@ -1,12 +1,18 @@
 """`ps` over the declared processes: `aux`, `-ef`, `-p PID`, `-o FIELDS` and `--sort`.
 
+Every other option of procps' three grammars (UNIX `-x`, BSD letters, GNU `--long`) is not
+simulated, and so is a listing that selects the calling terminal's processes (no `-e`, `-A`,
+`ax` or `-p`): a tool call has no terminal. `w` is carried: without a terminal ps never
+truncates its lines. An option ps does not have gets its usage text (not carried).
+
 Layouts are procps-ng's: BSD `ps aux` widens VSZ/RSS to the largest value; `-ef` is the
 System V full listing; `-o` prints the named columns with procps' headers.
 """
 
 from __future__ import annotations
 
-from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.base import CommandResult, NotSimulated
+from agentbench.sim.core.options import parse_options, usage_text
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import ProcessSpec
 
@@ -88,8 +94,8 @@ def _custom(
 def ps(call: Call) -> CommandResult:
     state, argv = call.system, call.argv
     args = argv[1:]
+    sort = _check_options(args)
     procs = list(state.processes)
-    sort = next((a.split("=", 1)[1] for a in args if a.startswith("--sort=")), None)
     if sort:
         key = sort.lstrip("-+")
         field = {
@@ -160,3 +166,41 @@ def _pid_selection(args: list[str]) -> set[int] | None:
         if value is not None:
             return {int(v) for v in value.replace(",", " ").split() if v.isdigit()}
     return None
+
+
+_UNIX_OTHER = "acdFHjLlMNPTVyZC:G:g:O:q:s:t:U:u:"
+_GNU_OTHER = ["cols=", "columns=", "width=", "rows=", "lines=", "context", "cumulative"]
+_GNU_OTHER += ["deselect", "forest", "Group=", "group=", "headers", "no-headers", "heading"]
+_GNU_OTHER += ["no-heading", "info", "ppid=", "quick-pid=", "sid=", "tty=", "User=", "user="]
+_GNU_OTHER += ["version"]
+
+
+def _check_options(args: list[str]) -> str | None:
+    """Raise NotSimulated for what the listing does not carry (module docstring); the --sort key."""
+    opts, words, _ = parse_options(  # usage_text raises: no rejection comes back
+        "ps",
+        args,
+        "efAwp:o:",
+        ["sort=", "pid=", "format="],
+        uncarried=_UNIX_OTHER,
+        uncarried_long=_GNU_OTHER,
+        reject=usage_text,
+    )
+    bsd: set[str] = set()
+    rest = iter(words)
+    for word in rest:
+        letters = word
+        if "o" in word:  # BSD `o FIELDS` / `axoFIELDS`: the field list follows
+            letters, fields = word.split("o", 1)
+            if not fields:
+                next(rest, None)
+        bsd |= set(letters)
+        if not letters.isalpha() or set(letters) - set("auxw"):
+            raise NotSimulated(f"ps {word} (BSD options not simulated)")
+    flags = {o for o, _ in opts}
+    sort = next((v for o, v in opts if o == "--sort"), None)
+    if not args or {"a", "x"} <= bsd or flags & {"-e", "-A", "-p", "--pid"}:
+        return sort
+    if any(field not in _FIELDS for field, _ in _columns(args)):
+        return sort  # a bad format is an error before any selection is made
+    raise NotSimulated("ps " + " ".join(args) + " (the calling terminal's processes)")

@@ -10,11 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from agentbench.sim.core.base import CommandResult
+from agentbench.sim.core.options import parse_options, usage_text
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec_services import LoginSpec
 from agentbench.sim.core.units import parse_time
 from agentbench.sim.host.facts import uptime_line
-from agentbench.sim.text.filters import parse_options
 
 
 def _when(stamp: datetime) -> str:
@@ -49,25 +49,34 @@ def who(call: Call) -> CommandResult:
     return CommandResult(stdout="".join(line + "\n" for line in lines), identity=("logins", "who"))
 
 
-def _count(args: list[str]) -> tuple[int | None, list[str], str | None]:
-    """(-n N | -N | --limit N, the other words, an error)."""
-    limit, rest = None, []
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg in ("-n", "--limit") and i + 1 < len(args):
-            value, i = args[i + 1], i + 1
+_LAST_OTHER = ["dns", "file=", "fulltimes", "ip", "present=", "nohostname", "since=", "until="]
+_LAST_OTHER += ["fullnames", "system", "time-format=", "version"]
+
+
+def _last_options(
+    prog: str, args: list[str]
+) -> tuple[set[str], int | None, list[str]] | CommandResult:
+    """util-linux last's options: (-a, the -n/--limit/-N count, the names) or the rejection;
+    raises NotSimulated for the ones not carried (another file, other time spans or formats)."""
+    args = [f"-n{a[1:]}" if a[1:].isdigit() and a.startswith("-") else a for a in args]
+    opts, names, error = parse_options(
+        prog,
+        args,
+        "an:",
+        ["hostlast", "limit="],
+        uncarried="dFf:ip:Rs:t:wxTV",
+        uncarried_long=_LAST_OTHER,
+    )
+    if error:
+        return error
+    limit = None
+    for name, value in opts:
+        if name in ("-n", "--limit"):
             if not value.isdigit():
-                return None, [], f"failed to parse number: '{value}'"
+                text = f"{prog}: failed to parse number: '{value}'\n"
+                return CommandResult(stderr=text, exit_code=1)
             limit = int(value)
-        elif arg.startswith("-n") and arg[2:].isdigit():
-            limit = int(arg[2:])
-        elif arg[1:].isdigit() and arg.startswith("-"):
-            limit = int(arg[1:])
-        elif not arg.startswith("-"):
-            rest.append(arg)
-        i += 1
-    return limit, rest, None
+    return {"-a" if o == "--hostlast" else o for o, _ in opts}, limit, names
 
 
 @program("last", "lastb", needs=("system",))
@@ -80,9 +89,10 @@ def last(call: Call) -> CommandResult:
     if failed and ctx.user != "root":
         text = "lastb: cannot open /var/log/btmp: Permission denied\n"
         return CommandResult(stderr=text, exit_code=1, identity=(*identity, "!denied"))
-    limit, names, error = _count(argv[1:])
-    if error:
-        return CommandResult(stderr=f"{prog}: {error}\n", exit_code=1)
+    parsed = _last_options(prog, argv[1:])
+    if isinstance(parsed, CommandResult):
+        return parsed
+    flags, limit, names = parsed
     records = [x for x in state.spec.logins if x.failed == failed]
     # wtmp starts with the boot record; btmp with its first failure
     starts = [parse_time(x.start) for x in records]
@@ -94,7 +104,7 @@ def last(call: Call) -> CommandResult:
         shown = [x for x in shown if x.user in names or x.tty in names]
     if limit is not None:
         shown = shown[:limit]
-    host_last = "-a" in argv[1:]  # the remote host in the last column
+    host_last = "-a" in flags  # the remote host in the last column
     lines = []
     for x in shown:
         span = _span(x)
@@ -110,18 +120,29 @@ def last(call: Call) -> CommandResult:
 
 @program("w", needs=("system",))
 def w(call: Call) -> CommandResult:
+    """procps-ng w [-h] [USER]; its other layouts (-s, -f, -o, -i, -p, -u) are not simulated."""
     state = call.system
-    head = uptime_line(state)
+    opts, users, error = parse_options(
+        "w",
+        call.argv[1:],
+        "h",
+        ["no-header"],
+        uncarried="fiopsuV",
+        uncarried_long=["from", "ip-addr", "old-style", "pids", "short", "no-current", "version"],
+        reject=usage_text,
+    )
+    if error:
+        return error
     active = sorted(
         (x for x in state.spec.logins if x.end is None and not x.failed), key=lambda x: x.start
     )
-    lines = [
-        head.rstrip("\n"),
-        "USER     TTY      FROM             LOGIN@   IDLE   JCPU   PCPU WHAT",
-    ]
+    if users:
+        active = [x for x in active if x.user == users[0]]
+    lines = [] if opts else [uptime_line(state).rstrip("\n")]
+    lines += [] if opts else ["USER     TTY      FROM             LOGIN@   IDLE   JCPU   PCPU WHAT"]
     for x in active:
         lines.append(
             f"{x.user:<8} {x.tty:<8} {x.host or '-':<16} {parse_time(x.start):%H:%M}    "
             "0.00s  0.01s  0.00s -bash"
         )
-    return CommandResult(stdout="\n".join(lines) + "\n", identity=("logins", "who"))
+    return CommandResult(stdout="".join(line + "\n" for line in lines), identity=("logins", "who"))

@@ -6,7 +6,8 @@ otherwise polkit refuses as on a headless host) and report a `Change`.
 
 from __future__ import annotations
 
-from agentbench.sim.core.base import Change, CommandResult, ShellContext
+from agentbench.sim.core.base import Change, CommandResult, NotSimulated, ShellContext
+from agentbench.sim.core.options import getopt_line, parse_options
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.spec import JournalEntry, UnitSpec
 from agentbench.sim.core.system import SystemState
@@ -20,24 +21,23 @@ def _status(state: SystemState, unit: UnitSpec) -> str:
 
 @program("systemctl", needs=("system",))
 def systemctl(call: Call) -> CommandResult:
-    state, argv, ctx = call.system, call.argv, call.ctx
+    state, ctx = call.system, call.ctx
     from agentbench.sim.host.systemd_status import list_units
 
-    args = [
-        a
-        for a in argv[1:]
-        if a not in ("--no-pager", "-l", "--full", "--no-legend", "-q", "--quiet", "--plain")
-    ]
-    flags = [a for a in args if a.startswith("-")]
-    words = [a for a in args if not a.startswith("-")]
+    parsed = _options(call.argv[1:])
+    if isinstance(parsed, CommandResult):
+        return parsed
+    flags, words = parsed
     verb = words[0] if words else "list-units"
     names = words[1:]
     if verb == "show":
         from agentbench.sim.host.systemd_show import show
 
-        rest = list(args)
-        rest.remove("show")
-        return show(state, rest)
+        return show(
+            state,
+            [*names, *(f for f in flags if f.startswith("--property="))]
+            + (["--value"] if "--value" in flags else []),
+        )
     if verb in ("list-units", "list-unit-files") or "--failed" in flags:
         return list_units(state, flags, verb)
     if verb in ("status", "is-active", "is-enabled", "is-failed", "cat"):
@@ -64,6 +64,47 @@ def systemctl(call: Call) -> CommandResult:
             result.changes += then.changes
         return result
     return CommandResult(stderr=f"Unknown command verb '{verb}'.\n", exit_code=1)
+
+
+# the options systemctl carries, by the name they are read under; the rest of systemctl's
+# options are not simulated, and one it does not have is getopt's line, exit 1
+_SHORT = {"-l": "--full", "-q": "--quiet", "-t": "--type", "-p": "--property", "-P": "-P"}
+_CARRIED = ["full", "no-pager", "no-legend", "quiet", "failed", "now", "type=", "state="]
+_CARRIED += ["property=", "value"]
+_OTHER = ["all", "recursive", "reverse", "after", "before", "with-dependencies", "job-mode="]
+_OTHER += ["show-types", "check-inhibitors=", "ignore-inhibitors", "kill-whom=", "kill-value="]
+_OTHER += ["signal=", "what=", "user", "system", "global", "runtime", "force", "preset-mode="]
+_OTHER += ["root=", "image=", "lines=", "output=", "firmware-setup", "boot-loader-menu="]
+_OTHER += ["boot-loader-entry=", "reboot-argument=", "timestamp=", "read-only", "mkdir"]
+_OTHER += ["marked", "host=", "machine=", "no-block", "no-wall", "no-reload", "no-warn"]
+_OTHER += ["no-ask-password", "legend=", "wait", "dry-run", "message=", "drop-in=", "when="]
+_OTHER += ["stdin", "show-transaction", "version", "image-policy=", "capsule=", "plain"]
+
+
+def _options(args: list[str]) -> tuple[list[str], list[str]] | CommandResult:
+    """(the carried options as `--long[=VALUE]`, the verb and its operands), or the rejection;
+    `--state` other than failed and every option not carried raise NotSimulated."""
+    opts, words, error = parse_options(
+        "systemctl",
+        args,
+        "lqt:p:P:",
+        _CARRIED,
+        uncarried="ahrsfn:o:H:M:iT",
+        uncarried_long=_OTHER,
+        reject=getopt_line,
+    )
+    if error:
+        return error
+    flags: list[str] = []
+    for name, value in opts:
+        if name == "-P":
+            flags += [f"--property={value}", "--value"]
+            continue
+        name = _SHORT.get(name, name)
+        if name == "--state" and value != "failed":
+            raise NotSimulated(f"systemctl --state={value}")
+        flags.append(f"{name}={value}" if name in ("--type", "--state", "--property") else name)
+    return flags, words
 
 
 def _read(state: SystemState, verb: str, names: list[str], flags: list[str]) -> CommandResult:
@@ -115,6 +156,8 @@ def _read(state: SystemState, verb: str, names: list[str], flags: list[str]) -> 
                 result.exit_code = 1
                 continue
             result.stdout += f"# {path}\n{node.content}"
+    if "--quiet" in flags and verb.startswith("is-"):  # -q: the exit status alone
+        result.stdout = ""
     return result
 
 

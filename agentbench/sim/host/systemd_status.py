@@ -66,6 +66,8 @@ def list_units(state: SystemState, flags: list[str], verb: str) -> CommandResult
         rows = [f"{'UNIT FILE':<{width}} STATE           PRESET"] + [
             f"{u.name:<{width}} {u.enabled:<15} enabled" for u in units
         ]
+        if "--no-legend" in flags:
+            return CommandResult(stdout="".join(r + "\n" for r in rows[1:]), identity=identity)
         return CommandResult(
             stdout="\n".join(rows) + f"\n\n{len(units)} unit files listed.\n", identity=identity
         )
@@ -85,6 +87,8 @@ def list_units(state: SystemState, flags: list[str], verb: str) -> CommandResult
         "        SUB    → The low-level unit activation state, values depend on unit type.\n\n"
         f"{len(units)} loaded units listed.\n"
     )
+    if "--no-legend" in flags:  # neither the column headers nor the footer
+        return CommandResult(stdout="".join(row + "\n" for row in rows[1:]), identity=identity)
     if not units and failed_only:
         return CommandResult(stdout=rows[0] + "\n\n0 loaded units listed.\n", identity=identity)
     return CommandResult(stdout="\n".join(rows) + "\n" + legend, identity=identity)

@@ -9,7 +9,6 @@ the same as `cat PATH`. Options are parsed as GNU getopt does; a bad one gets th
 
 from __future__ import annotations
 
-import getopt
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -17,6 +16,7 @@ from dataclasses import replace
 from agentbench.sim.core.base import CommandResult
 from agentbench.sim.core.budget import current
 from agentbench.sim.core.fs import UserFiles
+from agentbench.sim.core.options import parse_options, usage_error
 from agentbench.sim.core.regex import compile_pattern
 from agentbench.sim.core.registry import Call, program
 
@@ -65,29 +65,6 @@ def _open_error(prog: str, operand: str, error: str) -> str:
     if prog == "sort":
         return f"sort: cannot read: {operand}: {error}\n"
     return f"{prog}: {operand}: {error}\n"
-
-
-def usage_error(prog: str, problem: str, code: int = 1) -> CommandResult:
-    """GNU's text for a bad option: `grep: invalid option -- 'z'` + the --help hint."""
-    return CommandResult(
-        stderr=f"{prog}: {problem}\nTry '{prog} --help' for more information.\n", exit_code=code
-    )
-
-
-def parse_options(
-    prog: str, args: list[str], short: str, long: list[str] | None = None, code: int = 1
-) -> tuple[list[tuple[str, str]], list[str], CommandResult | None]:
-    try:
-        opts, rest = getopt.gnu_getopt(args, short, long or [])
-    except getopt.GetoptError as exc:
-        if exc.opt and len(exc.opt) == 1 and "requires" in exc.msg:
-            problem = f"option requires an argument -- '{exc.opt}'"
-        elif exc.opt and len(exc.opt) == 1:
-            problem = f"invalid option -- '{exc.opt}'"
-        else:
-            problem = f"unrecognized option '--{exc.opt}'"
-        return [], [], usage_error(prog, problem, code)
-    return opts, rest, None
 
 
 def lines_of(text: str) -> list[str]:

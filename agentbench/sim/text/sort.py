@@ -7,15 +7,10 @@ from typing import Any
 
 from agentbench.sim.core.base import CommandResult
 from agentbench.sim.core.budget import current
+from agentbench.sim.core.options import parse_options, usage_error
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.core.units import parse_size
-from agentbench.sim.text.filters import (
-    Inputs,
-    join_lines,
-    lines_of,
-    parse_options,
-    usage_error,
-)
+from agentbench.sim.text.filters import Inputs, join_lines, lines_of
 
 _NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)")
 

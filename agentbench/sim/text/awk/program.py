@@ -18,12 +18,13 @@ from typing import Any
 
 from agentbench.sim.core.base import CommandResult, NotSimulated
 from agentbench.sim.core.brackets import unbalanced
+from agentbench.sim.core.options import parse_options
 from agentbench.sim.core.registry import Call, program
 from agentbench.sim.text.awk.builtins import call as builtin_call
 from agentbench.sim.text.awk.eval import Exit, Machine, Next
 from agentbench.sim.text.awk.parse import Parser, tokens
 from agentbench.sim.text.awk.values import AwkError, StrNum
-from agentbench.sim.text.filters import Inputs, lines_of, parse_options
+from agentbench.sim.text.filters import Inputs, lines_of
 
 
 def _records(text: str) -> Iterator[str]:

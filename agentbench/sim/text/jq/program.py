@@ -22,8 +22,9 @@ from typing import Any
 from agentbench.sim.core.base import CommandResult, NotSimulated
 from agentbench.sim.core.brackets import unbalanced
 from agentbench.sim.core.budget import bounded, current
+from agentbench.sim.core.options import parse_options
 from agentbench.sim.core.registry import Call, program
-from agentbench.sim.text.filters import Inputs, parse_options
+from agentbench.sim.text.filters import Inputs
 from agentbench.sim.text.jq.lex import JqSyntax, JqUndefined
 from agentbench.sim.text.jq.parse import Parser
 from agentbench.sim.text.jq.values import (

@@ -9,8 +9,9 @@ from typing import Any
 
 from agentbench.sim.core.base import Change, CommandResult, NotSimulated
 from agentbench.sim.core.budget import current
+from agentbench.sim.core.options import parse_options
 from agentbench.sim.core.registry import Call, program
-from agentbench.sim.text.filters import Files, Inputs, join_lines, lines_of, parse_options
+from agentbench.sim.text.filters import Files, Inputs, join_lines, lines_of
 from agentbench.sim.text.sed.parse import Command, SedError, parse
 
 _OPTIONS = {
