@@ -85,7 +85,6 @@ def number_matches(claim: Claim, text: str) -> bool:
     return False
 
 
-
 def derivation_operand(
     value: float, figures: list[tuple[float, int]], results: list[float]
 ) -> bool:
