@@ -23,6 +23,7 @@ from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.figures import count_problems, figure_problems, identifier_problems
+from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.unsupported import unsupported_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
@@ -122,6 +123,7 @@ def answer_check(
         problems.append(f"does not match /{exp.regex}/")
     if exp.json_schema is not None or exp.json_fields:
         problems += json_problems(exp, answer)
+    answer = with_digits(answer)
     claims = [c for c in exp.claims if condition_holds(c.when, facts)]
     decoys = [d for d in exp.decoys if condition_holds(d.when, facts)]
     if claims or decoys:

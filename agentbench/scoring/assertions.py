@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from agentbench.scoring.claims import Clause, Stance, sentence_clauses, stance_at
 from agentbench.scoring.entities import Entities, _pattern
 from agentbench.scoring.lexicon import Entry, entry
-from agentbench.scoring.quantities import moment_span, parse_moment, quantity_span
+from agentbench.scoring.numbers import derivation_operand
+from agentbench.scoring.quantities import moment_span, parse_moment, quantities, quantity_span
 from agentbench.tasks.expectations import Fact
 
 Span = tuple[int, int]
@@ -416,6 +417,17 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
         clause = reading.groups[o.sentence][o.clause].text
         if o.stance is Stance.negated or (o.sentence in near and _BREAKDOWN.search(clause)):
             continue
+        if fact.amount is not None and o.sentence in near and _worked(fact, reading, o, required):
+            continue
         if subject is None or not o.bound or o.bound & family:
             return [f"wrong answer {fact.label()!r} is {o.stance.value}"]
     return []
+
+
+def _worked(fact: Fact, reading: Reading, o: Occurrence, required: list[Fact] | None) -> bool:
+    """A rejected figure that its sentence combines with another into the required one."""
+    assert fact.amount is not None
+    sentence = " ".join(c.text for c in reading.groups[o.sentence])
+    figures = [(q.raw, q.start) for q in quantities(sentence)]
+    results = [f.amount.value for f in required or [] if f.amount is not None]
+    return derivation_operand(fact.amount.value, figures, results)

@@ -195,10 +195,7 @@ class Entities:
                 values = [str(r[index]) for r in rows if index < len(r) and r[index] is not None]
                 if not values or not all(re.search(r"[A-Za-z]", v) for v in values):
                     continue
-                keylike = all(re.search(r"\d", v) for v in values) or len(set(values)) >= max(
-                    2, 0.5 * len(values)
-                )
-                if not keylike or re.match(r"\d{4}-\d\d", values[0]):
+                if not _identifier_column(column, values) or re.match(r"\d{4}-\d\d", values[0]):
                     continue
                 for row in rows:
                     if index < len(row) and row[index] is not None:
@@ -342,3 +339,23 @@ def declared_entities(environment: Environment, prompt: str = "") -> Entities:
     found = Entities(environment, prompt)
     _CACHE[key] = (environment, found)
     return found
+
+
+_NAME_COLUMN = re.compile(
+    r"(?:^|_)(?:id|ids|key|name|names|user|username|login|email|customer|owner|host|hostname"
+    r"|sku|code|slug|ref|number|no|handle|account|team|service|node|pod|item|product|assignee"
+    r"|author|member|person|contact|engineer|reporter|title)(?:$|_)",
+    re.IGNORECASE,
+)
+
+
+def _identifier_column(column: str, values: list[str]) -> bool:
+    """Whether a SQL column's values name rows (ids, names, keys) rather than describe them: a
+    column named as an identifier or name, one whose every value carries a digit (`ORD-1042`),
+    or one of four or more rows whose values are all different. A low-variety column such as
+    `status` (resolved/open) describes rows; its values are not entities even in a two-row table."""
+    if _NAME_COLUMN.search(column):
+        return True
+    if all(re.search(r"\d", v) for v in values):
+        return True
+    return len(values) >= 4 and len(set(values)) == len(values)

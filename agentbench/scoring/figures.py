@@ -23,6 +23,7 @@ from itertools import combinations
 from agentbench.scoring.assertions import Reading
 from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.entities import IDENT, kind_of_token
+from agentbench.scoring.numbers import derivation_operand
 from agentbench.scoring.quantities import Quantity, factors, quantities
 from agentbench.tasks.expectations import Fact
 
@@ -107,6 +108,10 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                     continue
                 said = clause.text[q.start : q.end]
                 if _LABEL.search(clause.text[: q.start]):
+                    continue
+                sentence = " ".join(c.text for c in group)
+                figures = [(x.raw, x.start) for x in quantities(sentence)]
+                if derivation_operand(q.raw, figures, [a.value for a in required]):
                     continue
                 if q.dimension in ("bytes", "seconds"):
                     if q.raw >= 10 and not stated.sized(q) and stated.wrong_unit(q):

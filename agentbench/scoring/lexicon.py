@@ -38,6 +38,15 @@ def regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)
+def evidence_regex(pattern: str) -> re.Pattern[str]:
+    """An evidence pattern whose ends are literal digits, anchored on number boundaries: `504`
+    is evidence in `status 504` but not inside the order id `50467` or the figure `1504`."""
+    start = r"(?<![\d.])" if re.match(r"\d", pattern) else ""
+    end = r"(?![\d])" if re.search(r"(?<!\\)\d$", pattern) else ""
+    return re.compile(start + pattern + end, re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Entry:
     """One lexicon entry (or a task's extension of one)."""
@@ -67,7 +76,7 @@ class Entry:
         patterns: such an entry is never held against the environment)."""
         if not self.evidence:
             return True
-        return any(regex(p).search(text) for p in self.evidence)
+        return any(evidence_regex(p).search(text) for p in self.evidence)
 
     def extended(self, wordings: list[str], patterns: list[str]) -> Entry:
         """The entry with a task's own wordings added."""

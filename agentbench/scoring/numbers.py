@@ -83,3 +83,31 @@ def number_matches(claim: Claim, text: str) -> bool:
         if abs(value - claim.number) <= claim.tolerance + 1e-9 * max(1.0, abs(claim.number)):
             return True
     return False
+
+
+def derivation_operand(
+    value: float, figures: list[tuple[float, int]], results: list[float]
+) -> bool:
+    """Whether `value` is an operand of a derivation worked out before its result: it and
+    another figure, both written before the result in the same sentence, give the result by
+    adding one to or taking one from the other ("67 on hand and 33 reserved, which leaves 34":
+    67 and 33 are the working, 34 the answer). `figures` are (value, position) pairs; a figure
+    stated first and "explained" afterwards ("we can sell 243 (217 available, 26 reserved)") is
+    no working."""
+
+    def close(a: float, b: float) -> bool:
+        return abs(a - b) <= 0.005 * max(1.0, abs(b))
+
+    for result in results:
+        at = [p for v, p in figures if close(v, result)]
+        if not at:
+            continue
+        before = [v for v, p in figures if p < at[0]]
+        if not any(close(v, value) for v in before):
+            continue
+        for other in before:
+            if close(other, value) or close(other, result):
+                continue
+            if any(close(c, result) for c in (value - other, other - value, value + other)):
+                return True
+    return False

@@ -149,3 +149,25 @@ def test_an_unrequired_fact_binds_only_what_is_said(tasks: dict[str, Task]) -> N
     for rival in ("Aiko Tanaka", "Marta Silva"):
         ok, why = check(task, f"{decline} The database on-call is {rival}; call them.")
         assert not ok and rival in why, why
+
+
+def test_a_describing_column_is_no_entity_even_in_a_tiny_table() -> None:
+    from agentbench.tasks.model import Environment
+
+    env = Environment.model_validate(
+        {
+            "sql": {
+                "tables": {
+                    "tickets": {
+                        "columns": {"ticket_ref": "text", "status": "text", "assignee": "text"},
+                        "rows": [["T-1", "resolved", "dana"], ["T-2", "open", "omar"]],
+                    }
+                }
+            }
+        }
+    )
+    found = declared_entities(env)
+    keys = set(found.by_key)
+    assert "row:tickets.ticket_ref:T-1" in keys
+    assert "row:tickets.assignee:dana" in keys  # a name column, whatever its size
+    assert not any(k.startswith("row:tickets.status") for k in keys)

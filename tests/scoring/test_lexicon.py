@@ -46,3 +46,11 @@ def test_malformed_entries_are_refused_with_their_name() -> None:
         _entry("y", {"kind": "cause", "patterns": ["("]})
     with pytest.raises(KeyError, match="no lexicon entry 'nope'"):
         entry("nope")
+
+
+def test_numeric_evidence_is_anchored_on_number_boundaries() -> None:
+    timeout = entry("timeout")
+    assert timeout.supported_by("upstream answered 504 after 30s")
+    assert timeout.supported_by("status=504")
+    assert not timeout.supported_by('{"order_id": 50467, "total": 1504}')
+    assert not timeout.supported_by("version 2.504.1")

@@ -1,0 +1,40 @@
+"""Figures written in words count as figures, and the working of a derivation written out
+before its result is not asserted as the answer nor held as an unsupported figure."""
+
+from agentbench.scoring.answer import answer_check
+from agentbench.scoring.facts import EpisodeFacts
+from agentbench.scoring.numbers import derivation_operand
+from agentbench.scoring.spelled import with_digits
+from agentbench.tasks.model import AnswerExpectation
+
+
+def test_spelled_cardinals_become_digits() -> None:
+    assert with_digits("which leaves thirty-four units") == "which leaves 34 units"
+    assert with_digits("Fourteen orders, two hundred and five rows") == "14 orders, 205 rows"
+    assert with_digits("three thousand four hundred") == "3400"
+    assert with_digits("one of the pods is gone") == "one of the pods is gone"
+    assert with_digits("someone, tone, fortyish") == "someone, tone, fortyish"
+
+
+def test_working_before_the_result_is_an_operand() -> None:
+    figures = [(67.0, 10), (33.0, 25), (34.0, 60)]
+    assert derivation_operand(67.0, figures, [34.0])
+    # the rejected figure said first and explained afterwards is no working
+    assert not derivation_operand(243.0, [(243.0, 5), (217.0, 40), (26.0, 60)], [217.0])
+    assert not derivation_operand(50.0, [(50.0, 1), (34.0, 9)], [34.0])
+
+
+def _passed(answer: str) -> bool:
+    exp = AnswerExpectation.model_validate(
+        {
+            "facts": [{"name": "34 sellable", "amount": {"value": 34}}],
+            "rejects": [{"name": "on hand (67)", "amount": {"value": 67}}],
+        }
+    )
+    return answer_check(exp, EpisodeFacts(answer=answer)).passed
+
+
+def test_a_spelled_answer_with_its_working_passes_and_the_rejected_answer_fails() -> None:
+    assert _passed("There are 67 on hand and 33 reserved, which leaves thirty-four to sell.")
+    assert not _passed("We can sell 67 units (34 of them free and 33 reserved).")
+    assert not _passed("You can sell sixty-seven units.")
