@@ -20,11 +20,11 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from agentbench.scoring.assertions import Reading
 from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.entities import IDENT, kind_of_token
 from agentbench.scoring.numbers import derivation_operand
 from agentbench.scoring.quantities import Quantity, factors, quantities
+from agentbench.scoring.reading import Reading
 from agentbench.tasks.expectations import Fact
 
 _PAIRS_LIMIT = 300  # distinct stated figures combined pairwise, at most

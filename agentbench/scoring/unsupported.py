@@ -8,9 +8,10 @@ entry's evidence patterns, or the statement must quote the environment word for 
 
 from __future__ import annotations
 
-from agentbench.scoring.assertions import Reading, _show, predicate
+from agentbench.scoring.assertions import _show, predicate
 from agentbench.scoring.claims import Stance
 from agentbench.scoring.lexicon import causes
+from agentbench.scoring.reading import Reading
 from agentbench.tasks.expectations import Fact
 
 

@@ -1,0 +1,207 @@
+"""One answer read for the fact checks: its clauses, the entities each clause names and what a
+statement in it is bound to (agentbench.scoring.assertions checks facts against this reading;
+figures, actions and unsupported claims read it too).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from agentbench.scoring.claims import Clause, Stance, sentence_clauses, stance_at
+from agentbench.scoring.entities import Entities, _pattern
+
+Span = tuple[int, int]
+SpanFn = Callable[[str], Span | None]
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    sentence: int
+    clause: int
+    span: Span
+    stance: Stance
+    bound: frozenset[str]
+    inside: frozenset[str] = frozenset()  # entities named within the statement's own words
+
+    @property
+    def about(self) -> frozenset[str]:
+        return self.bound | self.inside
+
+
+class Reading:
+    """One answer, cut into clauses, with the entities each clause names."""
+
+    def __init__(
+        self, answer: str, entities: Entities, extra_names: list[str], happened: list[str]
+    ) -> None:
+        self.entities = entities
+        self.happened = happened  # the episode's recorded changes, as text
+        self.groups = sentence_clauses(answer)
+        known = {n.lower() for e in entities.by_key.values() for n in e.names}
+        self.extra = {
+            n: f"name:{n}"
+            for n in extra_names
+            if n.lower() not in known and n not in entities.by_key
+        }
+        self.mentions = [[self._mentions(c.text) for c in group] for group in self.groups]
+
+    def _mentions(self, text: str) -> list[tuple[int, int, str]]:
+        found = self.entities.mentions(text)
+        for name, key in self.extra.items():
+            found += [(m.start(), m.end(), key) for m in _pattern(re.escape(name)).finditer(text)]
+        return found
+
+    def family(self, key: str) -> set[str]:
+        return {key} if key.startswith("name:") else self.entities.family(key)
+
+    def key_of(self, ref: str) -> str:
+        if ref in self.extra:
+            return self.extra[ref]
+        return self.entities.resolve(ref)
+
+    def evidence(self, keys: frozenset[str]) -> str:
+        return self.entities.evidence({k for k in keys if not k.startswith("name:")}, self.happened)
+
+    def bind(self, s: int, c: int, span: Span) -> frozenset[str]:
+        """The entities a statement at `span` of clause c of sentence s is about; a name that
+        several entities share (`checkout` in two namespaces) is narrowed by the nearest
+        mention of one's namespace or owner."""
+        bound = self._bind(s, c, span)
+        if len(bound) < 2:
+            return bound
+        by_key = self.entities.by_key
+        parents = {k: self.entities._ancestors(k) for k in bound if k in by_key}
+        if len({frozenset(p) for p in parents.values()}) < 2:
+            return bound
+        context = [k for i in range(c, -1, -1) for _, _, k in self.mentions[s][i]]
+        context += [k for e in range(s - 1, -1, -1) for m in self.mentions[e] for _, _, k in m]
+        for key in [k for k in context if k not in bound]:
+            narrowed = {k for k, p in parents.items() if key in p}
+            if narrowed and narrowed != set(parents):
+                return frozenset(narrowed | (bound - set(parents)))
+        return bound
+
+    def _bind(self, s: int, c: int, span: Span) -> frozenset[str]:
+        own = [(a, b, k) for a, b, k in self.mentions[s][c] if b <= span[0] or a >= span[1]]
+        text = self.groups[s][c].text
+        if own and all(a >= span[1] for a, _, _ in own):
+            # named only after the statement ("... the semicolon that ends every nginx
+            # directive"): the sentence's subject before it counts too
+            return _subject_run(text, own, span) | self._context(s, c)
+        if own:
+            return _subject_run(text, own, span)
+        return self._context(s, c, after=True)
+
+    def _context(self, s: int, c: int, after: bool = False) -> frozenset[str]:
+        """The entities named nearest before clause c in its sentence (then after it, then
+        in earlier sentences, when `after`), skipping negated clauses."""
+        group = self.groups[s]
+        later = []  # a clause after "so" states its own subject: the search stops there
+        for i in range(c + 1, len(group)) if after else ():
+            if group[i].consequence:
+                break
+            later.append(i)
+        order = [*range(c - 1, -1, -1), *later]
+        for i in order:
+            if self.mentions[s][i] and not _negated(group[i]):
+                return frozenset(k for _, _, k in self.mentions[s][i])
+        for earlier in range(s - 1, -1, -1):
+            keys = [
+                k
+                for i, m in enumerate(self.mentions[earlier])
+                for _, _, k in m
+                if not _negated(self.groups[earlier][i])
+            ]
+            if keys and after:
+                return frozenset(keys)
+        return frozenset()
+
+    def occurrences(self, find: SpanFn) -> list[Occurrence]:
+        """Where the text states it: in a clause, else across the clauses of one sentence
+        (a list cut at its commas: "02:00, 02:15, 02:30"), bound to what the clauses it
+        spans name and negated when one of them holds a negation."""
+        out = []
+        for s, group in enumerate(self.groups):
+            if group and not any(find(c.text) for c in group):
+                found = self._across(s, find)
+                if found is not None:
+                    out.append(found)
+                continue
+            for c, clause in enumerate(group):
+                span = find(clause.text)
+                if span is not None:
+                    inside = frozenset(
+                        k for a, b, k in self.mentions[s][c] if span[0] <= a and b <= span[1]
+                    )
+                    out.append(
+                        Occurrence(
+                            s, c, span, stance_at(clause, span), self.bind(s, c, span), inside
+                        )
+                    )
+        return out
+
+    def _across(self, s: int, find: SpanFn) -> Occurrence | None:
+        """A statement spread over clauses of sentence s: in the sentence as written ("02:00,
+        02:15"), else in its clauses joined ("pods) remain")."""
+        group = self.groups[s]
+        raw = next((c.sentence for c in group if c.sentence), "")
+        for text, gap in ((raw, None), (" ".join(c.text for c in group), " ")):
+            span = find(text) if text else None
+            if span is None:
+                continue
+            starts, at = [], 0  # where each clause lies in the text
+            for clause in group:
+                hit = text.find(clause.text, at)
+                starts.append(hit if hit >= 0 else at)
+                at = (hit if hit >= 0 else at) + len(clause.text) + (len(gap) if gap else 0)
+            covered = [
+                i
+                for i, clause in enumerate(group)
+                if starts[i] < span[1] and span[0] < starts[i] + len(clause.text)
+            ]
+            whole = Clause(text, group[0].hedged_before, False, group[0].negated_before)
+            stance = stance_at(whole, span)
+            if any(_negated(group[i]) for i in covered[1:]):
+                stance = Stance.negated
+            named = frozenset(k for i in covered for _, _, k in self.mentions[s][i])
+            bound = named or self._context(s, covered[0] if covered else len(group), after=True)
+            return Occurrence(s, 0, (0, 0), stance, bound)
+        return None
+
+
+_MODIFIER = re.compile(
+    r"\b(?:on|at|from|to|via|behind|inside|against|towards?|into|onto|than|like)\s+"
+    r"(?:the\s+|its\s+|their\s+)?(?:\S+\s+)?$",
+    re.IGNORECASE,
+)
+_LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|&|/|\+|plus)\s*|\s+)+$", re.IGNORECASE)
+
+
+def _subject_run(text: str, own: list[tuple[int, int, str]], span: Span) -> frozenset[str]:
+    """Of several entities a clause names, the ones the statement is about: the last run of
+    names before it ("staging runs X and production runs Y": Y is production's), skipping
+    names that only modify ("the pod on worker-2", "the cache at 10.0.6.21"); else the first
+    run after it."""
+    subjects = [m for m in own if not _MODIFIER.search(text[: m[0]])]
+    if not subjects:
+        return frozenset(k for _, _, k in own)
+    before = [m for m in subjects if m[1] <= span[0]]
+    pick = before[-1] if before else subjects[0]
+    ordered = sorted(subjects)
+    index = ordered.index(pick)
+    run = [pick]
+    for step in (-1, 1):
+        i = index
+        while 0 <= i + step < len(ordered):
+            a, b = sorted([ordered[i], ordered[i + step]])
+            if not _LIST_GAP.match(text[a[1] : b[0]]) and a[1] != b[0] and a[:2] != b[:2]:
+                break
+            i += step
+            run.append(ordered[i])
+    return frozenset(k for _, _, k in run)
+
+
+def _negated(clause: Clause) -> bool:
+    return stance_at(clause, (0, 0)) is Stance.negated
