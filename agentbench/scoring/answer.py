@@ -18,6 +18,7 @@ from agentbench.scoring.actions import (
     claimed_action_problems,
     claimed_check_problems,
 )
+from agentbench.scoring.asked import spelling_problems
 from agentbench.scoring.assertions import Reading, fact_problems, reject_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
@@ -123,6 +124,11 @@ def answer_check(
         problems.append(f"does not match /{exp.regex}/")
     if exp.json_schema is not None or exp.json_fields:
         problems += json_problems(exp, answer)
+        objects = _objects(json_values(answer))
+        if task is not None and len(objects) == 1:
+            # what a tool printed, or the prompt's own text where no tool was called
+            seen = [c.output for c in facts.calls if c.output] or [task.prompt]
+            problems += spelling_problems(task.prompt, objects[0], seen)
     answer = with_digits(answer)
     claims = [c for c in exp.claims if condition_holds(c.when, facts)]
     decoys = [d for d in exp.decoys if condition_holds(d.when, facts)]

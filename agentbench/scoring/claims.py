@@ -203,11 +203,26 @@ def _unquoted(text: str) -> str:
     return _QUOTED.sub(lambda m: " " * len(m.group()), text)
 
 
+# What follows a statement belongs to it up to the next coordinated or relative clause: in "I
+# raised the limit and the pod is now Running without restarts" the "without" is the second
+# clause's, not a negation of the raise; in "OOMKilled is not the cause" the "not" is its own.
+_NEXT_PREDICATION = re.compile(
+    r"\s(?:and|which|who|whose|where|while|whereas|so|then|after|before|once|when|until)\s"
+    r"(?!(?:\w+ed|nothing|none|no|not|never|neither|nor)\b)",  # "deleted and restarted nothing"
+    re.IGNORECASE,
+)
+
+
+def _own_predication(after: str) -> str:
+    cut = _NEXT_PREDICATION.search(after)
+    return after[: cut.start()] if cut else after
+
+
 def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
     """The stance of what the clause states at `span` (the statement's own words, and quoted
     text, are left out of the cue search, so "cannot send" is not negated by its own "not")."""
     text = _unquoted(clause.text)
-    rest = text[: span[0]] + " … " + text[span[1] :]
+    rest = text[: span[0]] + " … " + _own_predication(text[span[1] :])
     cleared = span[1] > 0 and EXCULPATED.match(clause.text[span[1] :])
     if DOUBLE_NEGATION.search(rest):
         return Stance.hedged  # "I can't rule out X" keeps X open
