@@ -5,8 +5,8 @@ exactly as written in the log)`, `"upstream" (the backend address as host:port)`
 description bind the value's spelling, whatever the task's own field check accepts:
 
 - **verbatim** ("as logged", "as written", "as printed", "as in the log", "exactly as",
-  "verbatim"): the value must be text a tool output (or the prompt) holds as it stands, spaces
-  aside; `2026-11-16T16:09:28Z` for a log's `Nov 16 16:09:28` is a rewrite, and so is `1 MB`
+  "verbatim"): the value must be text a tool output (the prompt, where no tool was called)
+  holds as it stands, spaces and letter case aside; `2026-11-16T16:09:28Z` for a log's `Nov 16 16:09:28` is a rewrite, and so is `1 MB`
   for a directive's `1m`;
 - **host:port**: the value is a host and a port and nothing more (no scheme, no path).
 """
@@ -45,7 +45,7 @@ def spelling_problems(prompt: str, obj: dict[str, Any], seen: list[str]) -> list
     asked = asked_spelling(prompt)
     if not asked:
         return []
-    text = _SPACE.sub(" ", "\n".join(seen))
+    text = _SPACE.sub(" ", "\n".join(seen)).lower()  # `1M` for nginx's `1m` is its own spelling
     problems: list[str] = []
     for key, how in asked.items():
         value = obj.get(key)
@@ -53,7 +53,7 @@ def spelling_problems(prompt: str, obj: dict[str, Any], seen: list[str]) -> list
             continue  # absent or not text: the schema and the field checks say so
         if how == "host:port" and not _HOST_PORT.match(value.strip()):
             problems.append(f"JSON key {key!r} is {value!r}, not host:port as the prompt asks")
-        elif how == "verbatim" and _SPACE.sub(" ", value.strip()) not in text:
+        elif how == "verbatim" and _SPACE.sub(" ", value.strip()).lower() not in text:
             problems.append(
                 f"JSON key {key!r} is {value!r}, which no tool output holds as written "
                 "(the prompt asks for it verbatim)"

@@ -179,8 +179,10 @@ def _nested_write(text: str) -> tuple[str, str] | None:
         if isinstance(node, dict):
             verb = _NESTED.get(str(node.get("type")))
             if verb is not None:
-                table = (node.get("table") or {}).get("table_name", "?")
-                return verb, _CLAUSE[verb].format(table)
+                table = node.get("table")  # a table reference, or (INSERT) the table's name
+                if isinstance(table, dict):
+                    table = table.get("table_name")
+                return verb, _CLAUSE[verb].format(table if isinstance(table, str) else "?")
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)

@@ -8,7 +8,7 @@ import shlex
 import pytest
 import yaml
 
-from agentbench.sim.core.base import Change, CommandResult, ShellContext
+from agentbench.sim.core.base import Change, CommandResult, NotSimulated, ShellContext
 from agentbench.sim.kube.program import Kubectl, build_kubectl
 from agentbench.sim.kube.schema.model import Cluster
 
@@ -80,15 +80,13 @@ def test_drain_without_flags_refuses_and_keeps_the_pods(k: Kubectl) -> None:
     assert len(on_node.stdout.split()) == 3
 
 
-def test_drain_with_flags_anywhere_evicts_and_waits_on_the_budget(k: Kubectl) -> None:
+def test_drain_with_flags_anywhere_evicts_within_the_budget(k: Kubectl) -> None:
+    run(k, "kubectl scale deployment api -n shop --replicas=3")  # the budget now allows one
     result = run(k, "kubectl drain --ignore-daemonsets --delete-emptydir-data worker-4")
     lines = result.stdout.splitlines()
     assert lines[0] == "node/worker-4 cordoned"
     assert lines[1].startswith("Warning: ignoring DaemonSet-managed Pods: kube-system/kube-proxy-")
     assert lines[2:] == [
-        "evicting pod shop/api-6f7d9c8b5-2xk9q",
-        'error when evicting pods/"api-6f7d9c8b5-2xk9q" -n "shop" (will retry after 5s): Cannot '
-        "evict pod as it would violate the pod's disruption budget.",
         "evicting pod shop/api-6f7d9c8b5-2xk9q",
         "evicting pod shop/cache-warmer-84d6b7f9c-jq7lp",
         "pod/api-6f7d9c8b5-2xk9q evicted",
@@ -98,9 +96,26 @@ def test_drain_with_flags_anywhere_evicts_and_waits_on_the_budget(k: Kubectl) ->
     assert result.changes[-1] == Change("kubernetes", "drain", "node/worker-4", "2 pods evicted")
     left = run(k, "kubectl get pods -A -o wide --field-selector spec.nodeName=worker-4")
     assert [line.split()[1][:10] for line in left.stdout.splitlines()[1:]] == ["kube-proxy"]
-    assert run(k, "kubectl get deploy api -n shop").stdout.splitlines()[1].split()[1] == "2/2"
+    assert run(k, "kubectl get deploy api -n shop").stdout.splitlines()[1].split()[1] == "3/3"
     same = run(k, "kubectl drain worker-4 --delete-emptydir-data --ignore-daemonsets")
     assert same.identity == result.identity
+
+
+def test_a_budget_that_allows_no_disruption_stops_the_drain(k: Kubectl) -> None:
+    """minAvailable 2 of 2 replicas: no eviction is ever allowed, so kubectl retries until
+    --timeout and gives up, and the pod stays; without --timeout it would retry for ever."""
+    result = run(k, "kubectl drain worker-4 --ignore-daemonsets --delete-emptydir-data --timeout=60s")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == (
+        'error when evicting pods/"api-6f7d9c8b5-2xk9q" -n "shop" (will retry after 5s): Cannot '
+        "evict pod as it would violate the pod's disruption budget."
+    )
+    assert "global timeout reached: 60s" in result.stderr
+    assert [c.action for c in result.changes] == ["cordon"]
+    on_node = run(k, "kubectl get pods -n shop --field-selector spec.nodeName=worker-4 -o name")
+    assert "pod/api-6f7d9c8b5-2xk9q" in on_node.stdout.split()
+    with pytest.raises(NotSimulated):
+        run(k, "kubectl drain worker-4 --ignore-daemonsets --delete-emptydir-data")
 
 
 def test_disable_eviction_is_recorded_as_a_bypass(k: Kubectl) -> None:

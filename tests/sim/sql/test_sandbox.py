@@ -230,6 +230,11 @@ def test_statements_are_classified_by_the_engines_parser(suite: TaskSuite) -> No
     done = env.execute("sql_query", {"query": hidden})
     assert [(c.action, c.target) for c in done.changes] == [("delete", "orders")]
     assert count(env) == "2"
+    # an INSERT's parse tree names its table by a string, not a table reference
+    inserted = "WITH p AS (INSERT INTO orders (id) VALUES (9) RETURNING *) SELECT * FROM p"
+    for result in both(_env(suite, _task(read_only=True)), inserted):
+        assert "ERROR:  cannot execute INSERT in a read-only transaction" in result.output
+        assert result.changes == ()
     explained = _env(suite, _task(read_only=True)).execute(
         "sql_query", {"query": "EXPLAIN ANALYZE DELETE FROM orders"}
     )

@@ -4,7 +4,7 @@ evict (or with `--disable-eviction`, delete) the rest, waiting on PodDisruptionB
 
 from __future__ import annotations
 
-from agentbench.sim.core.base import Change, CommandResult
+from agentbench.sim.core.base import Change, CommandResult, NotSimulated
 from agentbench.sim.kube.cli.identity import identity
 from agentbench.sim.kube.cli.parse import Args, KubectlError
 from agentbench.sim.kube.cli.select import label_selector
@@ -103,13 +103,17 @@ def drain(store: Store, args: Args) -> CommandResult:
     done = []
     for pod in evict:
         out.append(f"{'deleting' if bypass else 'evicting'} pod {_ref(pod)}{dry}")
-        budget = None if bypass else blocking(store, pod)
+        budget = None if bypass or args.dry_run else blocking(store, pod)  # a dry run asks no API
         if budget is not None:
             out.append(
                 f'error when evicting pods/"{pod["metadata"]["name"]}" -n '
                 f'"{pod["metadata"]["namespace"]}" (will retry after 5s): Cannot evict '
                 "pod as it would violate the pod's disruption budget."
             )
+            reconcile(store)  # what the controllers do while kubectl waits
+            if blocking(store, pod) is not None:
+                # nothing the cluster does will free the budget: kubectl retries until --timeout
+                return _stuck(name, pod, args, out, changes, warnings, meaning)
             out.append(f"evicting pod {_ref(pod)}{dry}")
         done.append(f"pod/{pod['metadata']['name']} {'deleted' if bypass else 'evicted'}{dry}")
         changes.append(
@@ -132,6 +136,37 @@ def drain(store: Store, args: Args) -> CommandResult:
     return CommandResult(
         stdout="\n".join(out) + "\n",
         stderr=warnings,
+        changes=[] if args.dry_run else changes,
+        identity=meaning,
+    )
+
+
+def _stuck(
+    name: str,
+    pod: Obj,
+    args: Args,
+    out: list[str],
+    changes: list[Change],
+    warnings: str,
+    meaning: str,
+) -> CommandResult:
+    """A drain whose next eviction no budget will ever allow: with `--timeout` kubectl gives
+    up when it runs out; without one it retries for ever, which a simulated call cannot do."""
+    timeout = args.get("timeout")
+    if not timeout or timeout in ("0", "0s"):
+        raise NotSimulated(
+            "kubectl drain waiting without --timeout on a PodDisruptionBudget that allows no "
+            "disruption (it would retry every 5s for ever)",
+            meaning,
+        )
+    return CommandResult(
+        stdout="\n".join(out) + "\n",
+        stderr=warnings + f'There are pending pods in node "{name}" when an error occurred: '
+        f'error when evicting pods/"{pod["metadata"]["name"]}" -n "{pod["metadata"]["namespace"]}": '
+        f"global timeout reached: {timeout}\nerror: unable to drain node \"{name}\" due to error: "
+        f"global timeout reached: {timeout}, continuing command...\n"
+        f"There are pending nodes to be drained:\n {name}\n",
+        exit_code=1,
         changes=[] if args.dry_run else changes,
         identity=meaning,
     )
