@@ -217,15 +217,38 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
                 for o in reading.occurrences(other_find):
                     if o.stance is Stance.asserted:
                         near |= {o.sentence - 1, o.sentence, o.sentence + 1}
+    labels = _labels(fact.label()) if fact.amount is not None else None
     for o in reading.occurrences(find):
         clause = reading.groups[o.sentence][o.clause].text
         if o.stance is Stance.negated or (o.sentence in near and _BREAKDOWN.search(clause)):
             continue
+        if labels is not None and labels.search(clause[max(0, o.span[0] - 40) : o.span[1] + 25]):
+            continue  # "781 on hand", "retry_backoff would be 45000 ms": said of what it is
         if fact.amount is not None and o.sentence in near and _worked(fact, reading, o, required):
             continue
         if subject is None or not o.bound or o.bound & family:
             return [f"wrong answer {fact.label()!r} is {o.stance.value}"]
     return []
+
+
+_NOT_LABELS = frozenset(
+    "the a an of its it is in on to and or for with from instead including included figure "
+    "figures other another given gives counted counts converted wrong right answer value "
+    "number total as not".split()
+)
+
+
+def _labels(name: str) -> re.Pattern[str] | None:
+    """What a rejected figure's own name says it is ("on hand including reserved", "45000
+    (retry_backoff converted instead)"): words of four letters or more, and identifiers."""
+    words = {
+        w
+        for w in re.findall(r"[A-Za-z][\w-]*", name)
+        if (len(w) >= 4 or "_" in w) and w.lower() not in _NOT_LABELS
+    }
+    if not words:
+        return None
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b", re.I)
 
 
 def _worked(fact: Fact, reading: Reading, o: Occurrence, required: list[Fact] | None) -> bool:
