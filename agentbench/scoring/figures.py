@@ -21,9 +21,9 @@ import re
 from itertools import combinations
 
 from agentbench.scoring.claims import Stance, stance_at
-from agentbench.scoring.entities import IDENT, kind_of_token
+from agentbench.scoring.entities import IDENT, Entities, kind_of_token
 from agentbench.scoring.numbers import derivation_operand
-from agentbench.scoring.quantities import Quantity, factors, quantities
+from agentbench.scoring.quantities import Quantity, factors, moments, quantities
 from agentbench.scoring.reading import Reading
 from agentbench.tasks.expectations import Fact
 
@@ -54,6 +54,8 @@ class Stated:
 
     def __init__(self, texts: list[str]) -> None:
         # tool output glues figures to punctuation ("[1020054732/972.7mb]", "timeout=30s")
+        self.texts = texts
+        self._clocks: list[int] | None = None
         loosened = [_GLUE.sub(" ", t) for t in texts]
         self.figures: list[Quantity] = [q for t in loosened for q in quantities(t)]
         loose = {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)}
@@ -82,6 +84,34 @@ class Stated:
         bare = any(f.dimension is None and _close(q.raw, f.raw, 0.005) for f in self.figures)
         return bare and not self.wrong_unit(q)
 
+    def gap(self, seconds: float) -> bool:
+        """Whether two clock times the texts state lie about this far apart ("redis failed 5 s
+        before the cart" from 14:01:58 and 14:02:03)."""
+        if self._clocks is None:
+            clocks = sorted(
+                {
+                    m.hour * 3600 + (m.minute or 0) * 60 + (m.second or 0)
+                    for t in self.texts
+                    for m, _, _ in moments(t[:200_000])
+                    if m.hour is not None
+                }
+            )
+            self._clocks = clocks[:_PAIRS_LIMIT]
+        return any(
+            abs(abs(b - a) - seconds) <= max(0.5, 0.1 * seconds)
+            for a, b in combinations(self._clocks, 2)
+        )
+
+    def minor_units(self, amount: float) -> bool:
+        """An amount of money that a tool printed as a count of cents beside the same amount
+        in the currency (`amount: 21436` where the order total is 214.36)."""
+        if amount < 100 or amount != int(amount):
+            return False
+        cents = round(amount / 100, 2)
+        return any(abs(r - amount) < 0.005 for r in self.raws) and any(
+            abs(r - cents) < 0.005 for r in self.raws
+        )
+
     def wrong_unit(self, q: Quantity) -> bool:
         if q.dimension is None:
             return False
@@ -89,6 +119,12 @@ class Stated:
         others = [f for f in factors(q.dimension) if not _close(f, own, 0.1)]
         same = [f for f in self.figures if f.dimension == q.dimension]
         return any(_close(q.raw * k, f.value, 0.02) for k in others for f in same)
+
+
+def _declared(entities: Entities) -> Stated:
+    """The figures the declared environment holds (a payment API's `amount: 21436` and the
+    order table's `214.36`, where the agent read only the first)."""
+    return Stated([entities.global_evidence[:200_000]])
 
 
 def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> list[str]:
@@ -114,10 +150,23 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                 if derivation_operand(q.raw, figures, [a.value for a in required]):
                     continue
                 if q.dimension in ("bytes", "seconds"):
-                    if q.raw >= 10 and not stated.sized(q) and stated.wrong_unit(q):
+                    # any figure with its unit written: "about 3 ms" where the log says 3009 ms
+                    if (
+                        q.raw > 0
+                        and not stated.sized(q)
+                        and stated.wrong_unit(q)
+                        and not (q.dimension == "seconds" and stated.gap(q.value))
+                    ):
                         return [
                             f"figure {said!r} is in the wrong unit for what the environment states"
                         ]
+                elif q.dimension in ("usd", "eur") and (
+                    stated.minor_units(q.raw) or _declared(entities).minor_units(q.raw)
+                ):
+                    return [
+                        f"figure {said!r} reads an amount in cents as {q.dimension.upper()}: "
+                        f"the environment states {q.raw / 100:.2f}"
+                    ]
                 elif (
                     q.raw >= 10
                     and not (q.dimension is None and 1900 <= q.raw <= 2100)

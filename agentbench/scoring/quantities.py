@@ -75,7 +75,7 @@ _UNIT_ALT = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True)
 # A figure: 1,234.5 / 1.234,5 / 1 234,5 / 1234.5 / 1234,5; not inside an identifier, an IP
 # address, a version, a date or a time of day.
 _FIGURE = re.compile(
-    r"(?<![\w.\-/:#,])(?P<cur>[$€]\s?)?"
+    r"(?<![\w.\-/:#,])(?P<cur>(?:[$€]|(?:EUR|USD)\s)\s?)?"
     r"(?P<num>\d{1,3}(?:(?P<sep>[,.\u202f\u00a0])\d{3})(?:(?P=sep)\d{3})*(?:[.,]\d+)?"
     r"|\d+(?:[.,]\d+)?)"
     r"(?![\w\-]*\d)(?!\.\d)(?!:\d)(?!/\d)(?!,\d)"
@@ -112,13 +112,42 @@ def parse_number(raw: str) -> float:
     return float(f"{re.sub(r'[^0-9]', '', whole) or '0'}.{frac or '0'}")
 
 
+# A duration in two or three units: `11m35s`, `2h 5m`, `1h2m3s`, `11 hours 35 minutes`,
+# `3 min 20 s`, one figure (in seconds) whose own unit is its largest.
+_PART = r"(\d+(?:\.\d+)?)\s?({})"
+_H, _M, _S = r"h|hrs?|hours?", r"m|mins?|minutes?", r"s|secs?|seconds?"
+_SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0}  # `m` here is minutes, never MiB
+_COMPOUND = re.compile(
+    r"(?<![\w.:-])(?:"
+    + _PART.format(_H) + r"\s?(?:and\s)?" + _PART.format(_M)
+    + r"(?:\s?(?:and\s)?" + _PART.format(_S) + r")?"
+    + r"|" + _PART.format(_M) + r"\s?(?:and\s)?" + _PART.format(_S)
+    + r")(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def _compounds(text: str) -> list[Quantity]:
+    out = []
+    for m in _COMPOUND.finditer(text):
+        parts = [g for g in m.groups()]
+        pairs = [(parts[i], parts[i + 1]) for i in range(0, len(parts), 2) if parts[i]]
+        seconds = sum(float(n) * _SECONDS[u.lower()[0]] for n, u in pairs)
+        largest = _SECONDS[pairs[0][1].lower()[0]]
+        out.append(Quantity(seconds, "seconds", m.start(), m.end(), seconds / largest, pairs[0][1]))
+    return out
+
+
 def quantities(text: str) -> list[Quantity]:
     """Every figure and spelled-out count in the text, normalised."""
-    out: list[Quantity] = []
+    out: list[Quantity] = _compounds(text)
     dates = [(a, b) for _, a, b in moments(text)]
+    taken = [(q.start, q.end) for q in out]
     for match in _FIGURE.finditer(text):
         if any(a <= match.start() < b for a, b in dates):
             continue  # a day of the month, an hour: part of a date, not a figure
+        if any(a <= match.start() < b for a, b in taken):
+            continue  # part of a compound duration
         value = parse_number(match.group("num"))
         unit = match.group("unit") or (match.group("cur") or match.group("cur2") or "").strip()
         dimension, raw = None, value

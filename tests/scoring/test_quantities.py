@@ -71,3 +71,23 @@ def test_a_clock_time_is_read_in_the_zone_written_after_it() -> None:
         assert moment_span(same, when) is not None, same
     for other in ("4 Jul 2026 16:20 CEST", "2026-07-04 16:20 PDT", "Jul 4 16:20 +01:00"):
         assert moment_span(other, when) is None, other
+
+
+def test_compound_durations_are_one_duration() -> None:
+    for text, seconds in (
+        ("run lasted 11m35s", 695),
+        ("after 11 hours 35 minutes", 41_700),
+        ("1h2m3s", 3_723),
+        ("3 min 20 s", 200),
+        ("duration=2m10s", 130),
+    ):
+        found = [q for q in quantities(text) if q.dimension == "seconds"]
+        assert len(found) == 1 and found[0].value == seconds, text
+    assert quantity_span("it ran for 2m10s", 130, "s") is not None
+    assert [q.dimension for q in quantities("5 m of cable, 5m35s")] == ["seconds", "bytes"]
+
+
+def test_currency_before_the_amount() -> None:
+    assert [(q.raw, q.dimension) for q in quantities("The EUR 21,436 payment")] == [
+        (21436.0, "eur")
+    ]

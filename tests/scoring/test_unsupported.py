@@ -8,6 +8,7 @@ import pytest
 
 from agentbench.scoring.answer import answer_check
 from agentbench.scoring.facts import CallFact, EpisodeFacts
+from agentbench.scoring.quantities import quantities
 from agentbench.tasks.loader import load_suite
 from agentbench.tasks.model import Task
 
@@ -124,3 +125,29 @@ def test_a_count_the_printed_fields_deny_fails(tasks: dict[str, Task]) -> None:
     for wrong in (" because 3 of the 7 nodes left.", ", and 4 unassigned shards are primaries."):
         ok, why = check(task, base + wrong, (health,))
         assert not ok and "count" in why, wrong
+
+
+def test_a_duration_in_the_wrong_unit_fails_even_when_small() -> None:
+    from agentbench.scoring.figures import Stated
+
+    stated = Stated(["upstream handshake failed after 3009 ms", "run lasted 11m35s"])
+    assert stated.wrong_unit(quantities("about 3 ms")[0])
+    assert stated.wrong_unit(quantities("after 11 hours 35 minutes")[0])
+    assert not stated.wrong_unit(quantities("after 11 minutes 35 seconds")[0])
+    # a gap between two logged clock times is a duration the agent may work out
+    logs = Stated(
+        [
+            "2026-03-14T14:01:47.215Z GET /cart 204 5ms",
+            "2026-03-14T14:01:58.102Z disk full\n2026-03-14T14:02:03.417Z MISCONF",
+        ]
+    )
+    assert logs.wrong_unit(quantities("5 s")[0]) and logs.gap(5.0)
+
+
+def test_cents_read_as_the_currency_amount() -> None:
+    from agentbench.scoring.figures import Stated
+
+    stated = Stated(['"amount": 21436, "currency": "EUR"', "total | 214.36"])
+    assert stated.minor_units(21436.0)
+    assert not stated.minor_units(214.0)
+    assert not Stated(['"amount": 21436']).minor_units(21436.0)
