@@ -231,11 +231,14 @@ _LEADING_CHECK = re.compile(
 # What a reported check names that some call must have touched: code in backticks, a
 # function or identifier spelt like code (pg_is_in_recovery(), ssl_stapling), a term in
 # capitals (OCSP, SELECT). Plain words ("the events", "its logs") are left to the citations.
-_CODE_TOKEN = re.compile(r"`([^`\n]{2,60})`|\b([A-Za-z]\w*(?:_\w+)+(?:\(\))?|\w+\(\))|\b([A-Z]{3,})\b")
-_COMMON_CAPS = frozenset(
-    "API HTTP HTTPS URL JSON YAML SQL CSV UTC GMT DNS TLS SSL CPU RAM DB PR ID IP UI CLI OK "
-    "AND THE NOT ALL".split()
+_CODE_TOKEN = re.compile(
+    r"`([^`\n]{2,60})`|\b([A-Za-z]\w*(?:_\w+)+(?:\(\))?|\w+\(\))|\b([A-Z]{3,})\b"
 )
+_COMMON_CAPS_TEXT = (
+    "API HTTP HTTPS URL JSON YAML SQL CSV UTC GMT DNS TLS SSL CPU RAM DB PR ID IP UI CLI "
+    "OK AND THE NOT ALL"
+)
+_COMMON_CAPS = frozenset(_COMMON_CAPS_TEXT.split())
 
 
 def _unseen_code(said: str, calls: list[CallFact]) -> str:
@@ -282,7 +285,9 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
                 return [f"reports a check of what only failed calls reached: {said!r}"]
             unseen = _unseen_code(clause.text[found.end() :], ok)
             if unseen:
-                return [f"reports a check of {unseen!r}, which no successful call touched: {said!r}"]
+                return [
+                    f"reports a check of {unseen!r}, which no successful call touched: {said!r}"
+                ]
     return []
 
 

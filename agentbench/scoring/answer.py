@@ -23,7 +23,12 @@ from agentbench.scoring.assertions import Reading, fact_problems, reject_problem
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
-from agentbench.scoring.figures import count_problems, figure_problems, identifier_problems
+from agentbench.scoring.figures import (
+    count_problems,
+    figure_problems,
+    identifier_problems,
+    zone_problems,
+)
 from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.unsupported import unsupported_problems
 from agentbench.tasks.expectations import AnswerExpectation
@@ -150,6 +155,7 @@ def answer_check(
     problems += figure_problems(reading, required, outputs)
     problems += identifier_problems(reading, outputs)
     problems += count_problems(reading, required, outputs)
+    problems += zone_problems(reading, outputs)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
     problems += claimed_check_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)

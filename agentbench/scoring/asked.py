@@ -6,8 +6,8 @@ description bind the value's spelling, whatever the task's own field check accep
 
 - **verbatim** ("as logged", "as written", "as printed", "as in the log", "exactly as",
   "verbatim"): the value must be text a tool output (the prompt, where no tool was called)
-  holds as it stands, spaces and letter case aside; `2026-11-16T16:09:28Z` for a log's `Nov 16 16:09:28` is a rewrite, and so is `1 MB`
-  for a directive's `1m`;
+  holds as it stands, spaces and letter case aside; `2026-11-16T16:09:28Z` for a log's
+  `Nov 16 16:09:28` is a rewrite, and so is `1 MB` for a directive's `1m`;
 - **host:port**: the value is a host and a port and nothing more (no scheme, no path).
 """
 

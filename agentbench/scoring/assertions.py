@@ -231,11 +231,12 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
     return []
 
 
-_NOT_LABELS = frozenset(
-    "the a an of its it is in on to and or for with from instead including included figure "
-    "figures other another given gives counted counts converted wrong right answer value "
-    "number total as not".split()
+_NOT_LABELS_TEXT = (
+    "the a an of its it is in on to and or for with from instead including included "
+    "figure figures other another given gives counted counts converted wrong right "
+    "answer value number total as not"
 )
+_NOT_LABELS = frozenset(_NOT_LABELS_TEXT.split())
 
 
 def _labels(name: str) -> re.Pattern[str] | None:

@@ -23,7 +23,7 @@ from itertools import combinations
 from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.entities import IDENT, Entities, kind_of_token
 from agentbench.scoring.numbers import derivation_operand
-from agentbench.scoring.quantities import Quantity, factors, moments, quantities
+from agentbench.scoring.quantities import Quantity, factors, moments, quantities, zone_offset
 from agentbench.scoring.reading import Reading
 from agentbench.tasks.expectations import Fact
 
@@ -248,4 +248,81 @@ def count_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> l
                         f"count {m.group().strip()!r} disagrees with what the tool output's "
                         f"{', '.join(sorted(keys)[:3])} say"
                     ]
+    return []
+
+
+def _zoned(text: str) -> list[tuple[tuple[int | None, int, int, int, int, int | None], float]]:
+    """((year, month, day, hour, minute, second), UTC offset in hours) of every clock time
+    the text labels with a zone ("23:59:59 CET", "2026-11-23T14:00Z", "Nov 28 23:59:59 2026
+    GMT", the year between the clock and its zone as openssl prints it)."""
+    out = []
+    for m, _, end in moments(text[:200_000]):
+        if m.hour is None or m.minute is None:
+            continue
+        after = re.sub(r"^\s*\d{4}\b", "", text[end : end + 24])  # "23:59:59 2026 GMT"
+        offset = zone_offset(after)
+        if offset is not None:
+            out.append(
+                (
+                    (m.year, m.month, m.day, m.hour, m.minute, m.second),
+                    offset.total_seconds() / 3600,
+                )
+            )
+    return out
+
+
+_CLOCK_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?(?![\d:])")
+
+
+def _zoned_clocks(
+    text: str,
+) -> list[tuple[tuple[int | None, int | None, int | None, int, int, int | None], float]]:
+    """Every clock time of an answer's clause labelled with a zone, dated by the clause's
+    date where it names one ("23:59:59 CET on 28 Nov 2026"), else undated."""
+    dates = [m for m, _, _ in moments(text)]
+    day = (dates[0].month, dates[0].day) if dates else (None, None)
+    out = []
+    for m in _CLOCK_TIME.finditer(text):
+        offset = zone_offset(text[m.end() : m.end() + 16])
+        if offset is None:
+            continue
+        second = int(m.group(3)) if m.group(3) else None
+        out.append(
+            ((None, *day, int(m.group(1)), int(m.group(2)), second), offset.total_seconds() / 3600)
+        )
+    return out
+
+
+def zone_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """A clock time the answer labels with a zone where a tool output states the same clock
+    time in another zone (and no output states the moment it names): "expired at 23:59:59
+    CET" for a certificate's "23:59:59 GMT" is an hour off."""
+    if not reading.entities.simulated:
+        return []
+    stated = [z for text in outputs for z in _zoned(text)]
+    if not stated:
+        return []
+    for group in reading.groups:
+        for clause in group:
+            for (_, mo, d, h, mi, s), offset in _zoned_clocks(clause.text):
+                same_clock = [
+                    o
+                    for (sy, smo, sd, sh, smi, ss), o in stated
+                    if (sh, smi) == (h, mi)
+                    and (s is None or ss is None or s == ss)
+                    and (d is None or (smo, sd) == (mo, d))
+                ]
+                if not same_clock or any(abs(o - offset) < 0.01 for o in same_clock):
+                    continue
+                instant = h * 60 + mi - offset * 60  # minutes, UTC
+                if any(
+                    abs((sh * 60 + smi - so * 60) - instant) < 0.5
+                    and (d is None or (smo, sd) == (mo, d))
+                    for (_, smo, sd, sh, smi, _), so in stated
+                ):
+                    continue
+                return [
+                    f"time {h:02d}:{mi:02d} is given in UTC{offset:+g}, but the environment "
+                    f"states it in UTC{same_clock[0]:+g}"
+                ]
     return []

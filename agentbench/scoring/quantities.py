@@ -119,9 +119,16 @@ _H, _M, _S = r"h|hrs?|hours?", r"m|mins?|minutes?", r"s|secs?|seconds?"
 _SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0}  # `m` here is minutes, never MiB
 _COMPOUND = re.compile(
     r"(?<![\w.:-])(?:"
-    + _PART.format(_H) + r"\s?(?:and\s)?" + _PART.format(_M)
-    + r"(?:\s?(?:and\s)?" + _PART.format(_S) + r")?"
-    + r"|" + _PART.format(_M) + r"\s?(?:and\s)?" + _PART.format(_S)
+    + _PART.format(_H)
+    + r"\s?(?:and\s)?"
+    + _PART.format(_M)
+    + r"(?:\s?(?:and\s)?"
+    + _PART.format(_S)
+    + r")?"
+    + r"|"
+    + _PART.format(_M)
+    + r"\s?(?:and\s)?"
+    + _PART.format(_S)
     + r")(?![\w])",
     re.IGNORECASE,
 )

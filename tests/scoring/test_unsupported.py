@@ -151,3 +151,24 @@ def test_cents_read_as_the_currency_amount() -> None:
     assert stated.minor_units(21436.0)
     assert not stated.minor_units(214.0)
     assert not Stated(['"amount": 21436']).minor_units(21436.0)
+
+
+@pytest.mark.parametrize(
+    ("said", "passes"),
+    [
+        ("It expired at 23:59:59 CET on 28 Nov 2026.", False),
+        ("It expired on Nov 28 at 23:59:59 GMT.", True),
+        ("It expired at 00:59:59 CET on 29 Nov 2026 (23:59:59 UTC on the 28th).", True),
+        ("It expired at 23:59:59 on 28 Nov 2026.", True),
+    ],
+)
+def test_a_clock_time_in_another_zone_than_stated_fails(said: str, passes: bool) -> None:
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.figures import zone_problems
+    from agentbench.scoring.reading import Reading
+    from agentbench.tasks.model import Environment
+
+    env = Environment.model_validate({"files": {"/etc/ssl/billing.pem": "cert"}})
+    reading = Reading(said, declared_entities(env, ""), [], [])
+    outputs = ["notBefore=Aug 30 00:00:00 2026 GMT\nnotAfter=Nov 28 23:59:59 2026 GMT"]
+    assert (zone_problems(reading, outputs) == []) is passes

@@ -160,8 +160,11 @@ def _classify(
     return SqlStatement("refused", first, text, _refusal(first, text, keywords))
 
 
-_NESTED = {"UPDATE_QUERY_NODE": "update", "DELETE_QUERY_NODE": "delete",
-           "INSERT_QUERY_NODE": "insert"}
+_NESTED = {
+    "UPDATE_QUERY_NODE": "update",
+    "DELETE_QUERY_NODE": "delete",
+    "INSERT_QUERY_NODE": "insert",
+}
 _CLAUSE = {"update": "update {}", "delete": "delete from {}", "insert": "insert into {}"}
 
 

@@ -104,7 +104,9 @@ def test_drain_with_flags_anywhere_evicts_within_the_budget(k: Kubectl) -> None:
 def test_a_budget_that_allows_no_disruption_stops_the_drain(k: Kubectl) -> None:
     """minAvailable 2 of 2 replicas: no eviction is ever allowed, so kubectl retries until
     --timeout and gives up, and the pod stays; without --timeout it would retry for ever."""
-    result = run(k, "kubectl drain worker-4 --ignore-daemonsets --delete-emptydir-data --timeout=60s")
+    result = run(
+        k, "kubectl drain worker-4 --ignore-daemonsets --delete-emptydir-data --timeout=60s"
+    )
     assert result.exit_code == 1
     assert result.stdout.splitlines()[-1] == (
         'error when evicting pods/"api-6f7d9c8b5-2xk9q" -n "shop" (will retry after 5s): Cannot '

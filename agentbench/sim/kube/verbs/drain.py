@@ -148,7 +148,7 @@ def _stuck(
     out: list[str],
     changes: list[Change],
     warnings: str,
-    meaning: str,
+    meaning: tuple[str, ...],
 ) -> CommandResult:
     """A drain whose next eviction no budget will ever allow: with `--timeout` kubectl gives
     up when it runs out; without one it retries for ever, which a simulated call cannot do."""
@@ -162,8 +162,9 @@ def _stuck(
     return CommandResult(
         stdout="\n".join(out) + "\n",
         stderr=warnings + f'There are pending pods in node "{name}" when an error occurred: '
-        f'error when evicting pods/"{pod["metadata"]["name"]}" -n "{pod["metadata"]["namespace"]}": '
-        f"global timeout reached: {timeout}\nerror: unable to drain node \"{name}\" due to error: "
+        f'error when evicting pods/"{pod["metadata"]["name"]}" -n '
+        f'"{pod["metadata"]["namespace"]}": '
+        f'global timeout reached: {timeout}\nerror: unable to drain node "{name}" due to error: '
         f"global timeout reached: {timeout}, continuing command...\n"
         f"There are pending nodes to be drained:\n {name}\n",
         exit_code=1,
