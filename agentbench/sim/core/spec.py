@@ -99,6 +99,14 @@ class UnitSpec(_Strict):
     restart_fails: str | None = Field(
         default=None, description="A (re)start fails with this journal message; state unchanged."
     )
+    restart: (
+        Literal["no", "always", "on-success", "on-failure", "on-abnormal", "on-abort", "on-watchdog"]
+        | None
+    ) = Field(
+        default=None,
+        description="Restart= when the main process dies of a signal (kill); default: the "
+        "Restart= line of the unit file among `files`, else no.",
+    )
     listen: str | None = Field(
         default=None,
         description="Address:port the service binds when it starts (e.g. 0.0.0.0:8080). While "
