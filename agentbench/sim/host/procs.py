@@ -41,9 +41,7 @@ def signal_number(spec: str) -> int | None:
     return SIGNALS.get(name)
 
 
-def send(
-    state: SystemState, pid: int, signal: int, ctx: ShellContext
-) -> tuple[str, list[Change]]:
+def send(state: SystemState, pid: int, signal: int, ctx: ShellContext) -> tuple[str, list[Change]]:
     """Signal one process: ('', changes) on success, else the kernel's error text. A signal
     that ends a unit's main process lets systemd apply the unit's Restart= (host/restart.py)."""
     process = next((p for p in state.processes if p.pid == pid), None)

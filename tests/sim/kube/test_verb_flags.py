@@ -51,7 +51,7 @@ def test_a_real_logs_flag_the_simulator_lacks_is_not_simulated(run: Run) -> None
 
 def test_logs_keeps_the_flags_it_carries(run: Run) -> None:
     assert run(f"kubectl logs {POD} -n web --tail=1 --timestamps=false -c nginx").exit_code == 0
-    assert run(f"kubectl logs -n web -l app=nginx --prefix --request-timeout=5s").exit_code == 0
+    assert run("kubectl logs -n web -l app=nginx --prefix --request-timeout=5s").exit_code == 0
 
 
 def test_every_family_variant_asks_for_a_flag_kubectl_logs_rejects() -> None:

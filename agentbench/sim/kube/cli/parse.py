@@ -240,7 +240,7 @@ def _parse(argv: list[str], verb: str) -> Args:
                 out.multi.append((name, value))
             continue
         if token.startswith("-") and len(token) > 1 and not token[1].isdigit():
-            i = _short(token, tokens, i, short, valued, out, positional)
+            i = _short(token, tokens, i, short, valued, out, positional or [verb])
             continue
         positional.append(token)
     if positional:
@@ -263,7 +263,7 @@ def _short(
         name = short.get(letter)
         if name is None:
             raise KubectlError(
-                _unknown(f"unknown shorthand flag: '{letter}' in {token}", positional or [verb])
+                _unknown(f"unknown shorthand flag: '{letter}' in {token}", positional)
             )
         if name in valued:
             value = letters.removeprefix("=")
