@@ -1,15 +1,17 @@
 """The simulated environment of a task, declared once: its fields and the parts built from them.
 
 `WorldSpec` is the list of simulator fields a task's `environment:` may declare (`cluster`,
-`files`, `system`, `sql`, `http`, `terraform`); the task format (tasks/model.py `Environment`)
-extends it with rules, so a new field is added here and nowhere else; sim/parts.py says which
-live state each field becomes for one episode. This module declares only (importing the task
-format loads no simulator runtime).
+`files`, `system`, `sql`, `http`, `terraform`, `rule_programs`); the task format
+(tasks/model.py `Environment`) extends it with rules, so a new field is added here and nowhere
+else; sim/parts.py says which live state each field becomes for one episode. This module
+declares only (importing the task format loads no simulator runtime).
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from agentbench.sim.core.spec import FileSpec, HttpRoute, SystemSpec
 from agentbench.sim.kube.schema.model import Cluster
@@ -34,6 +36,14 @@ class WorldSpec(BaseModel):
     http: list[HttpRoute] = Field(default_factory=list, description="Routes for http_get, curl.")
     terraform: TerraformSpec | None = Field(
         default=None, description="A terraform directory: state and plan (sim/terraform)."
+    )
+    rule_programs: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.+-]{1,64}$")]] = (
+        Field(
+            default_factory=list,
+            description="Programs installed on this host that no simulator carries (e.g. "
+            "patronictl): the task's rules answer them, and a call no rule answers is not "
+            "simulated (off-script), never `command not found`.",
+        )
     )
 
     @property

@@ -76,6 +76,7 @@ class World:
             sudo=system.sudo,
             users=users,
             not_installed=frozenset(system.not_installed),
+            rule_programs=frozenset(spec.rule_programs),
             write=self.fs.redirect_write if self.fs else None,
             read=self.fs.redirect_read if self.fs else None,
             glob=self.fs.shell_glob if self.fs else None,

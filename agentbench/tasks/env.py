@@ -38,6 +38,9 @@ from agentbench.tasks.model import ArgKind, Environment, Task, ToolDef
 from agentbench.tasks.rule_lines import list_parts, runs
 
 FALLBACK = "fallback"  # the source of a call no rule and no simulator answered (off-script)
+# The fallback's text for what an installed program cannot do here (a construct NotSimulated),
+# after the program and the construct: "command not found" would say the program is missing.
+NOT_HERE = "not available in this environment"
 OUTPUT_LIMIT = 64 * 1024  # characters of one tool result the model is sent
 
 
@@ -185,6 +188,7 @@ class SimulatedEnvironment:
         if ruled is None and self.task.environment.rules and self._is_shell(tool):
             ruled = self._ruled_list(name, tool, args)
         if ruled is not None:
+            self.changes += ruled.changes
             return ruled
         try:
             answer = self.world.call(name, args)
@@ -196,7 +200,8 @@ class SimulatedEnvironment:
         if answer is not None and answer.result.simulated:
             self.changes += answer.result.changes
             return self._simulated(tool, answer.result, answer.program)
-        return self._unmatched(tool, args)
+        construct = answer.result.not_simulated if answer is not None else ""
+        return self._unmatched(tool, args, construct)
 
     def _simulated(self, tool: ToolDef, result: CommandResult, program: str) -> ToolResult:
         shell = self._is_shell(tool)
@@ -233,6 +238,7 @@ class SimulatedEnvironment:
                 latency_s=rule.latency_s,
                 rule=index,
                 kind="error" if failed else "ok",
+                changes=tuple(Change(c.system, c.action, c.target, c.detail) for c in rule.changes),
             )
         return None
 
@@ -262,6 +268,7 @@ class SimulatedEnvironment:
             ok=code == 0,
             latency_s=sum(a.latency_s for a in answers),
             kind="ok" if code == 0 else "error",
+            changes=tuple(c for a in answers for c in a.changes),
         )
 
     def _state_holds(self, conditions: dict[str, Any]) -> bool:
@@ -271,7 +278,9 @@ class SimulatedEnvironment:
     def _is_shell(tool: ToolDef) -> bool:
         return ArgKind.shell in tool.match.values()
 
-    def _unmatched(self, tool: ToolDef, args: dict[str, Any]) -> ToolResult:
+    def _unmatched(self, tool: ToolDef, args: dict[str, Any], construct: str = "") -> ToolResult:
+        """The tool's `unmatched` text; for a construct of an installed program that is not
+        simulated, a line that does not claim the program is missing."""
         program, command, by_sudo = "", "", False
         for arg, kind in tool.match.items():
             if kind is ArgKind.shell and isinstance(args.get(arg), str):
@@ -288,6 +297,10 @@ class SimulatedEnvironment:
                     program = first.words[0]
                     by_sudo = True
         template = tool.unmatched_by_program.get(program, tool.unmatched)
+        if construct and program not in tool.unmatched_by_program:
+            named = construct if construct.split(" ")[0] == program else f"{{program}}: {construct}"
+            shape = f"bash: {named}: " if self._is_shell(tool) else f"error: {construct}: "
+            template, by_sudo = shape + NOT_HERE, False
         if by_sudo and program not in tool.unmatched_by_program:
             template = template.replace("bash: {program}:", "sudo: {program}:")
         fills = {"program": program, "tool": tool.name, "command": command}

@@ -117,6 +117,16 @@ class Call(_Strict):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
+class RuleChange(_Strict):
+    """A state change a rule's answer stands for (`systemctl stop patroni` answered by a rule
+    stops patroni.service), recorded like a simulator's change."""
+
+    system: str = Field(min_length=1, description="systemd, kubernetes, filesystem, sql, ...")
+    action: str = Field(min_length=1, description="stop, restart, reload, delete, ...")
+    target: str = Field(min_length=1, description="What changed, e.g. nginx.service.")
+    detail: str = ""
+
+
 class Rule(_Strict):
     """One environment rule. The first rule whose tool, args and `when` match answers the call."""
 
@@ -133,6 +143,11 @@ class Rule(_Strict):
         default=None, description="For shell tools; default 0 for output, 1 for error."
     )
     set: dict[str, Any] = Field(default_factory=dict, description="State changes applied.")
+    changes: list[RuleChange] = Field(
+        default_factory=list,
+        description="The changes the answered call makes, recorded in the episode as a "
+        "simulator's are (`expect.changes` judges them).",
+    )
     latency_s: float = Field(default=0.0, ge=0, le=60, description="Simulated tool latency.")
 
     @model_validator(mode="after")

@@ -143,13 +143,17 @@ def test_tilde_is_the_users_home() -> None:
 
 
 def test_off_script_sudo_names_the_program_it_runs() -> None:
-    """The host has sudo: a program it cannot find is sudo's error, not bash's about sudo."""
+    """The host has sudo and lsof: what lsof cannot do here names lsof, and is not `command
+    not found` (lsof -i is simulated, so lsof is installed)."""
     env = env_of("err-rotated-log-moved")
     result = env.execute("run_command", {"cmd": "sudo lsof -p 1"})
     assert (result.source, result.content()) == (
         "fallback",
-        "sudo: lsof: command not found\n[exit code 1]",
+        "bash: lsof without -i (only network files are simulated): not available in this "
+        "environment\n[exit code 1]",
     )
+    missing = env.execute("run_command", {"cmd": "sudo frobnicate -x"})
+    assert missing.content() == "sudo: frobnicate: command not found\n[exit code 1]"
     assert run(env, "sudo ls /var/log").splitlines()[0] == "auth.log"
 
 

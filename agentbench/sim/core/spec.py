@@ -79,6 +79,11 @@ class DiskSpec(_Strict):
     inodes_used: int = 120_000
 
 
+RestartPolicy = Literal[
+    "no", "always", "on-success", "on-failure", "on-abnormal", "on-abort", "on-watchdog"
+]
+
+
 class UnitSpec(_Strict):
     """A systemd unit, for `systemctl` (its journal lines live in `system.journal`)."""
 
@@ -98,6 +103,11 @@ class UnitSpec(_Strict):
     triggered_by: str | None = None
     restart_fails: str | None = Field(
         default=None, description="A (re)start fails with this journal message; state unchanged."
+    )
+    restart: RestartPolicy | None = Field(
+        default=None,
+        description="Restart= when the main process dies of a signal (kill); default: the "
+        "Restart= line of the unit file among `files`, else no.",
     )
     listen: str | None = Field(
         default=None,

@@ -137,8 +137,6 @@ def fuser(call: Call) -> CommandResult:
         result.stdout += f"{name + ':':<21}" + "".join(f" {pid}" for pid in holders) + "\n"
         if "k" in flags:
             for pid in holders:
-                _, change = send(state, pid, 9, ctx)
-                if change:
-                    result.changes.append(change)
+                result.changes += send(state, pid, 9, ctx)[1]
     result.exit_code = 0 if found_any else 1
     return result

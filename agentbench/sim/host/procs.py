@@ -20,6 +20,7 @@ from agentbench.sim.core.spec import ProcessSpec
 from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import parse_size
 from agentbench.sim.host.facts import uptime_line
+from agentbench.sim.host.restart import main_process_died
 
 SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "KILL": 9, "USR1": 10, "USR2": 12, "TERM": 15}
 SIGNALS.update({"CONT": 18, "STOP": 19})
@@ -40,35 +41,25 @@ def signal_number(spec: str) -> int | None:
     return SIGNALS.get(name)
 
 
-def send(state: SystemState, pid: int, signal: int, ctx: ShellContext) -> tuple[str, Change | None]:
-    """Signal one process: ('', change) on success, else the kernel's error text."""
+def send(state: SystemState, pid: int, signal: int, ctx: ShellContext) -> tuple[str, list[Change]]:
+    """Signal one process: ('', changes) on success, else the kernel's error text. A signal
+    that ends a unit's main process lets systemd apply the unit's Restart= (host/restart.py)."""
     process = next((p for p in state.processes if p.pid == pid), None)
     if process is None:
-        return "No such process", None
+        return "No such process", []
     if ctx.user != "root" and process.user != ctx.user:
-        return "Operation not permitted", None
+        return "Operation not permitted", []
     if signal == 0:
-        return "", None
+        return "", []
     name = next((n for n, v in SIGNALS.items() if v == signal), str(signal))
-    change = Change("process", "kill", str(pid), f"SIG{name} {comm(process)}")
+    changes = [Change("process", "kill", str(pid), f"SIG{name} {comm(process)}")]
     if signal in _FATAL:
+        units = [u for u in state.units.values() if u.main_pid == pid and u.active == "active"]
+        for unit in units:
+            restarted = main_process_died(state, unit, process, signal, name)
+            changes += [restarted] if restarted else []
         state.end_process(pid)
-        for unit in list(state.units.values()):
-            if unit.main_pid == pid and unit.active == "active":
-                failed = signal == 9
-                state.units[unit.name] = unit.model_copy(
-                    update={
-                        "active": "failed" if failed else "inactive",
-                        "sub": "failed" if failed else "dead",
-                        "since": state.spec.now,
-                        "result": "signal" if failed else None,
-                    }
-                )
-                state.log(
-                    unit.name,
-                    f"{unit.name}: Main process exited, code=killed, status={signal}/SIG{name}",
-                )
-    return "", change
+    return "", changes
 
 
 @program("kill", needs=("system",))
@@ -108,12 +99,11 @@ def kill(call: Call) -> CommandResult:
             result.stderr += f"bash: kill: {arg}: arguments must be process or job IDs\n"
             result.exit_code = 1
             continue
-        error, change = send(state, int(arg), signal, ctx)
+        error, changes = send(state, int(arg), signal, ctx)
         if error:
             result.stderr += f"bash: kill: ({arg}) - {error}\n"
             result.exit_code = 1
-        elif change:
-            result.changes.append(change)
+        result.changes += changes
     return result
 
 
@@ -213,13 +203,12 @@ def pkill(call: Call) -> CommandResult:
     result = CommandResult(identity=("process", "kill", str(signal), *[str(p.pid) for p in chosen]))
     sent = 0
     for process in chosen:
-        problem, change = send(state, process.pid, signal, ctx)
+        problem, changes = send(state, process.pid, signal, ctx)
         if problem:
             result.stderr += f"pkill: killing pid {process.pid} failed: {problem}\n"
             continue
         sent += 1
-        if change:
-            result.changes.append(change)
+        result.changes += changes
         if "-e" in options:
             result.stdout += f"{comm(process)} killed (pid {process.pid})\n"
     result.exit_code = 0 if sent else 1

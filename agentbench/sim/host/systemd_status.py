@@ -7,6 +7,7 @@ from agentbench.sim.core.spec import UnitSpec
 from agentbench.sim.core.system import SystemState
 from agentbench.sim.core.units import ago, parse_time
 from agentbench.sim.host.journal import journal_line
+from agentbench.sim.host.procs import comm
 
 
 def status_text(state: SystemState, unit: UnitSpec) -> str:
@@ -40,7 +41,12 @@ def status_text(state: SystemState, unit: UnitSpec) -> str:
                 )
             lines.append(f"   Main PID: {unit.main_pid} (code=exited, status={status})")
         else:
-            command = (unit.exec_start or unit.name).split()[0].rsplit("/", 1)[-1]
+            live = next((p for p in state.processes if p.pid == unit.main_pid), None)
+            command = (
+                comm(live)
+                if live is not None
+                else (unit.exec_start or unit.name).split()[0].rsplit("/", 1)[-1]
+            )
             lines.append(f"   Main PID: {unit.main_pid} ({command})")
     if unit.memory:
         lines.append(f"     Memory: {unit.memory}")

@@ -89,6 +89,7 @@ class Shell:
         sudo: bool = True,
         users: frozenset[str] = frozenset({"root"}),
         not_installed: frozenset[str] = frozenset(),
+        rule_programs: frozenset[str] = frozenset(),
         write: Writer | None = None,
         read: Reader | None = None,
         glob: Globber | None = None,
@@ -97,6 +98,7 @@ class Shell:
         self.sudo = sudo
         self.users = users
         self.not_installed = not_installed
+        self.rule_programs = rule_programs  # installed, answered by the task's rules alone
         self.write = write
         self.read = read
         self.glob = glob
@@ -362,6 +364,9 @@ class Shell:
                 )
             name = base
         program = self.programs.get(name)
+        if program is None and name in self.rule_programs:
+            verb = next((w for w in words[1:] if not w.startswith(("-", "/"))), "")
+            raise NotSimulated(f"{name} {verb}".strip())  # no identity: nothing is read
         if program is None:
             known = name in self.not_installed
             return CommandResult(

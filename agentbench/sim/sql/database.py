@@ -16,10 +16,10 @@ import weakref
 from decimal import Decimal
 from typing import Any
 
-from agentbench.sim.core.base import Change, CommandResult
+from agentbench.sim.core.base import Change, CommandResult, NotSimulated
 from agentbench.sim.sql.classify import SqlStatement, SqlSyntaxError, split_statements
 from agentbench.sim.sql.engine import Session
-from agentbench.sim.sql.errors import postgres_error
+from agentbench.sim.sql.errors import postgres_error, postgres_only_function
 from agentbench.sim.sql.identity import read_identity
 from agentbench.sim.sql.spec import SqlSpec
 
@@ -188,6 +188,9 @@ class Database:
             text, code = _LOST[reply[1]]
             return _failed(text, exit_code=code)
         if reply[0] == "error":
+            function = postgres_only_function(reply[1])
+            if function is not None:
+                raise NotSimulated(f"SQL function {function}()")
             return _failed(postgres_error(reply[1], statement))
         columns = [_column_name(c) for c in reply[1]] if reply[0] == "ok" else []
         rows = reply[2] if reply[0] == "ok" else []
@@ -242,7 +245,10 @@ class Database:
 
     def query(self, sql: str) -> CommandResult:
         """The `sql_query` tool: psql's aligned table, or the error."""
-        columns, rows, result = self.run(sql)
+        try:
+            columns, rows, result = self.run(sql)
+        except NotSimulated as exc:  # the tool's answer, as Shell.run makes it for a shell line
+            return exc.result()
         if columns:
             result.stdout = aligned(columns, rows)
         return result

@@ -43,6 +43,36 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^INTERRUPT Error"), "canceling statement due to statement timeout"),
     (re.compile(r"^Out of Memory Error"), "out of memory"),
 )
+# PostgreSQL built-ins of the server and session (notify, sleep, backends, WAL, sizes, locks,
+# settings) that the embedded engine lacks: a call to one is not simulated (off-script), never
+# "function does not exist", which a PostgreSQL server would not say.
+POSTGRES_ONLY = frozenset(
+    {
+        "pg_notify", "pg_sleep", "pg_sleep_for", "pg_sleep_until", "pg_terminate_backend",
+        "pg_cancel_backend", "pg_reload_conf", "pg_rotate_logfile", "pg_backend_pid",
+        "pg_current_wal_lsn", "pg_last_wal_receive_lsn", "pg_last_wal_replay_lsn",
+        "pg_wal_lsn_diff", "pg_last_xact_replay_timestamp", "pg_switch_wal", "pg_promote",
+        "pg_create_restore_point", "pg_postmaster_start_time", "pg_conf_load_time",
+        "pg_database_size", "pg_relation_size", "pg_total_relation_size", "pg_table_size",
+        "pg_indexes_size", "pg_size_pretty", "pg_advisory_lock", "pg_advisory_unlock",
+        "pg_try_advisory_lock", "pg_advisory_xact_lock", "txid_current", "pg_current_xact_id",
+        "set_config", "inet_server_addr", "inet_client_addr", "pg_export_snapshot",
+        "pg_stat_reset", "pg_get_viewdef", "pg_get_indexdef", "pg_get_functiondef",
+        "has_table_privilege", "dblink", "dblink_exec", "lo_import", "lo_export",
+    }
+)  # fmt: skip
+_MISSING_FUNCTION = re.compile(
+    r"^Catalog Error: (?:Scalar|Table|Aggregate) Function with name (\w+)"
+)
+
+
+def postgres_only_function(engine_message: str) -> str | None:
+    """The PostgreSQL built-in the engine said it lacks, or None."""
+    match = _MISSING_FUNCTION.match(engine_message.split("\n")[0].strip())
+    name = match.group(1).lower() if match else ""
+    return name if name in POSTGRES_ONLY else None
+
+
 # a function the sandbox keeps from the host's files (the engine says only which path)
 _FILE_FUNCTION = re.compile(r'(?<![\w.])"?((?:read|parquet|sniff|csv|json)_?\w*|glob)"?\s*\(', re.I)
 

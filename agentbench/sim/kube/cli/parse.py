@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from agentbench.sim.core.base import NotSimulated
+from agentbench.sim.kube.cli.verb_flags import verb_long_flags, verb_short_flags
+
 
 class KubectlError(Exception):
     """A refusal kubectl prints on stderr (the text is the whole message) with exit code 1."""
@@ -195,7 +198,7 @@ def _verb_specific(verb: str) -> tuple[dict[str, str], set[str]]:
     short = dict(SHORT)
     valued = set(VALUED)
     if verb == "logs":
-        short |= {"p": "previous", "f": "follow"}
+        short = dict(verb_short_flags(verb) or {})
         valued.discard("patch")
     elif verb == "patch":
         short |= {"p": "patch", "f": "filename"}
@@ -206,6 +209,7 @@ def _verb_specific(verb: str) -> tuple[dict[str, str], set[str]]:
 
 def _parse(argv: list[str], verb: str) -> Args:
     short, valued = _verb_specific(verb)
+    accepted = verb_long_flags(verb)
     out = Args()
     tokens = list(argv[1:])
     i = 0
@@ -218,8 +222,12 @@ def _parse(argv: list[str], verb: str) -> Args:
             break
         if token.startswith("--") and len(token) > 2:
             name, eq, value = token[2:].partition("=")
+            if accepted is not None and name not in accepted:
+                raise KubectlError(_unknown(f"unknown flag: --{name}", positional or [verb]))
             if name not in valued and name not in BOOLEAN:
-                raise KubectlError(_unknown(f"unknown flag: --{name}", positional))
+                if accepted is not None:  # a real flag of this verb the simulator lacks
+                    raise NotSimulated(f"kubectl {verb} --{name}")
+                raise KubectlError(_unknown(f"unknown flag: --{name}", positional or [verb]))
             if name in valued and not eq:
                 if name == "dry-run":
                     value = "client"
@@ -232,7 +240,7 @@ def _parse(argv: list[str], verb: str) -> Args:
                 out.multi.append((name, value))
             continue
         if token.startswith("-") and len(token) > 1 and not token[1].isdigit():
-            i = _short(token, tokens, i, short, valued, out, positional)
+            i = _short(token, tokens, i, short, valued, out, positional or [verb])
             continue
         positional.append(token)
     if positional:
@@ -271,5 +279,5 @@ def _short(
 
 
 def _unknown(message: str, positional: list[str]) -> str:
-    command = f"kubectl {positional[0]}" if positional else "kubectl"
+    command = f"kubectl {positional[0]}" if positional and positional[0] else "kubectl"
     return f"error: {message}\nSee '{command} --help' for usage."
