@@ -20,6 +20,7 @@ from agentbench.scoring.actions import (
 )
 from agentbench.scoring.asked import spelling_problems
 from agentbench.scoring.assertions import Reading, fact_problems, reject_problems
+from agentbench.scoring.bound_figures import bound_figure_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
@@ -156,6 +157,7 @@ def answer_check(
     problems += identifier_problems(reading, outputs)
     problems += count_problems(reading, required, outputs)
     problems += zone_problems(reading, outputs)
+    problems += bound_figure_problems(reading, required)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
     problems += claimed_check_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)

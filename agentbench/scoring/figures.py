@@ -52,13 +52,15 @@ def _number(text: str) -> float:
 class Stated:
     """Every figure the environment, the prompt and the tool outputs state."""
 
-    def __init__(self, texts: list[str]) -> None:
+    def __init__(self, texts: list[str], loose: bool = True) -> None:
+        """`loose`: every run of digits counts as stated, the ones inside identifiers too (a
+        tool output's figures are glued to anything); off for one record's own figures."""
         # tool output glues figures to punctuation ("[1020054732/972.7mb]", "timeout=30s")
         self.texts = texts
         self._clocks: list[int] | None = None
         loosened = [_GLUE.sub(" ", t) for t in texts]
         self.figures: list[Quantity] = [q for t in loosened for q in quantities(t)]
-        loose = {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)}
+        loose = {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)} if loose else set()
         raws = sorted({q.raw for q in self.figures} | {q.value for q in self.figures} | loose)
         self.raws = raws
         small = raws[:_PAIRS_LIMIT] if len(raws) > _PAIRS_LIMIT else raws
