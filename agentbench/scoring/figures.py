@@ -60,8 +60,10 @@ class Stated:
         self._clocks: list[int] | None = None
         loosened = [_GLUE.sub(" ", t) for t in texts]
         self.figures: list[Quantity] = [q for t in loosened for q in quantities(t)]
-        loose = {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)} if loose else set()
-        raws = sorted({q.raw for q in self.figures} | {q.value for q in self.figures} | loose)
+        digits: set[float] = (
+            {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)} if loose else set()
+        )
+        raws = sorted({q.raw for q in self.figures} | {q.value for q in self.figures} | digits)
         self.raws = raws
         small = raws[:_PAIRS_LIMIT] if len(raws) > _PAIRS_LIMIT else raws
         self.derived: set[float] = {round(r / k, 2) for r in raws for k in (100, 1000)}
