@@ -41,7 +41,8 @@ from agentbench.records import CheckRecord, EpisodeResult, EpisodeTrace, ToolRes
 from agentbench.runner import read_results_json
 from agentbench.scoring import score_trace
 from agentbench.tasks.env import FALLBACK, SimulatedEnvironment
-from agentbench.tasks.loader import TaskSuite, load_suite
+from agentbench.tasks.families.tier import DEFAULT_SEED, load_tier
+from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Task
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -256,10 +257,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tasks", type=Path, default=ROOT / "tasks", help="the task directory")
     args = parser.parse_args(argv)
     try:
-        suite = load_suite(args.tasks)
         for path in args.runs:
             run, episodes = read_results_json(path)
-            found = asyncio.run(replay_run(suite, run.get("config") or {}, episodes))
+            config = run.get("config") or {}
+            # the tier the run drew: a full-tier run's variants come from its seed
+            suite = load_tier(
+                args.tasks,
+                config.get("suite") or "default",
+                config.get("task_seed") or DEFAULT_SEED,
+                config.get("variants"),
+            )
+            found = asyncio.run(replay_run(suite, config, episodes))
             print("\n".join(report(path, run, found, args.list)), flush=True)
     except AgentbenchError as exc:
         print(f"replay: {exc}", file=sys.stderr)
