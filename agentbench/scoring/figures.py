@@ -23,7 +23,14 @@ from itertools import combinations
 from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.entities import IDENT, Entities, kind_of_token
 from agentbench.scoring.numbers import derivation_operand
-from agentbench.scoring.quantities import Quantity, factors, moments, quantities, zone_offset
+from agentbench.scoring.quantities import (
+    Quantity,
+    factors,
+    moments,
+    quantities,
+    unit_base,
+    zone_offset,
+)
 from agentbench.scoring.reading import Reading
 from agentbench.tasks.expectations import Fact
 
@@ -37,6 +44,31 @@ _LABEL = re.compile(
     r"|shards?|day|week|month|hour|minute|from|to|between|through|and)|[#:])\W{0,3}$",
     re.IGNORECASE,
 )
+
+
+# a duration between two moments the answer relates ("5 s before the cart errors"); "lagging
+# 7 minutes behind" relates nothing, though two clock times in the outputs may lie 7 min apart
+_RELATIVE = re.compile(
+    r"\b(?:before|after|earlier|later|between|apart|elapsed|passed|gap|difference)\b",
+    re.IGNORECASE,
+)
+
+
+# A field whose name carries its unit: `replica_lag_s: 7`, `"timeout_ms": 3000`, `size_mb=412`.
+_KEYED_UNIT = re.compile(
+    r"[A-Za-z]\w*?_(?P<unit>ms|s|sec|secs|seconds|min|mins|minutes|h|hours|bytes|kb|mb|gb|kib|mib|gib)"
+    r"\b\"?\s*[:=]\s*\"?(?P<num>\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _keyed_units(text: str) -> list[Quantity]:
+    out = []
+    for m in _KEYED_UNIT.finditer(text[:200_000]):
+        dimension, factor = unit_base(m.group("unit"))
+        raw = float(m.group("num"))
+        out.append(Quantity(raw * factor, dimension, m.start(), m.end(), raw, m.group("unit")))
+    return out
 
 
 def _close(a: float, b: float, rel: float) -> bool:
@@ -60,6 +92,7 @@ class Stated:
         self._clocks: list[int] | None = None
         loosened = [_GLUE.sub(" ", t) for t in texts]
         self.figures: list[Quantity] = [q for t in loosened for q in quantities(t)]
+        self.figures += [q for t in texts for q in _keyed_units(t)]
         digits: set[float] = (
             {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)} if loose else set()
         )
@@ -159,7 +192,11 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                         q.raw > 0
                         and not stated.sized(q)
                         and stated.wrong_unit(q)
-                        and not (q.dimension == "seconds" and stated.gap(q.value))
+                        and not (
+                            q.dimension == "seconds"
+                            and _RELATIVE.search(clause.sentence or clause.text)
+                            and stated.gap(q.value)
+                        )
                     ):
                         return [
                             f"figure {said!r} is in the wrong unit for what the environment states"

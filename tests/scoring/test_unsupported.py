@@ -172,3 +172,11 @@ def test_a_clock_time_in_another_zone_than_stated_fails(said: str, passes: bool)
     reading = Reading(said, declared_entities(env, ""), [], [])
     outputs = ["notBefore=Aug 30 00:00:00 2026 GMT\nnotAfter=Nov 28 23:59:59 2026 GMT"]
     assert (zone_problems(reading, outputs) == []) is passes
+
+
+def test_a_field_named_with_its_unit_states_that_unit() -> None:
+    from agentbench.scoring.figures import Stated
+
+    stated = Stated(['{"source": "read-replica", "replica_lag_s": 7}'])
+    assert stated.wrong_unit(quantities("lagging about 7 minutes")[0])
+    assert stated.sized(quantities("about 7 seconds behind")[0])
