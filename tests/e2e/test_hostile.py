@@ -2,7 +2,7 @@
 
 Each test runs `python -m agentbench.cli.main run … --base-url http://127.0.0.1:PORT/v1 --model
 ATTACK` against tests/hostile.py and asserts what a user sees: the exit code, no traceback, a
-stored status per episode, the child's peak RSS (wait4) under 400 MB, the run over within its
+stored status per episode, the child's own peak RSS (VmHWM) under 400 MB, the run over within its
 deadlines, and what is stored staying small.
 """
 
@@ -78,7 +78,9 @@ def play(url: str, tasks: Path, tmp: Path, attack: str, task: str = SHELL_TASK) 
     with (tmp / f"{attack}.err").open("w+") as err:
         started = time.monotonic()
         child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
+        own_peak_kb = 0
         while True:  # wait4: the rusage of this child alone, whatever else the tests started
+            own_peak_kb = max(own_peak_kb, _high_water_kb(child.pid))
             pid, status, usage = os.wait4(child.pid, os.WNOHANG)
             if pid:
                 break
@@ -99,13 +101,27 @@ def play(url: str, tasks: Path, tmp: Path, attack: str, task: str = SHELL_TASK) 
     return Played(
         child.returncode,
         stderr,
-        usage.ru_maxrss / 1024,  # KiB on Linux
+        # the child's own high-water mark; ru_maxrss also counts the pages it shared with this
+        # (large) test process between fork and exec, which the kernel carries across exec
+        (own_peak_kb or usage.ru_maxrss) / 1024,
         took,
         episode,
         stored,
         db.stat().st_size,
         out.read_text() if out.exists() else "",
     )
+
+
+def _high_water_kb(pid: int) -> int:
+    """VmHWM of a running process (its peak resident set since exec), 0 when unreadable."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def _bounded(played: Played) -> None:
