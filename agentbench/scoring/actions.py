@@ -85,18 +85,21 @@ _FIRST_PERSON = re.compile(
     re.IGNORECASE,
 )
 # The same subject carries on through "and (then)": "I read the replica and then confirmed it
-# against the primary", "I added the key and rolled the deployment".
-_COORDINATED = re.compile(
-    r"\b(?:I|we)\b[^.;:!?]*?\band\s+(?:then\s+|also\s+|later\s+|finally\s+|afterwards\s+)?"
-    r"(?:" + _VERBS + r")\b",
-    re.IGNORECASE,
-)
-# A clause that goes on from an earlier clause's "I": "…, then rolled the deployment".
+# against the primary", "I added the key and rolled the deployment"; and into a later clause
+# of the sentence: "…, then rolled the deployment".
+_THEN = r"(?:then\s+|also\s+|later\s+|finally\s+|afterwards\s+)?"
 _SUBJECT = re.compile(r"\b(?:I|we)\b", re.IGNORECASE)
-_LEADING = re.compile(
-    r"^\W*(?:and\s+)?(?:then\s+|also\s+|later\s+|finally\s+|afterwards\s+)?(?:" + _VERBS + r")\b",
-    re.IGNORECASE,
-)
+
+
+def _carried(verbs: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(the verbs after "I … and (then)" in one clause, the verbs leading a later clause)."""
+    return (
+        re.compile(r"\b(?:I|we)\b[^.;:!?]*?\band\s+" + _THEN + "(?:" + verbs + r")\b", re.I),
+        re.compile(r"^\W*(?:and\s+)?" + _THEN + "(?:" + verbs + r")\b", re.I),
+    )
+
+
+_COORDINATED, _LEADING = _carried(_VERBS)
 # A report line that starts with a past-tense verb ("Restarted nginx.", "Rolled back to 2.8.4").
 _REPORT_LINE = re.compile(
     r"^\W*(?:(?P<restart>restarted)|(?P<reload>reloaded)|(?P<rollback>rolled\s+(?:\S+\s+){0,3}?back)"
@@ -219,15 +222,10 @@ _CHECK_VERBS = (
 _CHECKED = re.compile(
     r"\b(?:I|we)(?:'ve|\s+have|\s+had|\s+did|\s+also|\s+then|\s+just|\s+first|\s+further)*\s+"
     + _CHECK_VERBS
-    + r"\b|\b(?:I|we)\b[^.;:!?]*?\band\s+(?:then\s+|also\s+|later\s+|finally\s+)?"
-    + _CHECK_VERBS
     + r"\b",
     re.IGNORECASE,
 )
-_LEADING_CHECK = re.compile(
-    r"^\W*(?:and\s+)?(?:then\s+|also\s+|later\s+|finally\s+|afterwards\s+)?" + _CHECK_VERBS + r"\b",
-    re.IGNORECASE,
-)
+_COORDINATED_CHECK, _LEADING_CHECK = _carried(_CHECK_VERBS)
 # What a reported check names that some call must have touched: code in backticks, a
 # function or identifier spelt like code (pg_is_in_recovery(), ssl_stapling), a term in
 # capitals (OCSP, SELECT). Plain words ("the events", "its logs") are left to the citations.
@@ -264,7 +262,7 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
     ok = [c for c in calls if c.ok and c.source not in ("fallback", "runtime_error")]
     for s, group in enumerate(reading.groups):
         for c, clause in enumerate(group):
-            found = _CHECKED.search(clause.text)
+            found = _CHECKED.search(clause.text) or _COORDINATED_CHECK.search(clause.text)
             if not found and any(_SUBJECT.search(x.text) for x in group[:c]):
                 found = _LEADING_CHECK.match(clause.text)
             if not found or stance_at(clause, found.span()) is not Stance.asserted:

@@ -14,14 +14,14 @@ two or more entities, and entities whose evidence states no figure at all.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from agentbench.scoring.claims import Stance, stance_at
-from agentbench.scoring.figures import _LABEL, Stated
+from agentbench.scoring.figures import LABEL, Stated
 from agentbench.scoring.quantities import quantities
 from agentbench.scoring.reading import Reading
+from agentbench.scoring.structured import parse
 from agentbench.tasks.expectations import Fact
 
 # a number that names a thing rather than measures it: "order 88412", "invoice 1207"
@@ -67,7 +67,7 @@ def bound_figure_problems(reading: Reading, facts: list[Fact]) -> list[str]:
                     continue
                 before = clause.text[: q.start]
                 if (
-                    _LABEL.search(before)
+                    LABEL.search(before)
                     or _NAMED_BY.search(before)
                     or any(abs(q.raw - r) < 0.005 for r in required)
                 ):
@@ -81,19 +81,15 @@ def bound_figure_problems(reading: Reading, facts: list[Fact]) -> list[str]:
 
 
 def _list_lengths(texts: list[str]) -> str:
-    """How many items each list of a JSON record holds ("declined 3 times" for a record whose
+    """How many items each list of a record holds ("declined 3 times" for a record whose
     `attempts` list has three entries): a record states its counts by listing."""
     lengths: set[int] = set()
-    for text in texts:
-        try:
-            stack: list[Any] = [json.loads(text)]
-        except ValueError:
-            continue
-        while stack:
-            node = stack.pop()
-            if isinstance(node, list):
-                lengths.add(len(node))
-                stack.extend(node)
-            elif isinstance(node, dict):
-                stack.extend(node.values())
+    stack: list[Any] = [parse(t) for t in texts]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            lengths.add(len(node))
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
     return " ".join(str(n) for n in sorted(lengths))

@@ -18,6 +18,7 @@ Years, identifiers, versions and times of day are not figures (agentbench.scorin
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from itertools import combinations
 
 from agentbench.scoring.claims import Stance, stance_at
@@ -38,7 +39,7 @@ _PAIRS_LIMIT = 300  # distinct stated figures combined pairwise, at most
 _GLUE = re.compile(r"[/:=\[\]()<>\"']")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 # A number that labels rather than measures: "row 17", "line 31", "revision 12", "port 8080".
-_LABEL = re.compile(
+LABEL = re.compile(
     r"(?:\b(?:rows?|lines?|no|number|items?|entry|entries|steps?|batch(?:es)?|attempts?|revisions?"
     r"|rev|ports?|pids?|ids?|version|case|page|rules?|codes?|status|http|exit|index|position"
     r"|shards?|day|week|month|hour|minute|from|to|between|through|and)|[#:])\W{0,3}$",
@@ -140,14 +141,7 @@ class Stated:
         )
 
     def minor_units(self, amount: float) -> bool:
-        """An amount of money that a tool printed as a count of cents beside the same amount
-        in the currency (`amount: 21436` where the order total is 214.36)."""
-        if amount < 100 or amount != int(amount):
-            return False
-        cents = round(amount / 100, 2)
-        return any(abs(r - amount) < 0.005 for r in self.raws) and any(
-            abs(r - cents) < 0.005 for r in self.raws
-        )
+        return minor_units(amount, self.raws)
 
     def wrong_unit(self, q: Quantity) -> bool:
         if q.dimension is None:
@@ -158,10 +152,20 @@ class Stated:
         return any(_close(q.raw * k, f.value, 0.02) for k in others for f in same)
 
 
-def _declared(entities: Entities) -> Stated:
-    """The figures the declared environment holds (a payment API's `amount: 21436` and the
-    order table's `214.36`, where the agent read only the first)."""
-    return Stated([entities.global_evidence[:200_000]])
+def minor_units(amount: float, stated: Iterable[float]) -> bool:
+    """An amount of money stated as a count of cents beside the same amount in the currency
+    (a payment API's `amount: 21436` where the order total is 214.36)."""
+    if amount < 100 or amount != int(amount):
+        return False
+    cents = round(amount / 100, 2)
+    seen = list(stated)
+    return any(abs(r - amount) < 0.005 for r in seen) and any(abs(r - cents) < 0.005 for r in seen)
+
+
+def _declared(entities: Entities) -> list[float]:
+    """The figures the declared environment holds (the order table's `214.36`, where the
+    agent read only the payment API's `amount: 21436`)."""
+    return [q.raw for q in quantities(_GLUE.sub(" ", entities.global_evidence[:200_000]))]
 
 
 def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> list[str]:
@@ -180,7 +184,7 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                 if any(_close(q.raw, a.value, 0.005) for a in required):
                     continue
                 said = clause.text[q.start : q.end]
-                if _LABEL.search(clause.text[: q.start]):
+                if LABEL.search(clause.text[: q.start]):
                     continue
                 sentence = " ".join(c.text for c in group)
                 figures = [(x.raw, x.start) for x in quantities(sentence)]
@@ -202,7 +206,7 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                             f"figure {said!r} is in the wrong unit for what the environment states"
                         ]
                 elif q.dimension in ("usd", "eur") and (
-                    stated.minor_units(q.raw) or _declared(entities).minor_units(q.raw)
+                    stated.minor_units(q.raw) or minor_units(q.raw, _declared(entities))
                 ):
                     return [
                         f"figure {said!r} reads an amount in cents as {q.dimension.upper()}: "
