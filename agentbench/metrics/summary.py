@@ -103,7 +103,6 @@ class RunSummary(BaseModel):
     )
 
 
-
 def _method(methods: Counter[Any]) -> str | None:
     if not methods:
         return None

@@ -19,10 +19,12 @@ from __future__ import annotations
 import re
 
 from agentbench.scoring.claims import Stance, stance_at
-from agentbench.scoring.lexicon import Entry, entry
+from agentbench.scoring.intervals import interval_span
+from agentbench.scoring.lexicon import Entry, entry, phrase_pattern
 from agentbench.scoring.numbers import derivation_operand
 from agentbench.scoring.quantities import moment_span, parse_moment, quantities, quantity_span
 from agentbench.scoring.reading import Occurrence, Reading, Span, SpanFn
+from agentbench.tasks.expect_answer import every_seconds
 from agentbench.tasks.expectations import Fact
 
 
@@ -43,6 +45,10 @@ def predicate(fact: Fact) -> tuple[SpanFn | None, Entry | None]:
         when = parse_moment(fact.at)
         precision = "day" if len(fact.at.strip()) <= 10 else "minute"
         finders.append(lambda t: moment_span(t, when, precision))
+    if fact.every is not None:
+        step = every_seconds(fact.every)
+        if step is not None:
+            finders.append(lambda t: interval_span(t, step))
     if not finders:
         return None, None
 
@@ -142,12 +148,8 @@ def _excused(
     o: Occurrence, lexical: Entry | None, fact: Fact, reading: Reading, others: list[Fact]
 ) -> bool:
     """A statement about another entity that the environment or another fact supports."""
-    if lexical is not None and lexical.evidence and lexical.supported_by(reading.evidence(o.bound)):
+    if _true_of(o, fact, lexical, reading, []):
         return True
-    if fact.amount is not None:
-        evidence = reading.evidence(o.bound)
-        if quantity_span(evidence, fact.amount.value, fact.amount.unit, fact.amount.tolerance):
-            return True
     clause = reading.groups[o.sentence][o.clause].text
     for other in others:
         if other is fact or not other.subject:
@@ -156,6 +158,56 @@ def _excused(
         key = reading.key_of(other.subject)
         if find is not None and find(clause) and o.bound & reading.family(key):
             return True
+    return False
+
+
+_PREDICATE = re.compile(r"[A-Za-z]{3}")  # words, not a bare value ("1.27.4", "21:22")
+
+
+def _true_of(
+    o: Occurrence,
+    fact: Fact,
+    lexical: Entry | None,
+    reading: Reading,
+    answers: list[Fact],
+    causes: bool = True,
+) -> bool:
+    """Whether what the statement says is what the environment says of the entities it is
+    bound to: a lexicon cause their text holds evidence for, a task wording their text
+    carries ("primary" of the person a record names primary), a figure their record states
+    and states instead of the answer's ("FRA-2 has another 59 available"). A wording that
+    names an entity, or is a bare value, is a mention, not a predicate, and supports nothing;
+    `causes=False` leaves out lexicon evidence (a reject naming its subject: the task says it
+    is false of it)."""
+    if not o.bound:
+        return False
+    evidence = reading.evidence(o.bound)
+    if not evidence:
+        return False
+    if causes and lexical is not None and lexical.evidence and lexical.supported_by(evidence):
+        return True
+    if lexical is not None and not lexical.evidence and lexical.wordings:
+        clause = reading.groups[o.sentence][o.clause].text
+        said = [
+            w
+            for w in lexical.wordings
+            if phrase_pattern(w).search(clause)
+            and _PREDICATE.search(w)
+            and not reading._mentions(w)
+        ]
+        if said and all(phrase_pattern(w).search(evidence) for w in said):
+            return True
+    if fact.amount is not None:
+        amount = fact.amount
+        if not quantity_span(evidence, amount.value, amount.unit, amount.tolerance):
+            return False
+        by_key = reading.entities.by_key
+        own = "\n".join(t for k in o.bound if k in by_key for t in by_key[k].evidence)
+        return not any(  # the record's own text: a line naming it may hold its neighbours
+            quantity_span(own, a.amount.value, a.amount.unit, a.amount.tolerance)
+            for a in answers
+            if a.amount is not None
+        )
     return False
 
 
@@ -202,12 +254,13 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
     """A rejected statement (a planted mistake's) asserted or offered as a candidate. A
     rejected figure next to the required one (a sentence either side) is its breakdown
     ("217 sellable: 243 on hand minus 26 reserved"), not an answer."""
-    find, _ = predicate(fact)
+    find, lexical = predicate(fact)
     subject = reading.key_of(fact.subject) if fact.subject else None
     if find is None and subject is not None:
         find = _subject_finder(reading, subject)
     if find is None:
         return []
+    named = _label_entities(fact, reading)
     family = reading.family(subject) if subject else set()
     near: set[int] = set()
     if fact.amount is not None:
@@ -218,17 +271,46 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
                     if o.stance is Stance.asserted:
                         near |= {o.sentence - 1, o.sentence, o.sentence + 1}
     labels = _labels(fact.label()) if fact.amount is not None else None
+    idents = _label_identifiers(fact.label()) if not fact.subject else None
     for o in reading.occurrences(find):
         clause = reading.groups[o.sentence][o.clause].text
         if o.stance is Stance.negated or (o.sentence in near and _BREAKDOWN.search(clause)):
             continue
         if labels is not None and labels.search(clause[max(0, o.span[0] - 40) : o.span[1] + 25]):
             continue  # "781 on hand", "retry_backoff would be 45000 ms": said of what it is
+        if idents is not None and idents.search(_sentence(reading, o.sentence)):
+            continue  # "(the other entry, reindex-search, runs daily at 21:22)"
         if fact.amount is not None and o.sentence in near and _worked(fact, reading, o, required):
             continue
+        if o.stance is Stance.asserted and (
+            o.bound & named or _true_of(o, fact, lexical, reading, required or [], subject is None)
+        ):
+            continue  # said of what it is: "reindex-search runs daily at 21:22"
         if subject is None or not o.bound or o.bound & family:
             return [f"wrong answer {fact.label()!r} is {o.stance.value}"]
     return []
+
+
+def _label_identifiers(name: str) -> re.Pattern[str] | None:
+    """The identifiers a rejected statement's own name holds (`reindex-search` in "the
+    reindex-search entry's time"): a sentence naming one says the figure of what it is."""
+    words = set(re.findall(r"\b[A-Za-z][\w.]*[-_][\w.-]*\w\b", name))
+    if not words:
+        return None
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(words))) + r")(?![\w-])")
+
+
+def _sentence(reading: Reading, s: int) -> str:
+    return " ".join(c.text for c in reading.groups[s])
+
+
+def _label_entities(fact: Fact, reading: Reading) -> frozenset[str]:
+    """The entities a rejected statement's own name names ("the reindex-search entry's
+    time"), and their families: the statement said of them is said of what it is."""
+    keys = {k for _, _, k in reading._mentions(fact.label())}
+    if fact.subject:
+        keys.discard(reading.key_of(fact.subject))
+    return frozenset(f for k in keys for f in reading.family(k))
 
 
 _NOT_LABELS_TEXT = (

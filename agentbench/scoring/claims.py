@@ -103,7 +103,7 @@ def sentences(text: str) -> Iterator[tuple[str, str]]:
         for sentence in _json_sentences(value):
             yield sentence, ""
     lead = ""
-    for raw in _FENCE.sub("\n", "".join(prose) + text[last:]).splitlines():
+    for raw in _unwrapped(_FENCE.sub("\n", "".join(prose) + text[last:]).splitlines()):
         line = raw.strip()
         if not line:
             continue
@@ -117,6 +117,30 @@ def sentences(text: str) -> Iterator[tuple[str, str]]:
                 yield sentence.strip(), lead if bullet else ""
         if line.endswith(":"):
             lead = _lead(line[:-1]) or lead
+
+
+_BLOCK_START = re.compile(r"^\s*(?:[-*•+]\s|\d{1,2}[.)]\s|#|\||>|\$ |```)")
+_LINE_DONE = re.compile(r"[.!?:|]\W{0,3}$|^\s*(?:#|\|)")
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """Lines with a paragraph's hard wraps undone: a line that starts no list item, heading,
+    table row or quote continues the line before it when that one ran to a wrap width (60
+    characters or more) without ending a sentence ("... its outbound\nconnection to payments
+    fails" is one sentence; a short list item is not wrapped)."""
+    out: list[str] = []
+    for line in lines:
+        if (
+            out
+            and len(out[-1].strip()) >= 60
+            and line.strip()
+            and not _BLOCK_START.match(line)
+            and not _LINE_DONE.search(out[-1])
+        ):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+    return out
 
 
 def _lead(label: str) -> str:

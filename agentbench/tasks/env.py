@@ -28,6 +28,7 @@ import jsonschema
 from agentbench.jsontext import loads
 from agentbench.records import AttemptedWriteRecord, ChangeRecord, ToolResultRecord
 from agentbench.sim.core.base import Change, CommandResult, Identity
+from agentbench.sim.http.intent import classify_url
 from agentbench.sim.shell.ast import ShellSyntaxError
 from agentbench.sim.shell.intent.classify import AttemptedWrite, classify, classify_sql
 from agentbench.sim.shell.static import static_commands
@@ -107,7 +108,8 @@ class ToolResult:
 
 def attempted_writes(tool: ToolDef, args: dict[str, Any]) -> tuple[AttemptedWrite, ...]:
     """The writes a call asks for by intent: each shell argument's commands, each SQL
-    argument's statements (agentbench/sim/shell/intent/classify.py)."""
+    argument's statements (agentbench/sim/shell/intent/classify.py), each URL that asks a
+    service to act (agentbench/sim/http/intent.py)."""
     out: list[AttemptedWrite] = []
     for arg, kind in tool.match.items():
         value = args.get(arg)
@@ -117,6 +119,8 @@ def attempted_writes(tool: ToolDef, args: dict[str, Any]) -> tuple[AttemptedWrit
             out += classify(value)
         elif kind is ArgKind.sql:
             out += classify_sql(value)
+        elif arg == "url":
+            out += classify_url(value)
     return tuple(out)
 
 

@@ -131,6 +131,17 @@ class Amount(_Strict):
         return self
 
 
+_STEP = re.compile(r"^\s*(\d+)\s*([smhd])\s*$")
+
+
+def every_seconds(step: str) -> int | None:
+    """A recurrence step ("30m") in seconds; None when it is not one."""
+    found = _STEP.match(step)
+    if found is None or int(found[1]) == 0:
+        return None
+    return int(found[1]) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[found[2]]
+
+
 class Fact(_Strict):
     """One fact the answer must assert, bound to the entity it is about.
 
@@ -145,7 +156,9 @@ class Fact(_Strict):
     The predicate is any of: `is` (a lexicon entry id, agentbench/data/lexicon.yaml) plus the
     task's own `wordings` (phrases) and `patterns` (regexes); `amount` (a figure); `at` (a
     moment, ISO 8601, matched to the minute in any common spelling: `2026-11-25T09:41Z`,
-    `Nov 25 09:41:03`, `25 November 2026, 09:41 UTC`, epoch seconds). Without a predicate the
+    `Nov 25 09:41:03`, `25 November 2026, 09:41 UTC`, epoch seconds); `every` (a recurrence
+    step, `30m`: "every 30 minutes", "twice an hour", "at :00 and :30", or the runs listed
+    30 minutes apart, agentbench/scoring/intervals.py). Without a predicate the
     fact is that the answer names its subject (asserted, not negated nor hedged).
 
     `members`: what the answer may list: a sentence that asserts one of them (or the fact's
@@ -165,6 +178,9 @@ class Fact(_Strict):
     patterns: list[str] = Field(default_factory=list)
     amount: Amount | None = None
     at: str | None = Field(default=None, description="An ISO 8601 moment (naive means UTC).")
+    every: str | None = Field(
+        default=None, description='A recurrence step: "30m", "2h", "90s", "1d".'
+    )
     members: list[str] = Field(default_factory=list)
     when: StateCondition | None = None
     required: bool = Field(
@@ -184,6 +200,13 @@ class Fact(_Strict):
         if value is not None and value not in lexicon_ids():
             known = ", ".join(sorted(lexicon_ids()))
             raise ValueError(f"no lexicon entry {value!r} (known: {known})")
+        return value
+
+    @field_validator("every")
+    @classmethod
+    def _step(cls, value: str | None) -> str | None:
+        if value is not None and every_seconds(value) is None:
+            raise ValueError(f"every: {value!r} is not a step such as 30m, 2h, 90s or 1d")
         return value
 
     @field_validator("at")
@@ -207,6 +230,7 @@ class Fact(_Strict):
             or self.patterns
             or self.amount
             or self.at
+            or self.every
             or self.members
         ):
             raise ValueError("a fact needs a subject, a predicate or members")
@@ -218,7 +242,8 @@ class Fact(_Strict):
         what = self.is_ or (self.wordings[0] if self.wordings else None)
         if self.amount is not None:
             what = f"{self.amount.value:g}{self.amount.unit or ''}"
-        what = what or self.at or ("lists " + ", ".join(self.members) if self.members else "")
+        what = what or self.at or (f"every {self.every}" if self.every else None)
+        what = what or ("lists " + ", ".join(self.members) if self.members else "")
         return f"{self.subject}: {what}" if self.subject and what else (self.subject or what)
 
 

@@ -1,0 +1,89 @@
+"""Facts and rejects bound to entities: a statement that is true of what it is said of (a
+distractor named to explain it) passes; the same words said of the asked entity fail."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from agentbench.scoring.claims import sentence_clauses
+from agentbench.tasks.families.tier import load_tier
+from agentbench.tasks.loader import TaskSuite
+from agentbench.tasks.model import Step
+from agentbench.tasks.validate import play
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def suite() -> TaskSuite:
+    return load_tier(ROOT / "tasks", "full")
+
+
+def score(suite: TaskSuite, task_id: str, calls: list[dict], answer: str) -> tuple[float, str]:
+    task = next(t for t in suite.tasks if t.id == task_id)
+    steps = [Step(calls=[c]) for c in calls] + [Step(answer=answer)]
+    played = asyncio.run(play(suite, task, steps))
+    assert not isinstance(played, str), played
+    return played.score, played.why
+
+
+STOCK = [
+    {"tool": "http_get", "args": {"url": "http://inv-api.internal/api/v1/stock/H-5521"}},
+    {"tool": "http_get", "args": {"url": "http://inv-api-ro.internal/api/v1/stock/H-5521"}},
+]
+
+
+def test_the_other_record_s_own_figure_said_of_it_passes(suite: TaskSuite) -> None:
+    answer = (
+        "Sellable now from AMS-2: 250 units (334 on hand, 84 reserved), read from the replica "
+        "because the primary is in maintenance. For reference only, FRA-2 has another 59 "
+        "available, but you asked about AMS-2."
+    )
+    assert score(suite, "api-maintenance-fallback-08", STOCK, answer)[0] == 1.0
+
+
+def test_the_other_record_s_figure_as_the_answer_fails(suite: TaskSuite) -> None:
+    answer = "From the replica (the primary is in maintenance): 59 units can be sold right now."
+    value, why = score(suite, "api-maintenance-fallback-08", STOCK, answer)
+    assert value < 1.0 and "other warehouse" in why
+
+
+ROTA = [{"tool": "read_file", "args": {"path": "/srv/oncall/checkout.yaml"}}]
+
+
+def test_a_role_the_record_gives_a_distractor_passes_when_the_answer_is_right(
+    suite: TaskSuite,
+) -> None:
+    answer = (
+        "Clara Moreau. At 12:00 UTC on 2026-11-23 the Nov 16-23 shift (primary Priya Raman) is "
+        "still running, since handover is at 14:00 UTC, but an override makes Clara Moreau "
+        "primary from Nov 20 18:00 until Nov 23 14:00 UTC while Priya is travelling."
+    )
+    assert score(suite, "oncall-primary-at-03", ROTA, answer)[0] == 1.0
+
+
+def test_the_distractor_as_the_answer_still_fails(suite: TaskSuite) -> None:
+    answer = "Priya Raman is the primary on-call for checkout at 12:00 UTC on 2026-11-23."
+    assert score(suite, "oncall-primary-at-03", ROTA, answer)[0] < 1.0
+
+
+def test_a_hard_wrapped_paragraph_is_read_as_one_sentence(suite: TaskSuite) -> None:
+    calls = [
+        {"tool": "read_file", "args": {"path": f"/var/log/profile/replica-{n}.log"}}
+        for n in (1, 2, 3)
+    ]
+    answer = (
+        "replica-3 logs one slow search, but that is only a WARN. The 502s come from\n"
+        "replica-1, according to its log lines: its outbound\n"
+        "connection to payments fails certificate verification (the payments certificate has\n"
+        "expired), and each affected request is answered 502 after about three seconds."
+    )
+    assert score(suite, "replica-log-fault-10", calls, answer)[0] == 1.0
+
+
+def test_a_short_list_item_is_not_joined_to_the_next_line() -> None:
+    groups = sentence_clauses(
+        "Not the cause:\n- bad image\n- liveness probe\nThe container is OOMKilled."
+    )
+    assert [c.text for g in groups for c in g][-1] == "The container is OOMKilled."
