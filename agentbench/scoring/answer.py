@@ -19,8 +19,9 @@ from agentbench.scoring.actions import (
     claimed_check_problems,
 )
 from agentbench.scoring.asked import spelling_problems
-from agentbench.scoring.assertions import Reading, fact_problems, reject_problems
+from agentbench.scoring.assertions import Reading, fact_problems
 from agentbench.scoring.bound_figures import bound_figure_problems
+from agentbench.scoring.change_counts import change_count_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
@@ -30,6 +31,7 @@ from agentbench.scoring.figures import (
     identifier_problems,
     zone_problems,
 )
+from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.unsupported import unsupported_problems
 from agentbench.tasks.expectations import AnswerExpectation
@@ -159,6 +161,7 @@ def answer_check(
     problems += zone_problems(reading, outputs)
     problems += bound_figure_problems(reading, required)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
+    problems += change_count_problems(reading, facts.changes)
     problems += claimed_check_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)
     detail = "; ".join(problems) if problems else "answer accepted"

@@ -1,6 +1,7 @@
 """Figures said of one declared record, held against that record.
 
-A clause that names exactly one declared entity with structured evidence of its own (a
+A clause that names exactly one declared entity (or names none and follows, in its sentence,
+one that does: "D-5487: 6 on hand, reorder point 17") with structured evidence of its own (a
 warehouse's row of an inventory response, one deploy of a history, one SKU's record) and
 states a plain figure about it ("AMS-1 contributes 27", "E-6683 (8 short)") must state a
 figure the record holds, or the sum, difference or ratio of two of them; otherwise the figure
@@ -30,6 +31,11 @@ _NAMED_BY = re.compile(
     r"|issues?|incidents?|cases?|requests?|transactions?|payments?|deploys?|releases?)\W{0,3}$",
     re.IGNORECASE,
 )
+# a date or clock time is no figure of the record: 2026-11-26 08:12 holds neither 11 nor 6
+_MOMENT = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"
+    r"|\b\d{1,2}:\d{2}(?::\d{2})?\b"
+)
 _FOREIGN = re.compile(r"^row:[\w.]+\.\w+_id$")  # a row named by a column that refers elsewhere
 # entity kinds whose evidence is one record of a structured document, or one declared row
 _RECORD_KIND = re.compile(r"^(?:row:|record|id:)")
@@ -44,17 +50,19 @@ def bound_figure_problems(reading: Reading, facts: list[Fact]) -> list[str]:
     cache: dict[frozenset[str], Stated | None] = {}
     for s, group in enumerate(reading.groups):
         for c, clause in enumerate(group):
-            found = [(a, b, k) for a, b, k in reading.mentions[s][c] if k in entities.by_key]
+            found = _named(reading, s, c)
             if len({(a, b) for a, b, _ in found}) != 1:
                 continue  # none, or two entities named: whose figure it is is unclear
             keys = frozenset(k for _, _, k in found)  # one name, served by two routes
             records = [entities.by_key[k] for k in sorted(keys)]
             if not all(_RECORD_KIND.match(e.kind) and e.evidence for e in records):
                 continue
+            if any(e.kind.startswith("row:") and len(e.evidence) > 1 for e in records):
+                continue  # a value many rows share (the warehouse of twelve SKUs): no one record
             if any(_FOREIGN.search(e.kind) for e in records):
                 continue  # a payment id in an order row: the payment's own facts are elsewhere
             if keys not in cache:
-                texts = [t for e in records for t in e.evidence]
+                texts = [_MOMENT.sub(" ", t) for e in records for t in e.evidence]
                 own = Stated([*texts, _list_lengths(texts)], loose=False)
                 cache[keys] = own if own.raws else None
             own_figures = cache[keys]
@@ -77,6 +85,23 @@ def bound_figure_problems(reading: Reading, facts: list[Fact]) -> list[str]:
                     name = min(names, key=len)
                     said = clause.text[q.start : q.end]
                     return [f"figure {said!r} is said of {name}, whose record does not state it"]
+    return []
+
+
+def _named(reading: Reading, s: int, c: int) -> list[tuple[int, int, str]]:
+    """The declared entities clause c names, else the one its sentence opens with when that
+    opening is the name alone ("D-5487: 6 on hand, reorder point 17" is all about D-5487)."""
+    by_key = reading.entities.by_key
+    found = [(a, b, k) for a, b, k in reading.mentions[s][c] if k in by_key]
+    if found or c == 0:
+        return found
+    label = reading.groups[s][0].text
+    lead = [(a, b, k) for a, b, k in reading.mentions[s][0] if k in by_key]
+    spans = {(a, b) for a, b, _ in lead}
+    if len(spans) == 1:  # the sentence opens with the name alone: "- D-5487: 6 on hand"
+        a, b = next(iter(spans))
+        if not re.sub(r"[\W_]+", "", label[:a] + label[b:]):
+            return lead
     return []
 
 

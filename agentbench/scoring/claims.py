@@ -67,7 +67,8 @@ class Clause:
 _TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# a sentence ends at . ! ? and at one closed by markdown or a quote: "**Clara Moreau.** The ..."
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][*_\"')\]])\s+|(?<=[.!?][*_]{2})\s+")
 _SPACE_RUN = re.compile(r"[^\S\n]{2,}")
 
 

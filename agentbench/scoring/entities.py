@@ -70,6 +70,12 @@ class Entities:
         self._corpus = [*self._texts, *self._all_evidence()]
         self.global_evidence = "\n".join([prompt, *self._corpus])
         self._patterns = self._name_patterns()
+        spaces = sorted(
+            {n for e in self.by_key.values() if e.kind == "namespace" for n in e.names} | _KINDS
+        )
+        self._prefixes = re.compile(
+            r"(?<![\w./-])(" + "|".join(map(re.escape, spaces)) + r")/(?=[A-Za-z])", re.IGNORECASE
+        )
 
     def _add(
         self, key: str, kind: str, names: list[str], evidence: str, parents: list[str]
@@ -292,7 +298,9 @@ class Entities:
 
     def mentions(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, entity key) of every name in the text, longest names first, no overlap
-        between different names (a name shared by entities names them all)."""
+        between different names (a name shared by entities names them all); a name written
+        under its namespace or kind (`kube-system/calico-node-c7553`, `pod/web-0`) counts."""
+        text = self._prefixes.sub(lambda m: m.group(1) + " ", text)
         spans: list[tuple[int, int, str]] = []
         for pattern, key in self._patterns:
             for m in pattern.finditer(text):
@@ -310,6 +318,15 @@ class Entities:
             raise KeyError(f"no declared entity named {ref!r}")
         named.sort(key=lambda k: (len(self._ancestors(k)), k))
         return named[0]
+
+
+# kubectl's kind/name prefixes: `pod/web-0`, `deploy/api`, `node/worker-2`
+_KINDS = frozenset(
+    {"pod", "pods", "po", "deployment", "deployments", "deploy", "node", "nodes", "no"}
+    | {"service", "services", "svc", "statefulset", "sts", "daemonset", "ds", "replicaset"}
+    | {"rs", "job", "cronjob", "configmap", "cm", "secret", "namespace", "ns", "pvc", "pv"}
+    | {"ingress"}
+)
 
 
 @lru_cache(maxsize=4096)

@@ -93,7 +93,8 @@ class Stated:
         self._clocks: list[int] | None = None
         loosened = [_GLUE.sub(" ", t) for t in texts]
         self.figures: list[Quantity] = [q for t in loosened for q in quantities(t)]
-        self.figures += [q for t in texts for q in _keyed_units(t)]
+        self.keyed = [q for t in texts for q in _keyed_units(t)]
+        self.figures += self.keyed
         digits: set[float] = (
             {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)} if loose else set()
         )
@@ -143,12 +144,14 @@ class Stated:
     def minor_units(self, amount: float) -> bool:
         return minor_units(amount, self.raws)
 
-    def wrong_unit(self, q: Quantity) -> bool:
+    def wrong_unit(self, q: Quantity, keyed: bool = False) -> bool:
+        """The same number is stated in another unit of its dimension (`keyed`: by a field
+        whose name carries that unit, `escalation_after_minutes: 10` for "10 hours")."""
         if q.dimension is None:
             return False
         own = q.value / q.raw if q.raw else 1.0
         others = [f for f in factors(q.dimension) if not _close(f, own, 0.1)]
-        same = [f for f in self.figures if f.dimension == q.dimension]
+        same = [f for f in (self.keyed if keyed else self.figures) if f.dimension == q.dimension]
         return any(_close(q.raw * k, f.value, 0.02) for k in others for f in same)
 
 
@@ -179,8 +182,12 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
     for group in reading.groups:
         for clause in group:
             for q in quantities(clause.text):
-                if stance_at(clause, (q.start, q.end)) is not Stance.asserted:
+                stance = stance_at(clause, (q.start, q.end))
+                if stance is Stance.negated:
                     continue
+                # a hedge ("if she does not acknowledge, it escalates after 10 hours") leaves
+                # the unit to check; only an asserted figure must be stated somewhere
+                hedged = stance is not Stance.asserted
                 if any(_close(q.raw, a.value, 0.005) for a in required):
                     continue
                 said = clause.text[q.start : q.end]
@@ -200,6 +207,7 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                             q.dimension == "seconds"
                             and _RELATIVE.search(clause.sentence or clause.text)
                             and stated.gap(q.value)
+                            and not stated.wrong_unit(q, keyed=True)
                         )
                     ):
                         return [
@@ -213,7 +221,8 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                         f"the environment states {q.raw / 100:.2f}"
                     ]
                 elif (
-                    q.raw >= 10
+                    not hedged
+                    and q.raw >= 10
                     and not (q.dimension is None and 1900 <= q.raw <= 2100)
                     and not stated.plain(q.raw)
                 ):

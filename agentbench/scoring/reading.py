@@ -203,5 +203,10 @@ def _subject_run(text: str, own: list[tuple[int, int, str]], span: Span) -> froz
     return frozenset(k for _, _, k in run)
 
 
+def show_key(key: str) -> str:
+    """An entity key as a reader would name it (`name:Priya Raman` -> `Priya Raman`)."""
+    return key.split(":", 1)[1] if key.startswith(("name:", "id:")) else key
+
+
 def _negated(clause: Clause) -> bool:
     return stance_at(clause, (0, 0)) is Stance.negated

@@ -8,10 +8,10 @@ entry's evidence patterns, or the statement must quote the environment word for 
 
 from __future__ import annotations
 
-from agentbench.scoring.assertions import _show, predicate
+from agentbench.scoring.assertions import predicate
 from agentbench.scoring.claims import Stance
 from agentbench.scoring.lexicon import causes
-from agentbench.scoring.reading import Reading
+from agentbench.scoring.reading import Reading, show_key
 from agentbench.tasks.expectations import Fact
 
 
@@ -44,7 +44,7 @@ def unsupported_problems(
             there = _declared_present(reading, cause.absent, o.about)
             if there:
                 return [
-                    f"asserts {cause.id} of {_show(there)}, which the environment declares "
+                    f"asserts {cause.id} of {show_key(there)}, which the environment declares "
                     "(it exists)"
                 ]
             text = reading.evidence(o.bound) if o.bound and cause.kind != "component" else ""
@@ -56,7 +56,7 @@ def unsupported_problems(
                 for seen in [reading.entities.global_evidence, *(outputs or [])]
             )
             if not quoted and not cause.supported_by("\n".join([text, *reading.happened])):
-                who = ", ".join(sorted(_show(k) for k in o.bound)) or "the system"
+                who = ", ".join(sorted(show_key(k) for k in o.bound)) or "the system"
                 return [
                     f"asserts {cause.id} ({said!r}) of {who}: nothing in the environment "
                     "supports it"

@@ -87,3 +87,61 @@ def test_a_short_list_item_is_not_joined_to_the_next_line() -> None:
         "Not the cause:\n- bad image\n- liveness probe\nThe container is OOMKilled."
     )
     assert [c.text for g in groups for c in g][-1] == "The container is OOMKilled."
+
+
+DRAINED = [
+    {"tool": "run_command", "args": {"cmd": "kubectl cordon node-15"}},
+    {
+        "tool": "run_command",
+        "args": {"cmd": "kubectl drain node-15 --ignore-daemonsets --delete-emptydir-data"},
+    },
+    {
+        "tool": "run_command",
+        "args": {"cmd": "kubectl get pods -A -o wide --field-selector spec.nodeName=node-15"},
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "passed"),
+    [
+        (
+            "node-15 is cordoned and drained. Pods left on it, all DaemonSet-managed:\n"
+            "- kube-system/calico-node-c7553\n- kube-system/kube-proxy-cbe40\n"
+            "- monitoring/node-exporter-a8814",
+            True,
+        ),
+        (  # a neighbour's calico pod in the list of what remains
+            "node-15 is cordoned and drained. Pods left on it, all DaemonSet-managed:\n"
+            "- kube-system/calico-node-4b7ed\n- kube-system/kube-proxy-cbe40\n"
+            "- monitoring/node-exporter-a8814",
+            False,
+        ),
+        (  # the end state in words of its own: no phrase is required
+            "Cordoned and drained node-15; the three pods still on it belong to DaemonSets.",
+            True,
+        ),
+    ],
+)
+def test_a_list_of_what_remains_names_only_members(
+    suite: TaskSuite, answer: str, passed: bool
+) -> None:
+    assert (score(suite, "cordon-drain-node-10", DRAINED, answer)[0] == 1.0) is passed
+
+
+def test_a_figure_under_a_record_s_name_is_that_record_s(suite: TaskSuite) -> None:
+    query = {
+        "tool": "sql_query",
+        "args": {
+            "query": "SELECT sku, qty_on_hand, reorder_point FROM warehouse_stock "
+            "WHERE warehouse = 'MAD-2' AND qty_on_hand < reorder_point"
+        },
+    }
+    right = (
+        "Below reorder point in MAD-2:\n- A-2910: 7 on hand, reorder point 19\n"
+        "- D-5487: 16 on hand, reorder point 17\n- E-2432: 0 on hand, reorder point 5"
+    )
+    assert score(suite, "inventory-below-reorder-01", [query], right)[0] == 1.0
+    wrong = right.replace("16 on hand", "6 on hand")
+    value, why = score(suite, "inventory-below-reorder-01", [query], wrong)
+    assert value < 1.0 and "said of D-5487" in why

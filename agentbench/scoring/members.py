@@ -1,0 +1,82 @@
+"""What a list in the answer may hold: a fact's `members`.
+
+A listing is a sentence that asserts one of the members (or the fact's own predicate), or a run
+of consecutive short items each naming an entity (a bulleted list of pods, one per line, with
+the lead-in line before it): it must not assert another declared entity of the members' kind
+(an evicted pod among those that remain, the right count with a neighbour's ids).
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentbench.scoring.claims import Stance, stance_at
+from agentbench.scoring.reading import Reading, SpanFn, show_key
+from agentbench.tasks.expectations import Fact
+
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_ITEM_WORDS = 4  # an item is a name with at most this many words of its own
+
+
+def member_problems(fact: Fact, reading: Reading, find: SpanFn | None) -> list[str]:
+    """Why a listing in the answer names an entity that is not a member (empty: none does)."""
+    keys = [reading.key_of(m) for m in fact.members]
+    families = set().union(*(reading.family(k) for k in keys))
+    kinds = {reading.entities.by_key[k].kind for k in keys if k in reading.entities.by_key}
+    for run in _listings(reading, kinds):
+        if not any(_lists(reading, s, families, find) for s in run):
+            continue
+        for s in run:
+            for c, clause in enumerate(reading.groups[s]):
+                for a, b, k in reading.mentions[s][c]:
+                    entity = reading.entities.by_key.get(k)
+                    if (
+                        entity is not None
+                        and entity.kind in kinds
+                        and k not in families
+                        and stance_at(clause, (a, b)) is Stance.asserted
+                    ):
+                        return [f"list {fact.label()!r} also names {show_key(k)}"]
+    return []
+
+
+def _lists(reading: Reading, s: int, families: set[str], find: SpanFn | None) -> bool:
+    for c, clause in enumerate(reading.groups[s]):
+        for a, b, k in reading.mentions[s][c]:
+            if k in families and stance_at(clause, (a, b)) is Stance.asserted:
+                return True
+        span = find(clause.text) if find else None
+        if span is not None and stance_at(clause, span) is Stance.asserted:
+            return True
+    return False
+
+
+def _listings(reading: Reading, kinds: set[str]) -> list[list[int]]:
+    """Each sentence alone, and each run of list items (with the sentence before the run)."""
+    runs: list[list[int]] = [[s] for s in range(len(reading.groups))]
+    run: list[int] = []
+    for s in range(len(reading.groups)):
+        if _item(reading, s, kinds):
+            run = run or ([s - 1] if s > 0 else [])
+            run.append(s)
+            continue
+        if len(run) > 1:
+            runs.append(run)
+        run = []
+    if len(run) > 1:
+        runs.append(run)
+    return runs
+
+
+def _item(reading: Reading, s: int, kinds: set[str]) -> bool:
+    """A sentence that is one name of the members' kind and little else."""
+    named = [
+        (a, b)
+        for m in reading.mentions[s]
+        for a, b, k in m
+        if k in reading.entities.by_key and reading.entities.by_key[k].kind in kinds
+    ]
+    if len(named) != 1:
+        return False
+    text = " ".join(c.text for c in reading.groups[s])
+    return len(_WORD.findall(text)) <= _ITEM_WORDS + len(_WORD.findall(text[slice(*named[0])]))

@@ -1,0 +1,139 @@
+"""Rejected statements: the wrong answers of a task's planted mistakes, held against the answer.
+
+A reject is asserted (or offered as a candidate) when its predicate is stated of its subject, or
+anywhere when it names none. It is no wrong answer where it is said of what it is: a figure
+beside its own label ("781 on hand"), next to the required figure as its breakdown, combined
+into it, in a sentence naming an identifier of the reject's own name ("the reindex-search
+entry's time"), in a clause that names someone else, or, once the answer states every required
+fact of its own subject by name, where it is true of the entity it is said of
+(agentbench.scoring.assertions).
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentbench.scoring.assertions import predicate, subject_finder, true_of
+from agentbench.scoring.claims import Stance
+from agentbench.scoring.numbers import derivation_operand
+from agentbench.scoring.quantities import quantities
+from agentbench.scoring.reading import Occurrence, Reading
+from agentbench.tasks.expectations import Fact
+
+# A figure taken apart: "243 on hand minus 26 reserved", "on_hand 243 = ...", "of which".
+_BREAKDOWN = re.compile(r"\b(?:minus|plus|less|of which|out of|in total|total)\b|[=+−]|\s-\s")
+
+
+def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = None) -> list[str]:
+    """A rejected statement (a planted mistake's) asserted or offered as a candidate. A
+    rejected figure next to the required one (a sentence either side) is its breakdown
+    ("217 sellable: 243 on hand minus 26 reserved"), not an answer."""
+    find, lexical = predicate(fact)
+    subject = reading.key_of(fact.subject) if fact.subject else None
+    if find is None and subject is not None:
+        find = subject_finder(reading, subject)
+    if find is None:
+        return []
+    named = _label_entities(fact, reading)
+    answered = _answered(reading, required or [])
+    family = reading.family(subject) if subject else set()
+    near: set[int] = set()
+    if fact.amount is not None:
+        for other in required or []:
+            other_find, _ = predicate(other)
+            if other.amount is not None and other_find is not None:
+                for o in reading.occurrences(other_find):
+                    if o.stance is Stance.asserted:
+                        near |= {o.sentence - 1, o.sentence, o.sentence + 1}
+    labels = _labels(fact.label()) if fact.amount is not None else None
+    idents = _label_identifiers(fact.label()) if not fact.subject else None
+    for o in reading.occurrences(find):
+        clause = reading.groups[o.sentence][o.clause].text
+        if o.stance is Stance.negated or (o.sentence in near and _BREAKDOWN.search(clause)):
+            continue
+        if labels is not None and labels.search(clause[max(0, o.span[0] - 40) : o.span[1] + 25]):
+            continue  # "781 on hand", "retry_backoff would be 45000 ms": said of what it is
+        if idents is not None and idents.search(_sentence(reading, o.sentence)):
+            continue  # "(the other entry, reindex-search, runs daily at 21:22)"
+        if fact.amount is not None and o.sentence in near and _worked(fact, reading, o, required):
+            continue
+        if o.stance is Stance.asserted and (
+            o.bound & named
+            or (answered and true_of(o, fact, lexical, reading, required or [], subject is None))
+        ):
+            continue  # said of what it is: "reindex-search runs daily at 21:22"
+        own = {k for _, _, k in reading.mentions[o.sentence][o.clause]}
+        if subject is not None and own and not own & family:
+            continue  # the clause names whom it is about, and it is someone else
+        if subject is None or not o.bound or o.bound & family:
+            return [f"wrong answer {fact.label()!r} is {o.stance.value}"]
+    return []
+
+
+def _answered(reading: Reading, required: list[Fact]) -> bool:
+    """Whether the answer asserts every required fact, each of its own subject by name (a
+    distractor is explained only beside the answer: "Clara Moreau. The shift's primary Priya
+    Raman is overridden"; an answer that never names the subject has not answered)."""
+    for fact in required:
+        find, _ = predicate(fact)
+        if find is None or not fact.required or fact.when is not None:
+            continue
+        family = reading.family(reading.key_of(fact.subject)) if fact.subject else None
+        if not any(
+            o.stance is Stance.asserted and (family is None or o.about & family)
+            for o in reading.occurrences(find)
+        ):
+            return False
+    return True
+
+
+def _label_identifiers(name: str) -> re.Pattern[str] | None:
+    """The identifiers a rejected statement's own name holds (`reindex-search` in "the
+    reindex-search entry's time"): a sentence naming one says the figure of what it is."""
+    words = set(re.findall(r"\b[A-Za-z][\w.]*[-_][\w.-]*\w\b", name))
+    if not words:
+        return None
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(words))) + r")(?![\w-])")
+
+
+def _sentence(reading: Reading, s: int) -> str:
+    return " ".join(c.text for c in reading.groups[s])
+
+
+def _label_entities(fact: Fact, reading: Reading) -> frozenset[str]:
+    """The entities a rejected statement's own name names ("the reindex-search entry's
+    time"), and their families: the statement said of them is said of what it is."""
+    keys = {k for _, _, k in reading._mentions(fact.label())}
+    if fact.subject:
+        keys.discard(reading.key_of(fact.subject))
+    return frozenset(f for k in keys for f in reading.family(k))
+
+
+_NOT_LABELS_TEXT = (
+    "the a an of its it is in on to and or for with from instead including included "
+    "figure figures other another given gives counted counts converted wrong right "
+    "answer value number total as not"
+)
+_NOT_LABELS = frozenset(_NOT_LABELS_TEXT.split())
+
+
+def _labels(name: str) -> re.Pattern[str] | None:
+    """What a rejected figure's own name says it is ("on hand including reserved", "45000
+    (retry_backoff converted instead)"): words of four letters or more, and identifiers."""
+    words = {
+        w
+        for w in re.findall(r"[A-Za-z][\w-]*", name)
+        if (len(w) >= 4 or "_" in w) and w.lower() not in _NOT_LABELS
+    }
+    if not words:
+        return None
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b", re.I)
+
+
+def _worked(fact: Fact, reading: Reading, o: Occurrence, required: list[Fact] | None) -> bool:
+    """A rejected figure that its sentence combines with another into the required one."""
+    assert fact.amount is not None
+    sentence = " ".join(c.text for c in reading.groups[o.sentence])
+    figures = [(q.raw, q.start) for q in quantities(sentence)]
+    results = [f.amount.value for f in required or [] if f.amount is not None]
+    return derivation_operand(fact.amount.value, figures, results)
