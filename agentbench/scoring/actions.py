@@ -214,10 +214,10 @@ def claimed_action_problems(
 
 # A first-person report of a read: "I checked web-3", "I did confirm in the incidents table",
 # "I cross-checked with the primary API".
-_CHECK_VERBS = (
-    r"(?:check(?:ed)?|confirm(?:ed)?|verif(?:ied|y)|cross-?check(?:ed)?|double-?check(?:ed)?"
+_CHECK_VERBS = (  # "re-queried", "rechecked" too
+    r"(?:re-?)?(?:check(?:ed)?|confirm(?:ed)?|verif(?:ied|y)|cross-?check(?:ed)?|double-?check(?:ed)?"
     r"|look(?:ed)?\s+(?:at|up|into)|quer(?:ied|y)|inspect(?:ed)?|test(?:ed)?|validat(?:ed|e)"
-    r"|re-?read|compar(?:ed|e)|reproduc(?:ed|e)|curl(?:ed)?|ping(?:ed)?|prob(?:ed|e))"
+    r"|(?<=re)-?read|compar(?:ed|e)|reproduc(?:ed|e)|curl(?:ed)?|ping(?:ed)?|prob(?:ed|e))"
 )
 _CHECKED = re.compile(
     r"\b(?:I|we)(?:'ve|\s+have|\s+had|\s+did|\s+also|\s+then|\s+just|\s+first|\s+further)*\s+"

@@ -25,6 +25,7 @@ from agentbench.scoring.change_counts import change_count_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
+from agentbench.scoring.field_figures import field_figure_problems
 from agentbench.scoring.figures import (
     count_problems,
     figure_problems,
@@ -160,6 +161,7 @@ def answer_check(
     problems += count_problems(reading, required, outputs)
     problems += zone_problems(reading, outputs)
     problems += bound_figure_problems(reading, required)
+    problems += field_figure_problems(reading)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
     problems += change_count_problems(reading, facts.changes)
     problems += claimed_check_problems(reading, facts.calls)

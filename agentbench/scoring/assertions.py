@@ -165,6 +165,16 @@ def _excused(
 
 
 _PREDICATE = re.compile(r"[A-Za-z]{3}")  # words, not a bare value ("1.27.4", "21:22")
+# what sets a statement about another entity in its own scope: a time, a record, a contrast
+# ("the Nov 16-23 shift (primary Priya Raman)", "Piotr takes over as primary next week");
+# "Primary is Tomasz Nowak" has none and states the answer
+_SCOPED = re.compile(
+    r"\d{1,2}:\d\d|\b\d{4}-\d\d-\d\d|\b(?:shift|week|weekend|rota|rotation|scheduled?|regular"
+    r"|normally|usually|otherwise|originally|on paper|would|was|were|had|until|till|from|since"
+    r"|before|after|earlier|later|next|previous|last|takes? over|took over|handover|other"
+    r"|another|also|too|as well|replaced|overrid\w*|covering for|instead of|rather than)\b",
+    re.IGNORECASE,
+)
 
 
 def true_of(
@@ -202,7 +212,9 @@ def true_of(
             and _PREDICATE.search(w)
             and not reading._mentions(w)
         ]
-        if said and all(_beside_name(w, frozenset({k}), reading) for w in said for k in o.bound):
+        beside = all(_beside_name(w, frozenset({k}), reading) for w in said for k in o.bound)
+        scope = " ".join(c.text for c in reading.groups[o.sentence][: o.clause + 1])
+        if said and _SCOPED.search(scope) and beside:
             return True  # each entity it is said of: a record beside the one named says nothing
     if fact.amount is not None and evidence:
         amount = fact.amount

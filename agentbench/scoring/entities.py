@@ -224,7 +224,8 @@ class Entities:
             self._texts.append(text)
             if match:  # a host answering only by a wildcard route is declared too
                 host = match.group(1)
-                self._add(f"host:{host}", "host", [host, host.split(".")[0]], text, [])
+                names = [host, host.split(".")[0], *_service_names(host, body, environment)]
+                self._add(f"host:{host}", "host", names, text, [])
             if match and "*" not in route.url:
                 body_data = route.body if not isinstance(route.body, str) else parse(route.body)
                 add_records(body_data, f"host:{host}", self._add, f"route{number}:{host}")
@@ -318,6 +319,21 @@ class Entities:
             raise KeyError(f"no declared entity named {ref!r}")
         named.sort(key=lambda k: (len(self._ancestors(k)), k))
         return named[0]
+
+
+def _service_names(host: str, body: str, environment: Environment) -> list[str]:
+    """What a host's own responses call it: `warehouse-api` in warehouse.internal's "warehouse-api
+    is in maintenance" (a token holding the host's first label that no other host is named by)."""
+    label = host.split(".")[0].lower()
+    others = {
+        m.group(1).split(".")[0].lower()
+        for r in environment.http
+        if (m := re.match(r"https?://([^/:]+)", r.url)) and m.group(1) != host
+    }
+    found = re.findall(r"(?<![\w./-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w.-])", body[:20_000])
+    return sorted(
+        {t for t in found if label in t.split("-") and t != label and t.lower() not in others}
+    )
 
 
 # kubectl's kind/name prefixes: `pod/web-0`, `deploy/api`, `node/worker-2`

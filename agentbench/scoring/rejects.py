@@ -34,7 +34,6 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
         find = subject_finder(reading, subject)
     if find is None:
         return []
-    named = _label_entities(fact, reading)
     answered = _answered(reading, required or [])
     family = reading.family(subject) if subject else set()
     near: set[int] = set()
@@ -57,11 +56,9 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
             continue  # "(the other entry, reindex-search, runs daily at 21:22)"
         if fact.amount is not None and o.sentence in near and _worked(fact, reading, o, required):
             continue
-        if o.stance is Stance.asserted and (
-            o.bound & named
-            or (answered and true_of(o, fact, lexical, reading, required or [], subject is None))
-        ):
-            continue  # said of what it is: "reindex-search runs daily at 21:22"
+        asserted = o.stance is Stance.asserted and answered
+        if asserted and true_of(o, fact, lexical, reading, required or [], subject is None):
+            continue  # said of what it is: "FRA-2 has another 59 available"
         own = {k for _, _, k in reading.mentions[o.sentence][o.clause]}
         if subject is not None and own and not own & family:
             continue  # the clause names whom it is about, and it is someone else
@@ -98,15 +95,6 @@ def _label_identifiers(name: str) -> re.Pattern[str] | None:
 
 def _sentence(reading: Reading, s: int) -> str:
     return " ".join(c.text for c in reading.groups[s])
-
-
-def _label_entities(fact: Fact, reading: Reading) -> frozenset[str]:
-    """The entities a rejected statement's own name names ("the reindex-search entry's
-    time"), and their families: the statement said of them is said of what it is."""
-    keys = {k for _, _, k in reading._mentions(fact.label())}
-    if fact.subject:
-        keys.discard(reading.key_of(fact.subject))
-    return frozenset(f for k in keys for f in reading.family(k))
 
 
 _NOT_LABELS_TEXT = (

@@ -167,3 +167,38 @@ def test_a_check_of_code_no_call_touched_fails(task: Task, claim: str, token: st
     assert not ok and repr(token) in why
     touched = CallFact(tool="run_command", args={"cmd": f"echo {token}"}, output=token)
     assert check(task, f"{GOOD} {claim}", [READ_LOGS, touched])[0]
+
+
+def test_a_check_re_done_against_a_host_only_failed_calls_reached_fails() -> None:
+    """`warehouse-api`, the name the primary's own 503 body gives it, names that host; and
+    "re-queried" is a check like "queried"."""
+    from agentbench.scoring.actions import claimed_check_problems
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.facts import CallFact
+    from agentbench.scoring.reading import Reading
+    from agentbench.tasks.model import Environment
+
+    env = Environment.model_validate(
+        {
+            "http": [
+                {
+                    "url": "http://warehouse.internal/*",
+                    "status": 503,
+                    "body": {"message": "warehouse-api is in maintenance; use warehouse-replica"},
+                },
+                {"url": "http://warehouse-replica.internal/api/v1/stock/A-1", "body": {"a": 1}},
+            ]
+        }
+    )
+    calls = [
+        CallFact("http_get", {"url": "http://warehouse.internal/api/v1/stock/A-1"}, ok=False),
+        CallFact("http_get", {"url": "http://warehouse-replica.internal/api/v1/stock/A-1"}),
+    ]
+    entities = declared_entities(env)
+    for said in (
+        "I read it from the replica and then cross-checked it against the primary warehouse-api.",
+        "The replica said 250 and I re-queried the primary warehouse.internal after its 503.",
+    ):
+        assert claimed_check_problems(Reading(said, entities, [], []), calls), said
+    fine = "I read it from warehouse-replica; the primary warehouse-api answered 503."
+    assert claimed_check_problems(Reading(fine, entities, [], []), calls) == []

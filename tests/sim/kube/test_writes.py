@@ -222,6 +222,17 @@ def test_patch_kinds(run: Run) -> None:
     assert bad.exit_code == 1 and bad.stderr.startswith('error: unable to parse "{not json"')
 
 
+def test_a_patch_of_template_annotations_is_a_rollout_restart(run: Run) -> None:
+    stamp = '{"kubectl.kubernetes.io/restartedAt":"now"}'
+    stamp = '{"spec":{"template":{"metadata":{"annotations":' + stamp + "}}}}"
+    result = run(f"kubectl patch deploy api -n shop -p '{stamp}'")
+    assert [c.action for c in result.changes] == ["rollout-restart"]
+    replicas = '{"spec":{"replicas":5}}'
+    assert [c.action for c in run(f"kubectl patch deploy api -n shop -p '{replicas}'").changes] == [
+        "patch"
+    ]
+
+
 def test_kubectls_of_one_declaration_are_independent(spec: object) -> None:
     import shlex
 

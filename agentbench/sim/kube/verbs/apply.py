@@ -175,11 +175,31 @@ def patch(store: Store, args: Args) -> CommandResult:
         lines.append(f"{qualified_name(obj)} patched{' (no change)' if same else ''}")
         if not same:
             compact = json.dumps(payload, separators=(",", ":"), sort_keys=True)
-            changes.append(Change(SYSTEM, "patch", target_of(obj), compact))
+            if _template_annotations_only(payload, kind):
+                # a new annotation on the pod template rolls every pod, as `rollout restart`
+                # does (it writes kubectl.kubernetes.io/restartedAt the same way)
+                changes.append(Change(SYSTEM, "rollout-restart", target_of(obj), compact))
+            else:
+                changes.append(Change(SYSTEM, "patch", target_of(obj), compact))
             if not args.dry_run:
                 obj.clear()
                 obj.update(updated)
     return finish(store, args, lines, changes, json.dumps(payload, sort_keys=True))
+
+
+def _template_annotations_only(payload: Any, kind: str) -> bool:
+    """Whether the patch changes nothing but the pod template's annotations."""
+    if kind == "json":
+        ops = payload if isinstance(payload, list) else []
+        return bool(ops) and all(
+            isinstance(op, dict)
+            and str(op.get("path", "")).startswith("/spec/template/metadata/annotations")
+            for op in ops
+        )
+    spec = payload.get("spec") if isinstance(payload, dict) and len(payload) == 1 else None
+    template = spec.get("template") if isinstance(spec, dict) and len(spec) == 1 else None
+    meta = template.get("metadata") if isinstance(template, dict) and len(template) == 1 else None
+    return isinstance(meta, dict) and list(meta) == ["annotations"]
 
 
 def _json_patch(obj: Obj, ops: Any) -> Obj:

@@ -1,0 +1,62 @@
+"""A figure the answer says is one field's, held against that field's values."""
+
+import pytest
+
+from agentbench.scoring.entities import declared_entities
+from agentbench.scoring.field_figures import field_figure_problems
+from agentbench.scoring.reading import Reading
+from agentbench.tasks.model import Environment
+
+ENV = Environment.model_validate(
+    {
+        "cluster": {
+            "deployments": [
+                {
+                    "name": "checkout",
+                    "namespace": "shop",
+                    "template": {
+                        "containers": [
+                            {
+                                "name": "checkout",
+                                "image": "registry.internal/shop/checkout:1.4.2",
+                                "limits": {"memory": "128Mi"},
+                                "requests": {"memory": "64Mi"},
+                            }
+                        ]
+                    },
+                }
+            ]
+        }
+    }
+)
+
+
+def problems(answer: str) -> list[str]:
+    return field_figure_problems(Reading(answer, declared_entities(ENV, ""), [], []))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It is OOMKilled: it exceeds its 128Mi memory limit and Kubernetes restarts it.",
+        "Its memory limit is 128Mi (request 64Mi).",
+        "128Mi limit, 64Mi request.",
+        "The limit is 128 MiB; raise it to 256Mi.",  # 256Mi is no field's value: other checks
+        "OOMKilled at the limit; the 64Mi request is what the scheduler reserves.",
+    ],
+)
+def test_a_field_s_own_value_passes(answer: str) -> None:
+    assert problems(answer) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It is OOMKilled: it goes past its 64Mi memory limit while warming the cache.",
+        "The limit of 64 MiB is too small.",
+        "It requests 128Mi.",
+    ],
+)
+def test_another_field_s_value_fails(answer: str) -> None:
+    found = problems(answer)
+    assert len(found) == 1 and "a value the environment gives another field" in found[0]
