@@ -152,9 +152,9 @@ def answer_check(
     reading = Reading(answer, declared_entities(environment, prompt), names, happened)
     for fact in required:
         problems += fact_problems(fact, reading, required)
-    for fact in rejects:
-        problems += reject_problems(fact, reading, required)
     outputs = [c.output for c in facts.calls]
+    for fact in rejects:
+        problems += reject_problems(fact, reading, required, outputs)
     problems += unsupported_problems(reading, required, outputs)
     problems += figure_problems(reading, required, outputs)
     problems += identifier_problems(reading, outputs)

@@ -12,6 +12,7 @@ fact of its own subject by name, where it is true of the entity it is said of
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from agentbench.scoring.assertions import predicate, subject_finder, true_of
 from agentbench.scoring.claims import Stance
@@ -24,7 +25,12 @@ from agentbench.tasks.expectations import Fact
 _BREAKDOWN = re.compile(r"\b(?:minus|plus|less|of which|out of|in total|total)\b|[=+−]|\s-\s")
 
 
-def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = None) -> list[str]:
+def reject_problems(
+    fact: Fact,
+    reading: Reading,
+    required: list[Fact] | None = None,
+    outputs: Sequence[str] = (),
+) -> list[str]:
     """A rejected statement (a planted mistake's) asserted or offered as a candidate. A
     rejected figure next to the required one (a sentence either side) is its breakdown
     ("217 sellable: 243 on hand minus 26 reserved"), not an answer."""
@@ -56,6 +62,8 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
             continue  # "(the other entry, reindex-search, runs daily at 21:22)"
         if fact.amount is not None and o.sentence in near and _worked(fact, reading, o, required):
             continue
+        if _quoted_output(clause, o.span, outputs):
+            continue  # it answered "unknown flag: --limit": a quote of what a tool printed
         asserted = o.stance is Stance.asserted and answered
         if asserted and true_of(o, fact, lexical, reading, required or [], subject is None):
             continue  # said of what it is: "FRA-2 has another 59 available"
@@ -65,6 +73,18 @@ def reject_problems(fact: Fact, reading: Reading, required: list[Fact] | None = 
         if subject is None or not o.bound or o.bound & family:
             return [f"wrong answer {fact.label()!r} is {o.stance.value}"]
     return []
+
+
+_QUOTE = re.compile(r'"([^"\n]{3,200})"|`([^`\n]{3,200})`')
+
+
+def _quoted_output(clause: str, span: tuple[int, int], outputs: Sequence[str]) -> bool:
+    """Whether the statement lies inside quotes holding what a tool output printed."""
+    for m in _QUOTE.finditer(clause):
+        if m.start() <= span[0] and span[1] <= m.end():
+            quoted = (m.group(1) or m.group(2)).strip().lower()
+            return any(quoted in o.lower() for o in outputs)
+    return False
 
 
 def _answered(reading: Reading, required: list[Fact]) -> bool:

@@ -145,3 +145,26 @@ def test_a_figure_under_a_record_s_name_is_that_record_s(suite: TaskSuite) -> No
     wrong = right.replace("16 on hand", "6 on hand")
     value, why = score(suite, "inventory-below-reorder-01", [query], wrong)
     assert value < 1.0 and "said of D-5487" in why
+
+
+def test_a_rejected_wording_quoted_from_a_tool_output_is_a_quote(suite: TaskSuite) -> None:
+    calls = [
+        {
+            "tool": "run_command",
+            "args": {"cmd": "kubectl logs deployment/login-api -n shop --limit=100"},
+        },
+        {
+            "tool": "run_command",
+            "args": {"cmd": "kubectl logs deployment/login-api -n shop --tail=100"},
+        },
+    ]
+    quoted = (
+        'kubectl logs has no --limit flag (it answered "unknown flag: --limit"), so I used '
+        "--tail=100. The recurring error is java.net.UnknownHostException: inventory.internal: "
+        "the app cannot resolve the inventory.internal hostname."
+    )
+    assert score(suite, "logs-unknown-flag-06", calls, quoted)[0] == 1.0
+    owned = quoted.replace(
+        "The recurring error is", "The app's own error is unknown flag: --limit, and then"
+    )
+    assert score(suite, "logs-unknown-flag-06", calls, owned)[0] < 1.0
