@@ -14,25 +14,13 @@ def _config(**kw: object) -> RunConfig:
 
 def test_every_shared_setting_is_carried() -> None:
     run = _config(
-        tool_mode="prompt",
-        max_tokens=77,
-        temperature=0.3,
-        max_steps=4,
-        episode_timeout_s=9.5,
-        logprobs=True,
-        text_tool_calls=False,
+        tool_mode="prompt", max_tokens=77, temperature=0.3, max_steps=4, episode_timeout_s=9.5,
+        logprobs=True, text_tool_calls=False,
     )
     agent = run.agent_config()
     shared = {f.name for f in dataclasses.fields(AgentConfig)} & set(RunConfig.model_fields)
-    assert shared >= {
-        "max_tokens",
-        "temperature",
-        "max_steps",
-        "episode_timeout_s",
-        "logprobs",
-        "text_tool_calls",
-        "tool_mode",
-    }
+    assert shared >= {"max_tokens", "temperature", "max_steps", "episode_timeout_s", "logprobs",
+                      "text_tool_calls", "tool_mode"}
     for name in shared:
         assert getattr(agent, name) == getattr(run, name), name
 

@@ -104,9 +104,8 @@ class _NoFrontier(BaseChatModel):  # type: ignore[misc,valid-type]
     def bind_tools(self, tools: Any, **kwargs: Any) -> _NoFrontier:  # type: ignore[override]
         return self
 
-    def _generate(
-        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> ChatResult:
+    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None,
+                  **kwargs: Any) -> ChatResult:
         raise BackendError("no_target", "the router chose 'frontier', which is not configured")
 
 
@@ -237,13 +236,8 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
         ]
         ctx = self.context(task, [])  # the tools offered; RoutedChatModel keeps its own context
         return LangChainEpisode(
-            task,
-            policy,
-            self.environment(task),
-            ctx,
-            messages=messages,
-            model=self._routed(task, timer, ctx.tools),
-            timer=timer,
+            task, policy, self.environment(task), ctx,
+            messages=messages, model=self._routed(task, timer, ctx.tools), timer=timer,
         )
 
     async def next_step(self, state: LangChainEpisode, trace: EpisodeTrace) -> StepRecord:
@@ -292,8 +286,7 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
             step.router = RouterDecisionRecord(
                 target=step.target,
                 policy=record.get("policy") or state.policy.name,
-                reason=(record.get("reason") or "")
-                if last
+                reason=(record.get("reason") or "") if last
                 else "answer discarded by the policy's review",
                 decision_s=overhead_s if last else 0.0,
             )
@@ -311,11 +304,7 @@ class LangChainAgent(EpisodeLoop[LangChainEpisode]):
         state.messages.append(HumanMessage(content=reply))
 
     def add_tool_result(
-        self,
-        state: LangChainEpisode,
-        step: StepRecord,
-        index: int,
-        call: ToolCallRecord,
+        self, state: LangChainEpisode, step: StepRecord, index: int, call: ToolCallRecord,
         result: ToolResultRecord,
     ) -> None:
         state.messages.append(

@@ -73,9 +73,8 @@ async def describe_openai_server(
         if isinstance(version_doc, dict):
             version = version_doc.get("version")
         extra["root"] = entry.get("root")
-    elif isinstance(props, dict) and (
-        "default_generation_settings" in props or "build_info" in props
-    ):
+    elif isinstance(props, dict) and ("default_generation_settings" in props
+                                      or "build_info" in props):
         kind = "llama.cpp"
         version = props.get("build_info")
         settings = props.get("default_generation_settings") or {}

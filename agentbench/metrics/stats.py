@@ -147,16 +147,14 @@ def pareto_front(points: Sequence[tuple[float | None, float | None]]) -> list[bo
             continue
         dominated = any(
             c2 is not None and a2 is not None and c2 <= c and a2 >= acc and (c2 < c or a2 > acc)
-            for j, (c2, a2) in enumerate(points)
-            if j != i
+            for j, (c2, a2) in enumerate(points) if j != i
         )
         out.append(not dominated)
     return out
 
 
-def paired_ratio_ci(
-    a: Sequence[float], b: Sequence[float], *, resamples: int = 2000, seed: int = 0
-) -> Interval | None:
+def paired_ratio_ci(a: Sequence[float], b: Sequence[float], *, resamples: int = 2000,
+                    seed: int = 0) -> Interval | None:
     """Bootstrap CI of mean(b) / mean(a) over paired tasks (tasks resampled together).
 
     None when a sums to zero (no ratio exists); resamples whose a-sum is zero are dropped.

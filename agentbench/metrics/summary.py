@@ -103,6 +103,7 @@ class RunSummary(BaseModel):
     )
 
 
+
 def _method(methods: Counter[Any]) -> str | None:
     if not methods:
         return None

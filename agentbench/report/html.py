@@ -231,9 +231,8 @@ def in_page(task_id: str, repeat: int) -> str:
     return "#" + anchor(task_id, repeat)
 
 
-def _task_table(
-    tasks: dict[str, TaskFigures], episodes: list[EpisodeResult], link: EpisodeLink = in_page
-) -> str:
+def _task_table(tasks: dict[str, TaskFigures], episodes: list[EpisodeResult],
+                link: EpisodeLink = in_page) -> str:
     first: dict[str, int] = {}
     for e in episodes:
         first[e.task_id] = min(first.get(e.task_id, e.repeat), e.repeat)
@@ -327,9 +326,8 @@ def _plots(
 
 def run_plots(episodes: list[EpisodeResult], others: Sequence[RunEpisodes] = ()) -> str:
     """The run's plots section alone (the viewer draws it on a page of its own)."""
-    return _plots(
-        episodes, summarize(episodes), by_category(episodes), task_figures(episodes), others
-    )
+    return _plots(episodes, summarize(episodes), by_category(episodes), task_figures(episodes),
+                  others)
 
 
 MAX_TASK_BARS = 24
@@ -357,22 +355,13 @@ def render_html(
     """The report page. `others`: runs (this one included) for the cost-accuracy plot."""
     listing = "".join(episode(e) for e in episodes) or '<p class="note">No episode finished.</p>'
     body = run_sections(run, episodes, others, episodes_html=listing)
-    return page(
-        f"agentbench run {run.run_id}",
-        "".join(body),
-        generator=f"agentbench {__version__} — self-contained report; no network needed.",
-    )
+    return page(f"agentbench run {run.run_id}", "".join(body),
+                generator=f"agentbench {__version__} — self-contained report; no network needed.")
 
 
-def run_sections(
-    run: RunRecord,
-    episodes: list[EpisodeResult],
-    others: Sequence[RunEpisodes] = (),
-    *,
-    episodes_html: str,
-    link: EpisodeLink = in_page,
-    plots_html: str | None = None,
-) -> list[str]:
+def run_sections(run: RunRecord, episodes: list[EpisodeResult],
+                 others: Sequence[RunEpisodes] = (), *, episodes_html: str,
+                 link: EpisodeLink = in_page, plots_html: str | None = None) -> list[str]:
     """The run page's sections, shared by the static report and `agentbench view`: the viewer
     links episodes to their own pages and plots to a page of their own (`plots_html`)."""
     total = summarize(episodes)
@@ -383,16 +372,12 @@ def run_sections(
         f"<h1>agentbench run {esc(run.run_id)}</h1>",
         f'<p class="sub">{esc(model)} · {esc(run.status)} · created {esc(run.created_at)} UTC · '
         f"tasks from {esc(run.task_dir)} · {total.tasks} tasks, {total.episodes} episodes</p>",
-        '<h2 id="summary">Summary</h2>',
-        _cards(total),
-        '<h2 id="serving">Serving record</h2>',
-        _serving(run),
+        '<h2 id="summary">Summary</h2>', _cards(total),
+        '<h2 id="serving">Serving record</h2>', _serving(run),
         '<h2 id="plots">Plots</h2>',
         _plots(episodes, total, cats, tasks, others) if plots_html is None else plots_html,
-        '<h2 id="by-category">By category</h2>',
-        _category_table(cats, total),
-        '<h2 id="by-task">By task</h2>',
-        _task_table(tasks, episodes, link),
+        '<h2 id="by-category">By category</h2>', _category_table(cats, total),
+        '<h2 id="by-task">By task</h2>', _task_table(tasks, episodes, link),
         '<h2 id="episodes">Episodes</h2>',
         '<p class="note">Click an episode to see its checks and steps; click a step for what it '
         "sent, its timing, tokens, router decision, reasoning, tool calls and tool results.</p>",

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
+             "#000000"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 _counter = itertools.count()
 
@@ -58,23 +59,21 @@ def to_svg(fig: Figure, alt: str) -> str:
     import matplotlib
 
     salt = f"ab{next(_counter)}"
-    with matplotlib.rc_context(
-        {"svg.fonttype": "none", "svg.hashsalt": salt, "font.family": ["DejaVu Sans", "sans-serif"]}
-    ):
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt,
+                                "font.family": ["DejaVu Sans", "sans-serif"]}):
         buf = io.StringIO()
         fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = buf.getvalue()
-    svg = svg[svg.index("<svg") :]
+    svg = svg[svg.index("<svg"):]
     # Ids from separate figures must not collide once inlined in one page.
     svg = re.sub(r'id="([^"]+)"', rf'id="{salt}-\1"', svg)
-    svg = re.sub(r"url\(#([^)]+)\)", rf"url(#{salt}-\1)", svg)
+    svg = re.sub(r'url\(#([^)]+)\)', rf'url(#{salt}-\1)', svg)
     svg = re.sub(r'xlink:href="#([^"]+)"', rf'xlink:href="#{salt}-\1"', svg)
     svg = re.sub(r'(<svg[^>]*?)\s+width="[^"]+"\s+height="[^"]+"', r"\1", svg, count=1)
     from html import escape
 
-    return svg.replace(
-        ">", f' role="img" aria-label="{escape(alt)}"><title>{escape(alt)}</title>', 1
-    )
+    return svg.replace(">", f' role="img" aria-label="{escape(alt)}"><title>{escape(alt)}</title>',
+                       1)
 
 
 def _short(name: str, width: int = 22) -> str:
@@ -90,41 +89,23 @@ def score_by_category(rows: dict[str, RunSummary]) -> str | None:
     ax = fig.add_subplot()
     height = 0.38
     ys = list(range(len(names)))
-    for k, (field, ci_field, label, hatch) in enumerate(
-        [
-            ("success_rate", "success_rate_ci", "success rate", ""),
-            ("mean_score", "mean_score_ci", "mean score", "//"),
-        ]
-    ):
+    for k, (field, ci_field, label, hatch) in enumerate([
+        ("success_rate", "success_rate_ci", "success rate", ""),
+        ("mean_score", "mean_score_ci", "mean score", "//"),
+    ]):
         vals = [getattr(rows[c], field) or 0.0 for c in names]
         cis = [getattr(rows[c], ci_field) for c in names]
-        err = [
-            [max(v - (ci[0] if ci else v), 0) for v, ci in zip(vals, cis, strict=True)],
-            [max((ci[1] if ci else v) - v, 0) for v, ci in zip(vals, cis, strict=True)],
-        ]
+        err = [[max(v - (ci[0] if ci else v), 0) for v, ci in zip(vals, cis, strict=True)],
+               [max((ci[1] if ci else v) - v, 0) for v, ci in zip(vals, cis, strict=True)]]
         pos = [y + (k - 0.5) * height for y in ys]
-        bars = ax.barh(
-            pos,
-            vals,
-            height,
-            label=label,
-            color=OKABE_ITO[k],
-            hatch=hatch,
-            edgecolor="white",
-            xerr=err,
-            capsize=3,
-            error_kw={"elinewidth": 1},
-        )
+        bars = ax.barh(pos, vals, height, label=label, color=OKABE_ITO[k], hatch=hatch,
+                       edgecolor="white", xerr=err, capsize=3, error_kw={"elinewidth": 1})
         ax.bar_label(bars, labels=[f"{v:.2f}" for v in vals], padding=4, fontsize=7)
     ax.set_yticks(ys, [_short(n, 26) for n in names], fontsize=9)
     ax.invert_yaxis()
     ax.set_xlim(0, 1.15)
-    _style(
-        ax,
-        "Score by category (error bars: 95% Wilson intervals)",
-        "share of episodes solved / mean score (0-1)",
-        "",
-    )
+    _style(ax, "Score by category (error bars: 95% Wilson intervals)",
+           "share of episodes solved / mean score (0-1)", "")
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
     ax.grid(axis="y", visible=False)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=9)
@@ -148,15 +129,10 @@ def thinking_distribution(reasoning_per_step: Sequence[int], method: str | None)
         ax.set_xlim(lo - max(5, (hi - lo) // 2), hi + max(5, (hi - lo) // 2))
     ax.hist(values, bins=bins, color=OKABE_ITO[0], edgecolor="white")
     mid = statistics.median(values)
-    ax.axvline(
-        mid, color=OKABE_ITO[3], linestyle="--", linewidth=1.5, label=f"median {mid:g} tokens"
-    )
-    _style(
-        ax,
-        f"Thinking tokens per step ({len(values)} steps; counted by {method or 'n/a'})",
-        "thinking tokens in the step (tokens)",
-        "steps (count)",
-    )
+    ax.axvline(mid, color=OKABE_ITO[3], linestyle="--", linewidth=1.5,
+               label=f"median {mid:g} tokens")
+    _style(ax, f"Thinking tokens per step ({len(values)} steps; counted by {method or 'n/a'})",
+           "thinking tokens in the step (tokens)", "steps (count)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=9)
     return to_svg(fig, "Histogram of thinking tokens per step.")
 
@@ -172,31 +148,20 @@ def time_split(tasks: Sequence[TaskFigures], what: str = "task") -> str | None:
     ax = fig.add_subplot()
     ys = list(range(len(rows)))
     left = [0.0] * len(rows)
-    parts = [
-        ("model_time_s", "model", OKABE_ITO[0], ""),
-        ("tool_time_s", "tools", OKABE_ITO[1], "//"),
-        ("router_time_s", "router", OKABE_ITO[2], ".."),
-    ]
+    parts = [("model_time_s", "model", OKABE_ITO[0], ""),
+             ("tool_time_s", "tools", OKABE_ITO[1], "//"),
+             ("router_time_s", "router", OKABE_ITO[2], "..")]
     for field, label, colour, hatch in parts:
         vals = [getattr(t, field) or 0.0 for t in rows]
         ax.barh(ys, vals, left=left, label=label, color=colour, hatch=hatch, edgecolor="white")
         left = [a + b for a, b in zip(left, vals, strict=True)]
     other = [max((t.time_to_done_s or 0.0) - x, 0.0) for t, x in zip(rows, left, strict=True)]
     if any(o > 1e-3 for o in other):
-        ax.barh(
-            ys,
-            other,
-            left=left,
-            label="other (not model, tool or router)",
-            color="#bbbbbb",
-            edgecolor="white",
-        )
+        ax.barh(ys, other, left=left, label="other (not model, tool or router)", color="#bbbbbb",
+                edgecolor="white")
     ax.set_yticks(ys, [_short(t.task_id, 30) for t in rows], fontsize=8)
-    title = (
-        "Time-to-done per task, mean over repeats"
-        if what == "task"
-        else "Time-to-done per category, mean per episode"
-    )
+    title = ("Time-to-done per task, mean over repeats" if what == "task"
+             else "Time-to-done per category, mean per episode")
     _style(ax, title, "seconds (s)", "")
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
     ax.grid(axis="y", visible=False)
@@ -212,48 +177,31 @@ def decode_by_category(steps_by_category: dict[str, list[float]]) -> str | None:
     fig = _figure(7.0, max(2.4, 0.42 * len(names) + 1.2))
     ax = fig.add_subplot()
     data = [steps_by_category[c] for c in names]
-    style: dict[str, Any] = {
-        "patch_artist": True,
-        "widths": 0.55,
-        "medianprops": {"color": "#000000", "linewidth": 1.5},
-    }
+    style: dict[str, Any] = {"patch_artist": True, "widths": 0.55,
+                             "medianprops": {"color": "#000000", "linewidth": 1.5}}
     try:
         box = ax.boxplot(data, orientation="horizontal", **style)
     except TypeError:  # matplotlib < 3.10
         box = ax.boxplot(data, vert=False, **style)
     for patch in box["boxes"]:
         patch.set_facecolor(OKABE_ITO[5])
-    ax.set_yticks(
-        range(1, len(names) + 1),
-        [f"{_short(n)} (n={len(d)})" for n, d in zip(names, data, strict=True)],
-        fontsize=9,
-    )
+    ax.set_yticks(range(1, len(names) + 1), [f"{_short(n)} (n={len(d)})"
+                                              for n, d in zip(names, data, strict=True)],
+                  fontsize=9)
     ax.invert_yaxis()
-    _style(
-        ax,
-        "Decode speed by category (per step; box = quartiles, line = median)",
-        "decode speed (tokens/s)",
-        "",
-    )
+    _style(ax, "Decode speed by category (per step; box = quartiles, line = median)",
+           "decode speed (tokens/s)", "")
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
     ax.grid(axis="y", visible=False)
     return to_svg(fig, "Box plot of decode tokens per second per category.")
 
 
-def cost_accuracy(
-    labels: Sequence[str],
-    costs: Sequence[float | None],
-    accuracy: Sequence[float | None],
-    cis: Sequence[list[float] | None],
-    pareto: Sequence[bool],
-    axis: str,
-) -> str | None:
+def cost_accuracy(labels: Sequence[str], costs: Sequence[float | None],
+                  accuracy: Sequence[float | None], cis: Sequence[list[float] | None],
+                  pareto: Sequence[bool], axis: str) -> str | None:
     """One point per run: cost (or output tokens when unpriced) vs success rate; Pareto front."""
-    pts = [
-        (i, c, a)
-        for i, (c, a) in enumerate(zip(costs, accuracy, strict=True))
-        if c is not None and a is not None
-    ]
+    pts = [(i, c, a) for i, (c, a) in enumerate(zip(costs, accuracy, strict=True))
+           if c is not None and a is not None]
     if not pts:
         return None
     fig = _figure(7.0, 3.6)
@@ -261,56 +209,27 @@ def cost_accuracy(
     for i, c, a in pts:
         ci = cis[i]
         yerr = [[a - ci[0]], [ci[1] - a]] if ci else None
-        ax.errorbar(
-            [c],
-            [a],
-            yerr=yerr,
-            fmt=MARKERS[i % len(MARKERS)],
-            markersize=8,
-            color=OKABE_ITO[i % len(OKABE_ITO)],
-            capsize=3,
-            label=_short(labels[i], 40) + (" (Pareto)" if pareto[i] else ""),
-        )
+        ax.errorbar([c], [a], yerr=yerr, fmt=MARKERS[i % len(MARKERS)], markersize=8,
+                    color=OKABE_ITO[i % len(OKABE_ITO)], capsize=3,
+                    label=_short(labels[i], 40) + (" (Pareto)" if pareto[i] else ""))
     front = sorted((c, a) for i, c, a in pts if pareto[i])
     if len(front) > 1:
-        ax.step(
-            [p[0] for p in front],
-            [p[1] for p in front],
-            where="post",
-            color="#555555",
-            linestyle=":",
-            linewidth=1.2,
-            label="Pareto front",
-        )
-    xlabel = (
-        "cost per episode (USD)"
-        if axis == "cost_usd_per_episode"
-        else "output tokens per episode (tokens; runs unpriced)"
-    )
+        ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="#555555",
+                linestyle=":", linewidth=1.2, label="Pareto front")
+    xlabel = ("cost per episode (USD)" if axis == "cost_usd_per_episode"
+              else "output tokens per episode (tokens; runs unpriced)")
     ax.set_ylim(-0.05, 1.05)
-    _style(
-        ax,
-        "Cost vs accuracy (error bars: 95% CI of success rate)",
-        xlabel,
-        "success rate (share of episodes)",
-    )
+    _style(ax, "Cost vs accuracy (error bars: 95% CI of success rate)", xlabel,
+           "success rate (share of episodes)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
     return to_svg(fig, "Scatter of cost against success rate per run, with the Pareto front.")
 
 
-def paired_bars(
-    metric_labels: Sequence[str],
-    values: Sequence[float | None],
-    cis: Sequence[list[float] | None],
-    kinds: Sequence[str],
-    title: str,
-) -> str | None:
+def paired_bars(metric_labels: Sequence[str], values: Sequence[float | None],
+                cis: Sequence[list[float] | None], kinds: Sequence[str], title: str) -> str | None:
     """Compare view: each metric's B-vs-A effect with its CI (ratios on a log axis around 1)."""
-    rows = [
-        (lbl, v, ci)
-        for lbl, v, ci, k in zip(metric_labels, values, cis, kinds, strict=True)
-        if v is not None and k == "ratio"
-    ]
+    rows = [(lbl, v, ci) for lbl, v, ci, k in zip(metric_labels, values, cis, kinds, strict=True)
+            if v is not None and k == "ratio"]
     if not rows:
         return None
     fig = _figure(7.0, max(1.8, 0.38 * len(rows) + 1.0))
@@ -320,15 +239,8 @@ def paired_bars(
     for y, (_, v, ci) in zip(ys, rows, strict=True):
         err = [[v - ci[0]], [ci[1] - v]] if ci else None
         resolved = ci is not None and (ci[0] > 1 or ci[1] < 1)
-        ax.errorbar(
-            [v],
-            [y],
-            xerr=err,
-            fmt="o" if resolved else "s",
-            capsize=4,
-            color=OKABE_ITO[3] if resolved else OKABE_ITO[0],
-            markersize=7,
-        )
+        ax.errorbar([v], [y], xerr=err, fmt="o" if resolved else "s", capsize=4,
+                    color=OKABE_ITO[3] if resolved else OKABE_ITO[0], markersize=7)
         lo, hi = min(lo, v, *(ci or [])), max(hi, v, *(ci or []))
     pad = max(0.05, 0.1 * (hi - lo))
     ax.set_xlim(lo - pad, hi + pad)

@@ -89,16 +89,11 @@ def test_wrong_scores_below_one(refserver, tmp_path):
 def test_random_router_sends_some_steps_to_the_frontier(refserver, tmp_path):
     data = run_langchain(
         tmp_path,
-        "--base-url",
-        refserver.base_url,
-        "--model",
-        "wrong",
-        "--router",
-        "random:p=0.5,seed=1",
-        "--frontier-base-url",
-        refserver.base_url,
-        "--frontier-model",
-        "oracle",
+        "--base-url", refserver.base_url,
+        "--model", "wrong",
+        "--router", "random:p=0.5,seed=1",
+        "--frontier-base-url", refserver.base_url,
+        "--frontier-model", "oracle",
     )
     steps = kept_steps(data)
     targets = Counter(s["target"] for s in steps)
@@ -112,15 +107,11 @@ def test_random_router_sends_some_steps_to_the_frontier(refserver, tmp_path):
 def test_an_escalated_answer_is_kept_as_a_discarded_step(refserver, tmp_path):
     data = run_langchain(
         tmp_path,
-        "--base-url",
-        refserver.base_url,
-        "--model",
-        "wrong",
+        "--base-url", refserver.base_url,
+        "--model", "wrong",
         "--record-both",
-        "--frontier-base-url",
-        refserver.base_url,
-        "--frontier-model",
-        "oracle",
+        "--frontier-base-url", refserver.base_url,
+        "--frontier-model", "oracle",
     )
     assert all(e["score"] == 1.0 for e in data["episodes"])
     for e in data["episodes"]:
@@ -137,19 +128,9 @@ def test_prompt_tool_mode_is_refused(refserver, tmp_path):
     result = CliRunner().invoke(
         app,
         [
-            "run",
-            str(TASKS_DIR),
-            "--agent",
-            "langchain",
-            "--tool-mode",
-            "prompt",
-            "--base-url",
-            refserver.base_url,
-            "--model",
-            "oracle",
-            "--db",
-            str(tmp_path / "r.db"),
-            "--quiet",
+            "run", str(TASKS_DIR), "--agent", "langchain", "--tool-mode", "prompt",
+            "--base-url", refserver.base_url, "--model", "oracle",
+            "--db", str(tmp_path / "r.db"), "--quiet",
         ],
     )
     assert result.exit_code != 0

@@ -20,41 +20,25 @@ def client_for(routes: dict[str, object]) -> httpx.AsyncClient:
 
 
 async def test_llama_cpp_server_props() -> None:
-    client = client_for(
-        {
-            "/v1/models": {
-                "object": "list",
-                "data": [
-                    {
-                        "id": "qwen",
-                        "object": "model",
-                        "owned_by": "llamacpp",
-                        "meta": {"n_ctx_train": 40960},
-                    }
-                ],
-            },
-            "/props": {
-                "default_generation_settings": {"n_ctx": 8192},
-                "build_info": "b6100-1a2b3c",
-            },
-        }
-    )
-    info = await describe_openai_server(client, "http://u:secret@127.0.0.1:8080/v1", "qwen", {})
+    client = client_for({
+        "/v1/models": {"object": "list", "data": [{"id": "qwen", "object": "model",
+                                                    "owned_by": "llamacpp",
+                                                    "meta": {"n_ctx_train": 40960}}]},
+        "/props": {"default_generation_settings": {"n_ctx": 8192}, "build_info": "b6100-1a2b3c"},
+    })
+    info = await describe_openai_server(client, "http://u:secret@127.0.0.1:8080/v1",
+                                        "qwen", {})
     assert info.kind == "llama.cpp" and info.version == "b6100-1a2b3c"
     assert info.max_context == 8192 and info.extra["n_ctx_train"] == 40960
     assert info.base_url == "http://127.0.0.1:8080/v1"  # credentials stripped
 
 
 async def test_llama_cpp_python_has_no_stream_usage() -> None:
-    client = client_for(
-        {
-            "/v1/models": {
-                "object": "list",
-                "data": [{"id": "smollm2-135m", "owned_by": "me", "permissions": []}],
-            },
-            "/openapi.json": {"info": {"title": "llama.cpp Python API", "version": "0.3.36"}},
-        }
-    )
+    client = client_for({
+        "/v1/models": {"object": "list", "data": [{"id": "smollm2-135m", "owned_by": "me",
+                                                    "permissions": []}]},
+        "/openapi.json": {"info": {"title": "llama.cpp Python API", "version": "0.3.36"}},
+    })
     info = await describe_openai_server(client, "http://127.0.0.1:9/v1", "smollm2-135m", {})
     assert info.kind == "llama-cpp-python" and info.version == "0.3.36"
     assert info.extra["stream_usage"] is False and info.max_context is None

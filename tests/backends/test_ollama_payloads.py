@@ -24,9 +24,8 @@ def fixture(name: str) -> bytes:
     return (FIXTURES / name).read_bytes()
 
 
-def backend_for(
-    routes: dict[str, tuple[int, bytes]], seen: list[httpx.Request] | None = None, **kwargs
-) -> OllamaBackend:
+def backend_for(routes: dict[str, tuple[int, bytes]], seen: list[httpx.Request] | None = None,
+                **kwargs) -> OllamaBackend:
     def handler(request: httpx.Request) -> httpx.Response:
         if seen is not None:
             seen.append(request)
@@ -35,13 +34,8 @@ def backend_for(
         return httpx.Response(status, content=body, headers={"content-type": ctype})
 
     client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
-    return OllamaBackend(
-        "http://127.0.0.1:11434",
-        kwargs.pop("model", "llama3.2"),
-        client=client,
-        retry=RetryPolicy(max_retries=0),
-        **kwargs,
-    )
+    return OllamaBackend("http://127.0.0.1:11434", kwargs.pop("model", "llama3.2"),
+                         client=client, retry=RetryPolicy(max_retries=0), **kwargs)
 
 
 async def test_stream_counters_become_the_server_view() -> None:
@@ -60,17 +54,8 @@ async def test_stream_counters_become_the_server_view() -> None:
 
 async def test_native_tool_call_arguments_object_becomes_json_text() -> None:
     backend = backend_for({"/api/chat": (200, fixture("chat_tools.ndjson"))})
-    c = await backend.complete(
-        ChatRequest(
-            messages=MESSAGES,
-            tools=[
-                {
-                    "type": "function",
-                    "function": {"name": "get_current_weather", "parameters": {"type": "object"}},
-                }
-            ],
-        )
-    )
+    c = await backend.complete(ChatRequest(messages=MESSAGES, tools=[{"type": "function",
+        "function": {"name": "get_current_weather", "parameters": {"type": "object"}}}]))
     assert len(c.tool_calls) == 1
     call = c.tool_calls[0]
     assert call.name == "get_current_weather"
@@ -94,23 +79,14 @@ async def test_thinking_is_reasoning_counted_by_estimate() -> None:
 
 async def test_request_body_carries_think_num_ctx_and_translated_messages() -> None:
     seen: list[httpx.Request] = []
-    backend = backend_for(
-        {"/api/chat": (200, fixture("chat_stream.ndjson"))}, seen, think=True, num_ctx=8192
-    )
+    backend = backend_for({"/api/chat": (200, fixture("chat_stream.ndjson"))}, seen,
+                          think=True, num_ctx=8192)
     messages = [
         {"role": "system", "content": "sys"},
         {"role": "user", "content": "go"},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": "run_command", "arguments": '{"cmd": "ls"}'},
-                }
-            ],
-        },
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "run_command", "arguments": "{\"cmd\": \"ls\"}"}}]},
         {"role": "tool", "tool_call_id": "call_1", "content": "a b"},
     ]
     c = await backend.complete(ChatRequest(messages=messages, max_tokens=64, temperature=0.0))
@@ -124,29 +100,17 @@ async def test_request_body_carries_think_num_ctx_and_translated_messages() -> N
 
 
 def test_invalid_arguments_text_is_sent_as_an_empty_object() -> None:
-    out = to_ollama_messages(
-        [
-            {
-                "role": "assistant",
-                "content": "",
-                "tool_calls": [{"id": "x", "function": {"name": "f", "arguments": "{not json"}}],
-            }
-        ]
-    )
+    out = to_ollama_messages([{"role": "assistant", "content": "", "tool_calls": [
+        {"id": "x", "function": {"name": "f", "arguments": "{not json"}}]}])
     assert out[0]["tool_calls"][0]["function"]["arguments"] == {}
 
 
 async def test_silent_truncation_against_the_prompt_sent() -> None:
     """Seed 002: an '8,194 token' prompt that was really a much longer one, cut by Ollama."""
-    backend = backend_for(
-        {"/api/chat": (200, fixture("chat_truncated.ndjson"))},
-        model="nemotron-3.5-lightning:30b-a3b",
-        num_ctx=8192,
-    )
-    long_log = "\n".join(
-        f"2026-08-11T10:{i % 60:02d}:00Z pod web-{i} restarted after probe failure code {i}"
-        for i in range(1500)
-    )
+    backend = backend_for({"/api/chat": (200, fixture("chat_truncated.ndjson"))},
+                          model="nemotron-3.5-lightning:30b-a3b", num_ctx=8192)
+    long_log = "\n".join(f"2026-08-11T10:{i % 60:02d}:00Z pod web-{i} restarted after probe "
+                         f"failure code {i}" for i in range(1500))
     c = await backend.complete(ChatRequest(messages=[{"role": "user", "content": long_log}]))
     assert c.truncated
     assert "prompt_eval_count 8194" in (c.truncation_reason or "")
@@ -162,9 +126,8 @@ async def test_short_prompt_is_not_called_truncated() -> None:
 
 
 async def test_412_becomes_an_upgrade_message() -> None:
-    backend = backend_for(
-        {"/api/chat": (412, fixture("error_412.json"))}, model="nemotron-3.5-lightning:30b-a3b"
-    )
+    backend = backend_for({"/api/chat": (412, fixture("error_412.json"))},
+                          model="nemotron-3.5-lightning:30b-a3b")
     with pytest.raises(BackendError) as info:
         await backend.complete(ChatRequest(messages=MESSAGES))
     assert info.value.kind == "ollama_too_old"
@@ -186,15 +149,11 @@ async def test_a_server_without_api_chat_is_not_ollama() -> None:
 
 
 async def test_server_info_from_version_show_and_ps() -> None:
-    backend = backend_for(
-        {
-            "/api/version": (200, fixture("version.json")),
-            "/api/show": (200, fixture("show.json")),
-            "/api/ps": (200, fixture("ps.json")),
-        },
-        model="nemotron-3.5-lightning:30b-a3b",
-        think=True,
-    )
+    backend = backend_for({
+        "/api/version": (200, fixture("version.json")),
+        "/api/show": (200, fixture("show.json")),
+        "/api/ps": (200, fixture("ps.json")),
+    }, model="nemotron-3.5-lightning:30b-a3b", think=True)
     info = await backend.server_info()
     assert info.kind == "ollama" and info.provider == "ollama"
     assert info.version == "0.32.9"

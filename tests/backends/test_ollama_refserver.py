@@ -20,10 +20,8 @@ from agentbench.refserver.schedule import Schedule
 
 
 def task_messages(suite, task):
-    return [
-        {"role": "system", "content": suite.system_prompt_for(task)},
-        {"role": "user", "content": task.prompt},
-    ]
+    return [{"role": "system", "content": suite.system_prompt_for(task)},
+            {"role": "user", "content": task.prompt}]
 
 
 async def test_timing_matches_the_schedule_within_5_percent(refserver_factory) -> None:
@@ -75,9 +73,8 @@ async def test_num_ctx_truncation_is_detected(refserver_factory, suite) -> None:
     await backend.aclose()
 
 
-async def test_growing_conversation_that_stops_growing_is_truncated(
-    refserver_factory, suite
-) -> None:
+async def test_growing_conversation_that_stops_growing_is_truncated(refserver_factory,
+                                                                     suite) -> None:
     """Prefix rule: a longer conversation counted at no more tokens than its prefix was cut."""
     task = suite.tasks[0]
     messages = task_messages(suite, task)
@@ -88,20 +85,16 @@ async def test_growing_conversation_that_stops_growing_is_truncated(
     backend = OllamaBackend(f"http://127.0.0.1:{server.port}", "oracle")
     first = await backend.complete(ChatRequest(messages=messages))
     assert not first.truncated
-    longer = [
-        *messages,
-        {"role": "assistant", "content": "I will look at the pods first."},
-        {"role": "user", "content": "Go on, and tell me what you find in the logs."},
-    ]
+    longer = [*messages, {"role": "assistant", "content": "I will look at the pods first."},
+              {"role": "user", "content": "Go on, and tell me what you find in the logs."}]
     second = await backend.complete(ChatRequest(messages=longer))
     await backend.aclose()
     assert second.truncated
     assert "earlier request with the same conversation prefix" in second.truncation_reason
 
 
-def test_whole_run_with_small_num_ctx_counts_truncated_not_wrong(
-    refserver_factory, suite, tmp_path: Path
-) -> None:
+def test_whole_run_with_small_num_ctx_counts_truncated_not_wrong(refserver_factory, suite,
+                                                                   tmp_path: Path) -> None:
     from .conftest import copy_tasks
 
     tasks_dir = str(copy_tasks(suite, tmp_path / "tasks", n=2).root)
@@ -110,23 +103,10 @@ def test_whole_run_with_small_num_ctx_counts_truncated_not_wrong(
     for num_ctx in (None, 100):
         server = refserver_factory(Schedule(ttft_s=0.005, rate_tok_s=4000.0), num_ctx=num_ctx)
         out = tmp_path / f"run-{num_ctx}.json"
-        result = CliRunner().invoke(
-            app,
-            [
-                "run",
-                tasks_dir,
-                *selection,
-                "--base-url",
-                f"http://127.0.0.1:{server.port}",
-                "--model",
-                "ollama/oracle",
-                "--db",
-                str(tmp_path / "r.db"),
-                "--json",
-                str(out),
-                "--quiet",
-            ],
-        )
+        result = CliRunner().invoke(app, [
+            "run", tasks_dir, *selection, "--base-url", f"http://127.0.0.1:{server.port}",
+            "--model", "ollama/oracle", "--db", str(tmp_path / "r.db"), "--json", str(out),
+            "--quiet"])
         assert result.exit_code == 0, result.output
         results[num_ctx] = json.loads(out.read_text())
     assert {e["status"] for e in results[None]["episodes"]} == {"ok"}

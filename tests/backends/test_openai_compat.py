@@ -200,26 +200,15 @@ async def test_auth_error_never_echoes_the_key() -> None:
 
 async def test_llama_server_timings_are_the_server_view() -> None:
     # llama.cpp's llama-server puts per-request `timings` on its last chunk
-    timings = {
-        "prompt_n": 40,
-        "prompt_ms": 80.0,
-        "prompt_per_second": 500.0,
-        "predicted_n": 3,
-        "predicted_ms": 60.0,
-        "predicted_per_second": 50.0,
-        "draft_n": 6,
-        "draft_n_accepted": 4,
-    }
+    timings = {"prompt_n": 40, "prompt_ms": 80.0, "prompt_per_second": 500.0,
+               "predicted_n": 3, "predicted_ms": 60.0, "predicted_per_second": 50.0,
+               "draft_n": 6, "draft_n_accepted": 4}
 
     def handler(request):
-        last = {
-            **finish("stop"),
-            "timings": timings,
-            "usage": {"prompt_tokens": 40, "completion_tokens": 3},
-        }
-        return httpx.Response(
-            200, content=sse(delta(content="a"), delta(content=" b c"), last, "[DONE]")
-        )
+        last = {**finish("stop"), "timings": timings,
+                "usage": {"prompt_tokens": 40, "completion_tokens": 3}}
+        return httpx.Response(200, content=sse(delta(content="a"), delta(content=" b c"), last,
+                                               "[DONE]"))
 
     c = await backend(handler).complete(REQUEST)
     assert c.server_decode_tok_s == 50.0 and c.server_prefill_tok_s == 500.0

@@ -22,9 +22,8 @@ from agentbench.records import EpisodeResult, RunRecord, StepRecord
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "vllm"
 MODEL = "nemotron-3.5-lightning"
-pytestmark = pytest.mark.skipif(
-    not (FIXTURES / "metrics_after.txt").exists(), reason="vLLM fixtures not captured"
-)
+pytestmark = pytest.mark.skipif(not (FIXTURES / "metrics_after.txt").exists(),
+                                reason="vLLM fixtures not captured")
 
 
 def text(name: str) -> str:
@@ -46,15 +45,13 @@ def vllm_backend(metrics_pages: list[str] | None = None, chat: str = "chat_strea
         if path == "/tokenize":
             return httpx.Response(200, text=text("tokenize.json"))
         if path == "/v1/chat/completions":
-            return httpx.Response(
-                200, text=text(chat), headers={"content-type": "text/event-stream"}
-            )
+            return httpx.Response(200, text=text(chat),
+                                  headers={"content-type": "text/event-stream"})
         return httpx.Response(404, json={"detail": "Not Found"})
 
     client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
-    return OpenAICompatBackend(
-        "http://127.0.0.1:18000/v1", MODEL, client=client, retry=RetryPolicy(max_retries=0)
-    )
+    return OpenAICompatBackend("http://127.0.0.1:18000/v1", MODEL, client=client,
+                               retry=RetryPolicy(max_retries=0))
 
 
 def test_drafter_counters_diff_to_acceptance() -> None:
@@ -101,17 +98,9 @@ async def test_streamed_tool_call() -> None:
 
 
 def _episode(category: str, steps: list[StepRecord] | None = None) -> EpisodeResult:
-    return EpisodeResult(
-        run_id="r",
-        task_id=f"t-{category}",
-        category=category,
-        difficulty="easy",
-        step_kind="execute",
-        repeat=0,
-        status="ok",
-        score=1.0,
-        steps=steps or [],
-    )
+    return EpisodeResult(run_id="r", task_id=f"t-{category}", category=category,
+                         difficulty="easy", step_kind="execute", repeat=0, status="ok",
+                         score=1.0, steps=steps or [])
 
 
 def _run(concurrency: int) -> RunRecord:
@@ -119,9 +108,8 @@ def _run(concurrency: int) -> RunRecord:
 
 
 async def test_monitor_attributes_to_the_episode_at_concurrency_1() -> None:
-    backend = vllm_backend(
-        [text("metrics_before.txt"), text("metrics_before.txt"), text("metrics_after.txt")]
-    )
+    backend = vllm_backend([text("metrics_before.txt"), text("metrics_before.txt"),
+                            text("metrics_after.txt")])
     monitor = SpecDecodeMonitor(backend, concurrency=1)
     await monitor.before_run(_run(1))
     assert monitor.active
@@ -152,25 +140,14 @@ async def test_monitor_labels_the_whole_run_when_episodes_overlap() -> None:
 
 
 def test_llamacpp_draft_counters_from_timings() -> None:
-    step = StepRecord(
-        model="m",
-        requested_model="m",
-        index=0,
-        t_start_s=0.0,
-        server_counters={
-            "timings": {"draft_n": 30, "draft_n_accepted": 21, "predicted_per_second": 40.0}
-        },
-    )
+    step = StepRecord(model="m", requested_model="m", index=0, t_start_s=0.0,
+                      server_counters={"timings": {"draft_n": 30, "draft_n_accepted": 21,
+                                                   "predicted_per_second": 40.0}})
     figures = llamacpp_acceptance([step])
     assert figures and figures["acceptance_rate"] == pytest.approx(0.7)
     assert figures["source"] == "llamacpp_timings"
-    plain = StepRecord(
-        model="m",
-        requested_model="m",
-        index=0,
-        t_start_s=0.0,
-        server_counters={"timings": {"predicted_per_second": 40.0}},
-    )
+    plain = StepRecord(model="m", requested_model="m", index=0, t_start_s=0.0,
+                       server_counters={"timings": {"predicted_per_second": 40.0}})
     assert llamacpp_acceptance([plain]) is None
     assert by_category([_episode("a", [step])]) == {}  # episodes carry figures via the monitor
 
@@ -179,7 +156,5 @@ def test_capture_summary_is_consistent_with_the_metrics_pages() -> None:
     summary = json.loads(text("capture_summary.json"))
     after = parse_spec_metrics(text("metrics_after.txt"))
     assert after is not None
-    assert (
-        summary["spec_decode_after_chat"]["vllm:spec_decode_num_accepted_tokens_total"]
-        == after.accepted
-    )
+    assert summary["spec_decode_after_chat"]["vllm:spec_decode_num_accepted_tokens_total"] == \
+        after.accepted

@@ -27,36 +27,16 @@ def vllm_url(tmp_path_factory):
         yield url
 
 
-def test_local_nemotron_finds_vllm_and_reports_acceptance_per_category(
-    vllm_url, tmp_path, monkeypatch
-):
+def test_local_nemotron_finds_vllm_and_reports_acceptance_per_category(vllm_url, tmp_path,
+                                                                       monkeypatch):
     monkeypatch.setenv("VLLM_BASE_URL", vllm_url)
     monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
     out = tmp_path / "v.json"
-    result = CliRunner().invoke(
-        app,
-        [
-            "run",
-            str(TASKS_DIR),
-            "--local",
-            "nemotron",
-            "--task",
-            "ops-crashloop-oomkilled",
-            "--task",
-            "none-http-503-meaning",
-            "--max-steps",
-            "2",
-            "--max-tokens",
-            "48",
-            "--tool-mode",
-            "prompt",
-            "--db",
-            str(tmp_path / "v.db"),
-            "--json",
-            str(out),
-            "--quiet",
-        ],
-    )
+    result = CliRunner().invoke(app, [
+        "run", str(TASKS_DIR), "--local", "nemotron", "--task", "ops-crashloop-oomkilled",
+        "--task", "none-http-503-meaning", "--max-steps", "2", "--max-tokens", "48",
+        "--tool-mode", "prompt", "--db", str(tmp_path / "v.db"), "--json", str(out), "--quiet",
+    ])
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     server = data["server"]
@@ -83,28 +63,14 @@ async def test_forced_tool_call_streams_and_parses(vllm_url):
     from agentbench.backends.base import ChatRequest
     from agentbench.backends.openai_compat import OpenAICompatBackend
 
-    schema = {
-        "type": "function",
-        "function": {
-            "name": "run_command",
-            "description": "Run",
-            "parameters": {
-                "type": "object",
-                "properties": {"cmd": {"type": "string"}},
-                "required": ["cmd"],
-            },
-        },
-    }
+    schema = {"type": "function", "function": {"name": "run_command", "description": "Run",
+              "parameters": {"type": "object", "properties": {"cmd": {"type": "string"}},
+                             "required": ["cmd"]}}}
     backend = OpenAICompatBackend(vllm_url, SERVED)
     try:
-        c = await backend.complete(
-            ChatRequest(
-                messages=[{"role": "user", "content": "List the pods in namespace web."}],
-                tools=[schema],
-                tool_choice="required",
-                max_tokens=64,
-            )
-        )
+        c = await backend.complete(ChatRequest(
+            messages=[{"role": "user", "content": "List the pods in namespace web."}],
+            tools=[schema], tool_choice="required", max_tokens=64))
     finally:
         await backend.aclose()
     assert c.tool_calls and c.tool_calls[0].name == "run_command"

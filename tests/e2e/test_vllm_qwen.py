@@ -34,28 +34,10 @@ def qwen_url(tmp_path_factory):
 def test_real_calls_left_as_text_are_read_and_answered_by_the_simulator(qwen_url, tmp_path):
     out = tmp_path / "q.json"
     result = agentbench(
-        "run",
-        "tasks/",
-        "--base-url",
-        qwen_url,
-        "--model",
-        SERVED,
-        "--task",
-        "ops-crashloop-oomkilled",
-        "--max-steps",
-        "2",
-        "--max-tokens",
-        "128",
-        "--temperature",
-        "0",
-        "--seed",
-        "7",
-        "--db",
-        str(tmp_path / "q.db"),
-        "--json",
-        str(out),
-        "--quiet",
-        timeout=600,
+        "run", "tasks/", "--base-url", qwen_url, "--model", SERVED,
+        "--task", "ops-crashloop-oomkilled", "--max-steps", "2", "--max-tokens", "128",
+        "--temperature", "0", "--seed", "7", "--db", str(tmp_path / "q.db"),
+        "--json", str(out), "--quiet", timeout=600,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Traceback" not in result.stderr
@@ -81,15 +63,11 @@ async def test_named_tool_choice_returns_a_native_call_from_the_real_model(qwen_
 
     backend = OpenAICompatBackend(qwen_url, SERVED)
     try:
-        c = await backend.complete(
-            ChatRequest(
-                messages=[{"role": "user", "content": "Pods in namespace web crash. List them."}],
-                tools=[RUN_COMMAND],
-                tool_choice={"type": "function", "function": {"name": "run_command"}},
-                max_tokens=64,
-                temperature=0.0,
-            )
-        )
+        c = await backend.complete(ChatRequest(
+            messages=[{"role": "user", "content": "Pods in namespace web crash. List them."}],
+            tools=[RUN_COMMAND],
+            tool_choice={"type": "function", "function": {"name": "run_command"}},
+            max_tokens=64, temperature=0.0))
     finally:
         await backend.aclose()
     assert c.tool_calls and c.tool_calls[0].name == "run_command"

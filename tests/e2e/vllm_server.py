@@ -32,11 +32,8 @@ def vllm_server(served: str, model: str, folder: str, log: Path) -> Iterator[str
     with log.open("w") as out:
         proc = subprocess.Popen(
             ["bash", str(ROOT / "scripts" / "serve_vllm_cpu.sh"), str(port), served, str(CACHE)],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            env={**os.environ, "AGENTBENCH_VLLM_MODEL": model},
-        )
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            env={**os.environ, "AGENTBENCH_VLLM_MODEL": model})
     url = f"http://127.0.0.1:{port}/v1"
     deadline = time.monotonic() + 400
     try:

@@ -38,15 +38,9 @@ def runs(tasks_dir, tmp_path_factory):  # type: ignore[no-untyped-def]
     """oracle twice on the same schedule, wrong and noisy-0.3; 3 repeats each."""
     db = tmp_path_factory.mktemp("compare") / "r.db"
     with refserver(tasks_dir, 24) as server:
-        ids = {
-            name: make_run(server, tasks_dir, db, model, repeats=3)
-            for name, model in [
-                ("oracle", "oracle"),
-                ("oracle2", "oracle"),
-                ("wrong", "wrong"),
-                ("noisy", "noisy-0.3"),
-            ]
-        }
+        ids = {name: make_run(server, tasks_dir, db, model, repeats=3)
+               for name, model in [("oracle", "oracle"), ("oracle2", "oracle"),
+                                   ("wrong", "wrong"), ("noisy", "noisy-0.3")]}
     return {name: load(db, run_id) for name, run_id in ids.items()}
 
 
@@ -98,37 +92,18 @@ def test_same_answers_four_times_the_thinking(tasks_dir, tmp_path) -> None:
 
 
 def step(index: int, reasoning: int | None, output: int | None = 10) -> StepRecord:
-    return StepRecord(
-        model="m",
-        requested_model="m",
-        index=index,
-        t_start_s=0.0,
-        reasoning_tokens=reasoning,
-        output_tokens=output,
-        decode_tok_s=100.0,
-    )
+    return StepRecord(model="m", requested_model="m", index=index, t_start_s=0.0,
+                      reasoning_tokens=reasoning, output_tokens=output, decode_tok_s=100.0)
 
 
-def episode(
-    task: str, repeat: int, ok: bool, reasoning: int, run: str = "r", cost: float | None = None
-) -> EpisodeResult:
+def episode(task: str, repeat: int, ok: bool, reasoning: int, run: str = "r",
+            cost: float | None = None) -> EpisodeResult:
     steps = [step(0, reasoning).model_copy(update={"cost_usd": cost})]
-    return EpisodeResult(
-        run_id=run,
-        task_id=task,
-        category="c",
-        difficulty="easy",
-        step_kind="execute",
-        repeat=repeat,
-        status="ok" if ok else "wrong",
-        score=1.0 if ok else 0.0,
-        steps=steps,
-        time_to_done_s=1.0,
-        output_tokens=10,
-        reasoning_tokens=reasoning,
-        thinking_tokens_per_step=float(reasoning),
-        cost_usd=cost,
-    )
+    return EpisodeResult(run_id=run, task_id=task, category="c", difficulty="easy",
+                         step_kind="execute", repeat=repeat, status="ok" if ok else "wrong",
+                         score=1.0 if ok else 0.0, steps=steps, time_to_done_s=1.0,
+                         output_tokens=10, reasoning_tokens=reasoning,
+                         thinking_tokens_per_step=float(reasoning), cost_usd=cost)
 
 
 def record(run_id: str) -> RunRecord:
@@ -172,10 +147,8 @@ def test_pareto_front() -> None:
 
 
 def test_compare_runs_pairs_every_run_with_the_first() -> None:
-    runs = [
-        (record(x), [episode("t1", 0, ok, 10, run=x)])
-        for x, ok in [("A", True), ("B", False), ("C", True)]
-    ]
+    runs = [(record(x), [episode("t1", 0, ok, 10, run=x)]) for x, ok in
+            [("A", True), ("B", False), ("C", True)]]
     comp = compare_runs(runs)
     assert [p.run_b for p in comp.pairs] == ["B", "C"]
     assert comp.pareto_axis == "output_tokens_per_episode"  # unpriced

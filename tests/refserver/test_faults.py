@@ -26,13 +26,10 @@ async def run_once(server, suite, max_tokens: int = 512):
     return trace, score_trace(task, trace, suite)
 
 
-@pytest.mark.parametrize(
-    "kind",
-    ["http_429", "http_500", "http_503", "reset", "ttfb_timeout", "stall", "cut", "malformed"],
-)
+@pytest.mark.parametrize("kind", ["http_429", "http_500", "http_503", "reset", "ttfb_timeout",
+                                  "stall", "cut", "malformed"])
 async def test_transport_fault_once_is_retried_and_the_episode_is_clean(
-    refserver_factory, suite, kind
-):
+        refserver_factory, suite, kind):
     server = refserver_factory(FAST, faults=FaultPlan(script=[kind], stall_s=1.0))
     trace, scored = await run_once(server, suite)
     assert scored.status == "ok" and scored.score == 1.0
@@ -48,14 +45,8 @@ async def test_transport_fault_every_time_is_classified_not_crashed(refserver_fa
 
 @pytest.mark.parametrize(
     ("kind", "expected"),
-    [
-        ("bad_tool_json", "invalid"),
-        ("unknown_tool", "invalid"),
-        ("empty", "wrong"),
-        ("huge", "truncated"),
-        ("wrong_model", "ok"),
-        ("tool_loop", "repeat"),
-    ],
+    [("bad_tool_json", "invalid"), ("unknown_tool", "invalid"), ("empty", "wrong"),
+     ("huge", "truncated"), ("wrong_model", "ok"), ("tool_loop", "repeat")],
 )
 async def test_model_side_faults_are_scored_not_retried(refserver_factory, suite, kind, expected):
     server = refserver_factory(FAST, faults=FaultPlan(script=[None, kind]))

@@ -12,14 +12,10 @@ TASK = "ops-crashloop-oomkilled"
 
 def request(server, suite, model: str, *, stream: bool, logprobs: bool = True) -> dict:
     task = next(t for t in suite.tasks if t.id == TASK)
-    body = {
-        "model": model,
-        "stream": stream,
-        "logprobs": logprobs,
-        "stream_options": {"include_usage": True},
-        "messages": [{"role": "user", "content": task.prompt}],
-        "tools": [suite.tools[n].openai_schema() for n in task.tools],
-    }
+    body = {"model": model, "stream": stream, "logprobs": logprobs,
+            "stream_options": {"include_usage": True},
+            "messages": [{"role": "user", "content": task.prompt}],
+            "tools": [suite.tools[n].openai_schema() for n in task.tools]}
     with httpx.Client() as client:
         response = client.post(server.base_url + "/chat/completions", json=body)
     response.raise_for_status()
@@ -27,12 +23,8 @@ def request(server, suite, model: str, *, stream: bool, logprobs: bool = True) -
         return response.json()
     chunks = [line[6:] for line in response.text.splitlines() if line.startswith("data: {")]
     parsed = [json.loads(c) for c in chunks]
-    entries = [
-        e
-        for c in parsed
-        for ch in c["choices"]
-        for e in (ch.get("logprobs") or {}).get("content") or []
-    ]
+    entries = [e for c in parsed for ch in c["choices"]
+               for e in (ch.get("logprobs") or {}).get("content") or []]
     return {"entries": entries, "usage": parsed[-1]["usage"], "chunks": parsed}
 
 
@@ -46,9 +38,8 @@ def test_streamed_and_whole_answers_carry_one_logprob_per_token(refserver, suite
     assert len(entries) == whole["usage"]["completion_tokens"]
     assert {e["logprob"] for e in entries} == {-1.5}
     plain = request(refserver, suite, "oracle", stream=True, logprobs=False)
-    assert plain["entries"] == [] and not any(
-        "logprobs" in ch for c in plain["chunks"] for ch in c["choices"]
-    )
+    assert plain["entries"] == [] and not any("logprobs" in ch for c in plain["chunks"]
+                                              for ch in c["choices"])
 
 
 def test_noisy_mistakes_are_less_confident_than_reference_steps(suite):

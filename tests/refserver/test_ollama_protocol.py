@@ -23,9 +23,8 @@ def test_version_tags_show_ps(refserver) -> None:
 
 
 def test_chat_streams_ndjson_with_ns_counters(refserver_factory) -> None:
-    server = refserver_factory(
-        Schedule(ttft_s=0.01, rate_tok_s=1000.0, reasoning_tokens=5, chunks=(2,))
-    )
+    server = refserver_factory(Schedule(ttft_s=0.01, rate_tok_s=1000.0, reasoning_tokens=5,
+                                        chunks=(2,)))
     body = {"model": "echo", "messages": [{"role": "user", "content": "a b c d"}]}
     with httpx.stream("POST", f"http://127.0.0.1:{server.port}/api/chat", json=body) as r:
         assert r.headers["content-type"].startswith("application/x-ndjson")
@@ -44,12 +43,8 @@ def test_chat_streams_ndjson_with_ns_counters(refserver_factory) -> None:
 def test_num_predict_and_num_ctx_options(refserver_factory) -> None:
     server = refserver_factory(Schedule(ttft_s=0.0, rate_tok_s=5000.0))
     words = " ".join(f"w{i}" for i in range(50))
-    body = {
-        "model": "echo",
-        "stream": False,
-        "messages": [{"role": "user", "content": words}],
-        "options": {"num_predict": 3, "num_ctx": 20},
-    }
+    body = {"model": "echo", "stream": False, "messages": [{"role": "user", "content": words}],
+            "options": {"num_predict": 3, "num_ctx": 20}}
     reply = httpx.post(f"http://127.0.0.1:{server.port}/api/chat", json=body).json()
     assert reply["done"] and reply["done_reason"] == "length" and reply["eval_count"] == 3
     assert reply["prompt_eval_count"] == 20  # silently kept the last 20, no error
@@ -58,14 +53,10 @@ def test_num_predict_and_num_ctx_options(refserver_factory) -> None:
 def test_tool_calls_are_whole_objects(refserver_factory, suite) -> None:
     server = refserver_factory(Schedule(ttft_s=0.0, rate_tok_s=5000.0, chunks=(1,)))
     task = suite.tasks[0]
-    body = {
-        "model": "oracle:latest",
-        "tools": [suite.tools[n].openai_schema() for n in task.tools],
-        "messages": [
-            {"role": "system", "content": suite.system_prompt_for(task)},
-            {"role": "user", "content": task.prompt},
-        ],
-    }
+    body = {"model": "oracle:latest", "tools": [suite.tools[n].openai_schema()
+                                                  for n in task.tools],
+            "messages": [{"role": "system", "content": suite.system_prompt_for(task)},
+                         {"role": "user", "content": task.prompt}]}
     with httpx.stream("POST", f"http://127.0.0.1:{server.port}/api/chat", json=body) as r:
         lines = [json.loads(line) for line in r.iter_lines() if line]
     calls = [c for line in lines for c in line["message"].get("tool_calls", [])]
@@ -74,7 +65,6 @@ def test_tool_calls_are_whole_objects(refserver_factory, suite) -> None:
 
 
 def test_unknown_model_is_404_with_ollama_error_body(refserver) -> None:
-    r = httpx.post(
-        f"http://127.0.0.1:{refserver.port}/api/chat", json={"model": "ghost", "messages": []}
-    )
+    r = httpx.post(f"http://127.0.0.1:{refserver.port}/api/chat",
+                   json={"model": "ghost", "messages": []})
     assert r.status_code == 404 and "not found" in r.json()["error"]

@@ -23,9 +23,8 @@ from ..conftest import TASKS_DIR
 def schedule(reasoning_tokens: int = 24) -> Schedule:
     """Fast but not instant: 5 ms to the first token, 100 tok/s, bursts like a drafter (faster
     than this, a busy host's reference server releases tokens in bunches: no decode figure)."""
-    return Schedule(
-        ttft_s=0.005, rate_tok_s=100.0, chunks=(1, 3, 2), reasoning_tokens=reasoning_tokens
-    )
+    return Schedule(ttft_s=0.005, rate_tok_s=100.0, chunks=(1, 3, 2),
+                    reasoning_tokens=reasoning_tokens)
 
 
 def cli(*args: str) -> Any:
@@ -49,32 +48,12 @@ def small_suite(dest: Path) -> Path:
     return dest
 
 
-def make_run(
-    server: Any,
-    tasks_dir: Path,
-    db: Path,
-    model: str,
-    *,
-    repeats: int = 1,
-    extra: tuple[str, ...] = (),
-) -> str:
+def make_run(server: Any, tasks_dir: Path, db: Path, model: str, *, repeats: int = 1,
+             extra: tuple[str, ...] = ()) -> str:
     """Run `tasks_dir` against `server` with `model`; the new run's id."""
-    result = cli(
-        "run",
-        str(tasks_dir),
-        "--base-url",
-        server.base_url,
-        "--model",
-        model,
-        "--repeats",
-        str(repeats),
-        "--concurrency",
-        "8",
-        "--db",
-        str(db),
-        "--quiet",
-        *extra,
-    )
+    result = cli("run", str(tasks_dir), "--base-url", server.base_url, "--model", model,
+                 "--repeats", str(repeats), "--concurrency", "8", "--db", str(db), "--quiet",
+                 *extra)
     assert result.exit_code == 0, result.output
     with ResultStore(db) as store:
         return store.resolve("latest")

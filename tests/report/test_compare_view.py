@@ -11,17 +11,8 @@ from .runs import cli
 
 def test_compare_cli_on_real_runs(stored_runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
     page, data = tmp_path / "c.html", tmp_path / "c.json"
-    result = cli(
-        "compare",
-        stored_runs.oracle,
-        stored_runs.noisy,
-        "--db",
-        str(stored_runs.db),
-        "--html",
-        str(page),
-        "--json",
-        str(data),
-    )
+    result = cli("compare", stored_runs.oracle, stored_runs.noisy, "--db", str(stored_runs.db),
+                 "--html", str(page), "--json", str(data))
     assert result.exit_code == 0, result.output
     out = result.output
     assert "resolved" in out and "unresolved at this sample size" in out
@@ -32,15 +23,8 @@ def test_compare_cli_on_real_runs(stored_runs, tmp_path) -> None:  # type: ignor
     success = next(m for m in pair.metrics if m.metric == "success_rate")
     assert success.verdict == "resolved" and success.better == "a"
     text = page.read_text(encoding="utf-8")
-    for marker in (
-        'id="runs"',
-        'id="plot-pareto"',
-        'id="metrics-1"',
-        'id="pair-tasks-1"',
-        'id="plot-ratios-1"',
-        'class="resolved"',
-        'class="unresolved"',
-    ):
+    for marker in ('id="runs"', 'id="plot-pareto"', 'id="metrics-1"', 'id="pair-tasks-1"',
+                   'id="plot-ratios-1"', 'class="resolved"', 'class="unresolved"'):
         assert marker in text, marker
     assert text.count("<svg") == 2
     assert all(t.task_id in text for t in pair.tasks)

@@ -20,16 +20,8 @@ def rows(path):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("level", ["run", "episode", "step"])
 def test_report_csv_levels(stored_runs, tmp_path, level) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / f"{level}.csv"
-    result = cli(
-        "report",
-        stored_runs.noisy,
-        "--db",
-        str(stored_runs.db),
-        "--csv",
-        str(out),
-        "--csv-level",
-        level,
-    )
+    result = cli("report", stored_runs.noisy, "--db", str(stored_runs.db), "--csv", str(out),
+                 "--csv-level", level)
     assert result.exit_code == 0, result.output
     run, episodes = load(stored_runs.db, stored_runs.noisy)
     got = rows(out)
@@ -55,20 +47,13 @@ def test_report_csv_levels(stored_runs, tmp_path, level) -> None:  # type: ignor
         assert called and all(r["tool_call_names"] for r in called)
 
 
-def test_default_level_is_episode_and_bad_level_is_a_usage_error(stored_runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_default_level_is_episode_and_bad_level_is_a_usage_error(stored_runs, tmp_path
+                                                                 ) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "e.csv"
     assert cli("report", "latest", "--db", str(stored_runs.db), "--csv", str(out)).exit_code == 0
     assert list(rows(out)[0]) == EPISODE_COLUMNS
-    bad = cli(
-        "report",
-        "latest",
-        "--db",
-        str(stored_runs.db),
-        "--csv",
-        str(tmp_path / "x.csv"),
-        "--csv-level",
-        "task",
-    )
+    bad = cli("report", "latest", "--db", str(stored_runs.db), "--csv", str(tmp_path / "x.csv"),
+              "--csv-level", "task")
     assert bad.exit_code == 2 and not (tmp_path / "x.csv").exists()
     run, episodes = load(stored_runs.db, stored_runs.noisy)
     with pytest.raises(ValueError, match="run, episode, step"):

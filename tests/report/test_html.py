@@ -23,23 +23,8 @@ from agentbench.report.html import render_html, write_html
 
 from .runs import cli, load
 
-VOID = {
-    "meta",
-    "br",
-    "hr",
-    "img",
-    "input",
-    "link",
-    "path",
-    "use",
-    "rect",
-    "circle",
-    "line",
-    "polyline",
-    "polygon",
-    "stop",
-    "ellipse",
-}
+VOID = {"meta", "br", "hr", "img", "input", "link", "path", "use", "rect", "circle", "line",
+        "polyline", "polygon", "stop", "ellipse"}
 
 
 class Structure(HTMLParser):
@@ -98,20 +83,9 @@ def test_report_of_a_real_run(stored_runs, tmp_path) -> None:  # type: ignore[no
     assert not re.search(r"url\((?!#)", text)
     assert len(doc.ids) == len(set(doc.ids)), "ids (also inside the SVGs) are unique"
     run, episodes = load(stored_runs.db, stored_runs.noisy)
-    for section in (
-        "summary",
-        "serving",
-        "plots",
-        "by-category",
-        "by-task",
-        "episodes",
-        "categories",
-        "tasks",
-        "plot-score",
-        "plot-thinking",
-        "plot-time",
-        "plot-decode",
-    ):
+    for section in ("summary", "serving", "plots", "by-category", "by-task", "episodes",
+                    "categories", "tasks", "plot-score", "plot-thinking", "plot-time",
+                    "plot-decode"):
         assert f'id="{section}"' in text, section
     assert doc.count["svg"] == 4
     assert text.count('class="episode"') == len(episodes)
@@ -127,39 +101,18 @@ def test_report_of_a_real_run(stored_runs, tmp_path) -> None:  # type: ignore[no
 def hostile_episode() -> tuple[RunRecord, list[EpisodeResult]]:
     evil = "<script>alert('x')</script> & <b>bold</b>"
     step = StepRecord(
-        model="m<1>",
-        requested_model="m",
-        index=0,
-        t_start_s=0.0,
-        content=evil,
-        reasoning=evil,
+        model="m<1>", requested_model="m", index=0, t_start_s=0.0, content=evil, reasoning=evil,
         tool_calls=[ToolCallRecord(name="run_command", arguments='{"cmd": "cat <f> | grep x"}')],
-        tool_results=[
-            ToolResultRecord(
-                name="run_command", output=evil, ok=False, kind="error", latency_s=0.01
-            )
-        ],
+        tool_results=[ToolResultRecord(name="run_command", output=evil, ok=False, kind="error",
+                                       latency_s=0.01)],
         router=RouterDecisionRecord(target="local", policy="p<", reason=evil),
     )
-    ep = EpisodeResult(
-        run_id="r<1>",
-        task_id="t<1>",
-        category="c&d",
-        difficulty="easy",
-        step_kind="execute",
-        repeat=0,
-        status="wrong",
-        score=0.0,
-        checks=[CheckRecord(name="n<", passed=False, detail=evil)],
-        explanation=evil,
-        final_answer=evil,
-        steps=[step],
-    )
-    run = RunRecord(
-        run_id="r<1>",
-        created_at="2026-01-01T00:00:00+00:00",
-        server=ServerInfo(kind="k", base_url="http://127.0.0.1:1/v1", model=evil),
-    )
+    ep = EpisodeResult(run_id="r<1>", task_id="t<1>", category="c&d", difficulty="easy",
+                       step_kind="execute", repeat=0, status="wrong", score=0.0,
+                       checks=[CheckRecord(name="n<", passed=False, detail=evil)],
+                       explanation=evil, final_answer=evil, steps=[step])
+    run = RunRecord(run_id="r<1>", created_at="2026-01-01T00:00:00+00:00",
+                    server=ServerInfo(kind="k", base_url="http://127.0.0.1:1/v1", model=evil))
     return run, [ep]
 
 
@@ -175,16 +128,8 @@ def test_record_text_is_escaped_everywhere() -> None:
 
 def test_missing_figures_are_na_not_zero() -> None:
     run = RunRecord(run_id="empty", created_at="2026-01-01T00:00:00+00:00")
-    ep = EpisodeResult(
-        run_id="empty",
-        task_id="t",
-        category="c",
-        difficulty="easy",
-        step_kind="execute",
-        repeat=0,
-        status="backend_error:connect",
-        score=None,
-    )
+    ep = EpisodeResult(run_id="empty", task_id="t", category="c", difficulty="easy",
+                       step_kind="execute", repeat=0, status="backend_error:connect", score=None)
     text = render_html(run, [ep])
     assert "n/a" in text and "unpriced" in text and "No serving record" in text
     assert "0.0 tok/s" not in text

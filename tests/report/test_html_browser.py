@@ -49,25 +49,11 @@ PROBE = """<script>
 
 def chromium(url: str, profile: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [
-            str(CHROMIUM),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            f"--user-data-dir={profile}",
-            "--enable-logging=stderr",
-            "--v=0",
-            *extra,
-            url,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
+        [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--no-first-run", f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
+         *extra, url],
+        capture_output=True, text=True, timeout=180, check=False,
     )
 
 
@@ -92,10 +78,9 @@ def test_report_renders_in_chromium(stored_runs, tmp_path) -> None:  # type: ign
     # The console check catches what it should: a page with an error is reported.
     broken = tmp_path / "broken.html"
     broken.write_text("<!DOCTYPE html><script>undefinedFunction();</script>")
-    assert any(
-        "undefinedFunction" in line
-        for line in console(chromium(broken.as_uri(), tmp_path / "p0", "--dump-dom").stderr)
-    )
+    assert any("undefinedFunction" in line
+               for line in console(chromium(broken.as_uri(), tmp_path / "p0",
+                                            "--dump-dom").stderr))
 
     dom_run = chromium(page.as_uri(), tmp_path / "p1", "--dump-dom")
     assert dom_run.returncode == 0, dom_run.stderr[-2000:]
@@ -108,7 +93,7 @@ def test_report_renders_in_chromium(stored_runs, tmp_path) -> None:  # type: ign
         assert f'<table class="sortable" id="{tbl}">' in dom or f'id="{tbl}"' in dom
     assert dom.count('class="episode"') == len(episodes)
     # The sorter ran: every header of the sortable table became a focusable button.
-    tasks_table = dom[dom.index('id="tasks"') :]
+    tasks_table = dom[dom.index('id="tasks"'):]
     tasks_table = tasks_table[: tasks_table.index("</table>")]
     assert tasks_table.count('tabindex="0"') == 12
 
@@ -131,13 +116,8 @@ def test_report_renders_in_chromium(stored_runs, tmp_path) -> None:  # type: ign
     assert re.search(rf'<details class="episode" id="{target}" open=""', opened)
 
     shot = tmp_path / "report.png"
-    shot_run = chromium(
-        page.as_uri(),
-        tmp_path / "p4",
-        f"--screenshot={shot}",
-        "--window-size=1280,2400",
-        "--hide-scrollbars",
-    )
+    shot_run = chromium(page.as_uri(), tmp_path / "p4", f"--screenshot={shot}",
+                        "--window-size=1280,2400", "--hide-scrollbars")
     assert console(shot_run.stderr) == []
     assert png_size(shot) == (1280, 2400)
     assert shot.stat().st_size > 50_000, "a rendered report, not a blank page"

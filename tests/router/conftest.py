@@ -26,19 +26,10 @@ class FakeModel(Backend):
 
     provider = "fake"
 
-    def __init__(
-        self,
-        suite: TaskSuite,
-        name: str,
-        *,
-        bad_steps: frozenset[int] = frozenset(),
-        logprob: float | None = None,
-        low_logprob_steps: frozenset[int] = frozenset(),
-        prompt_tokens: int = 1000,
-        cached: int = 200,
-        output_tokens: int = 100,
-        duration_s: float = 1.8,
-    ) -> None:
+    def __init__(self, suite: TaskSuite, name: str, *, bad_steps: frozenset[int] = frozenset(),
+                 logprob: float | None = None, low_logprob_steps: frozenset[int] = frozenset(),
+                 prompt_tokens: int = 1000, cached: int = 200, output_tokens: int = 100,
+                 duration_s: float = 1.8) -> None:
         super().__init__("fake://" + name, name)
         self.suite, self.bad_steps, self.logprob = suite, bad_steps, logprob
         self.low_logprob_steps = low_logprob_steps
@@ -56,25 +47,17 @@ class FakeModel(Backend):
             calls = [ToolCallRecord(id="c0", name="kubctl", arguments="{}", parsed={})]
             content = ""
         else:
-            calls = [
-                ToolCallRecord(id=f"c{i}", name=c.tool, arguments=json.dumps(c.args), parsed=c.args)
-                for i, c in enumerate(step.calls)
-            ]
+            calls = [ToolCallRecord(id=f"c{i}", name=c.tool, arguments=json.dumps(c.args),
+                                    parsed=c.args) for i, c in enumerate(step.calls)]
             content = step.answer or ""
         logprob = self.logprob
         if logprob is not None and index in self.low_logprob_steps:
             logprob = -3.0
         return Completion(
-            model=self.model,
-            requested_model=self.model,
-            prompt_tokens=self.prompt_tokens,
-            cached_prompt_tokens=self.cached,
-            output_tokens=self.output_tokens,
-            tokens_method="usage",
-            duration_s=self.duration_s,
-            content=content,
-            tool_calls=calls,
-            finish_reason="tool_calls" if calls else "stop",
+            model=self.model, requested_model=self.model, prompt_tokens=self.prompt_tokens,
+            cached_prompt_tokens=self.cached, output_tokens=self.output_tokens,
+            tokens_method="usage", duration_s=self.duration_s, content=content,
+            tool_calls=calls, finish_reason="tool_calls" if calls else "stop",
             mean_logprob=logprob if request.logprobs else None,
             min_logprob=logprob if request.logprobs else None,
         )

@@ -20,18 +20,10 @@ from pydantic import Field
 
 from router.langchain import RoutedChatModel, assess_message
 
-TOOL = {
-    "type": "function",
-    "function": {
-        "name": "run_command",
-        "description": "Run a shell command.",
-        "parameters": {
-            "type": "object",
-            "properties": {"cmd": {"type": "string"}},
-            "required": ["cmd"],
-        },
-    },
-}
+TOOL = {"type": "function", "function": {
+    "name": "run_command", "description": "Run a shell command.",
+    "parameters": {"type": "object", "properties": {"cmd": {"type": "string"}},
+                   "required": ["cmd"]}}}
 
 
 class Scripted(BaseChatModel):
@@ -53,17 +45,14 @@ class Scripted(BaseChatModel):
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
         self.calls.append(list(messages))
         answer = self.answers[min(len(self.calls) - 1, len(self.answers) - 1)]
-        message = answer.model_copy(
-            update={"response_metadata": {**answer.response_metadata, "model_name": self.name_}}
-        )
+        message = answer.model_copy(update={
+            "response_metadata": {**answer.response_metadata, "model_name": self.name_}})
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
 def call(name: str, cmd: Any = "kubectl get pods -n web") -> AIMessage:
-    return AIMessage(
-        content="",
-        tool_calls=[{"name": name, "args": {"cmd": cmd}, "id": "c1", "type": "tool_call"}],
-    )
+    return AIMessage(content="", tool_calls=[{"name": name, "args": {"cmd": cmd},
+                                              "id": "c1", "type": "tool_call"}])
 
 
 def convo(*extra: Any) -> list[Any]:
@@ -72,27 +61,23 @@ def convo(*extra: Any) -> list[Any]:
 
 def models(local_answers, frontier_answers=None):
     local = Scripted(name_="small", answers=local_answers, calls=[], bound=[])
-    big = Scripted(
-        name_="big", answers=frontier_answers or [call("run_command")], calls=[], bound=[]
-    )
+    big = Scripted(name_="big", answers=frontier_answers or [call("run_command")], calls=[],
+                   bound=[])
     return local, big
 
 
 def test_escalate_on_invalid_discards_and_reruns():
     local, big = models([call("kubctl")])
-    routed = RoutedChatModel(local=local, frontier=big, policy="escalate-on-invalid").bind_tools(
-        [TOOL]
-    )
+    routed = RoutedChatModel(local=local, frontier=big,
+                             policy="escalate-on-invalid").bind_tools([TOOL])
     assert local.bound == [TOOL] and big.bound == [TOOL]
     answer = routed.invoke(convo())
     assert answer.tool_calls[0]["name"] == "run_command"
     record = answer.response_metadata["router"]
     assert record["target"] == "frontier"
     assert record["reason"] == "invalid: unknown tool 'kubctl'"
-    assert record["calls"] == [
-        {"target": "local", "model": "small", "discarded": True},
-        {"target": "frontier", "model": "big", "discarded": False},
-    ]
+    assert record["calls"] == [{"target": "local", "model": "small", "discarded": True},
+                               {"target": "frontier", "model": "big", "discarded": False}]
     assert len(local.calls) == len(big.calls) == 1
 
 
@@ -112,33 +97,24 @@ def test_plan_execute_and_cascade_read_the_conversation():
     assert plan.invoke(convo()).response_metadata["router"]["target"] == "frontier"
     later = convo(call("run_command"), ToolMessage("ok", tool_call_id="c1"))
     assert plan.invoke(later).response_metadata["router"]["target"] == "local"
-    cascade = RoutedChatModel(local=local, frontier=big, policy="cascade-after-failure:failures=2")
-    failing = convo(
-        call("run_command"),
-        ToolMessage("boom", tool_call_id="c1", status="error"),
-        call("run_command"),
-        ToolMessage("boom", tool_call_id="c1", status="error"),
-    )
+    cascade = RoutedChatModel(local=local, frontier=big,
+                              policy="cascade-after-failure:failures=2")
+    failing = convo(call("run_command"), ToolMessage("boom", tool_call_id="c1", status="error"),
+                    call("run_command"), ToolMessage("boom", tool_call_id="c1", status="error"))
     record = cascade.invoke(failing).response_metadata["router"]
     assert record["target"] == "frontier" and record["reason"].startswith("tool-failures: 2")
 
 
 def test_confidence_reads_logprobs_from_response_metadata():
-    unsure = AIMessage(
-        content="it is DNS",
-        response_metadata={
-            "logprobs": {
-                "content": [{"token": "it", "logprob": -2.0}, {"token": " is", "logprob": -1.0}]
-            }
-        },
-    )
+    unsure = AIMessage(content="it is DNS", response_metadata={
+        "logprobs": {"content": [{"token": "it", "logprob": -2.0},
+                                 {"token": " is", "logprob": -1.0}]}})
     local, big = models([unsure], [AIMessage(content="the pod is OOMKilled")])
     routed = RoutedChatModel(local=local, frontier=big, policy="confidence:threshold=-0.5")
     answer = routed.invoke(convo())
     assert answer.content == "the pod is OOMKilled"
     assert answer.response_metadata["router"]["reason"].startswith(
-        "low-confidence: mean logprob -1.500"
-    )
+        "low-confidence: mean logprob -1.500")
 
 
 async def test_async_path_and_bad_spec():

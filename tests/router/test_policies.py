@@ -16,17 +16,11 @@ from router import (
 )
 
 
-def ctx(
-    step: int = 0, kind: str = "execute", failures: int = 0, prompt: str = "fix the pod", **extra
-) -> StepContext:
-    return StepContext(
-        step,
-        kind,
-        [{"role": "system", "content": "s"}, {"role": "user", "content": prompt}],
-        [],
-        tool_failures=failures,
-        extra=extra,
-    )
+def ctx(step: int = 0, kind: str = "execute", failures: int = 0, prompt: str = "fix the pod",
+        **extra) -> StepContext:
+    return StepContext(step, kind, [{"role": "system", "content": "s"},
+                                    {"role": "user", "content": prompt}], [],
+                       tool_failures=failures, extra=extra)
 
 
 def make(spec: str):
@@ -34,16 +28,9 @@ def make(spec: str):
 
 
 def test_builtins_are_registered():
-    assert {
-        "always-local",
-        "always-frontier",
-        "escalate-on-invalid",
-        "confidence",
-        "plan-execute",
-        "cascade-after-failure",
-        "random",
-        "external",
-    } <= set(available_policies())
+    assert {"always-local", "always-frontier", "escalate-on-invalid", "confidence",
+            "plan-execute", "cascade-after-failure", "random", "external"} <= set(
+        available_policies())
 
 
 def test_escalate_on_invalid_reviews_and_gives_the_problem():
@@ -128,10 +115,8 @@ def test_external_attributes_by_served_model():
 
 
 def test_parse_spec_list_values_and_errors():
-    assert parse_spec("external:frontier_models=a,b , c") == (
-        "external",
-        {"frontier_models": "a,b,c"},
-    )
+    assert parse_spec("external:frontier_models=a,b , c") == ("external",
+                                                             {"frontier_models": "a,b,c"})
     assert parse_spec("random:p=0.1,seed=0") == ("random", {"p": 0.1, "seed": 0})
     with pytest.raises(PolicySpecError, match="must be key=value"):
         parse_spec("random:oops")
@@ -156,6 +141,5 @@ def test_router_never_imports_agentbench():
     for path in root.rglob("*.py"):
         for line in path.read_text().splitlines():
             code = line.strip()
-            assert not code.startswith(
-                ("import agentbench", "from agentbench ", "from agentbench.")
-            ), path
+            assert not code.startswith(("import agentbench", "from agentbench ",
+                                        "from agentbench.")), path

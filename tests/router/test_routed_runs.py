@@ -21,29 +21,14 @@ def pricing(local_rate: float | None = 3.6) -> Pricing:
     return Pricing(PriceTable(models={"big": FRONTIER_PRICE}), local_rate)
 
 
-async def run_all(
-    suite,
-    tmp_path,
-    spec: str,
-    local: FakeModel,
-    frontier: FakeModel,
-    price: Pricing | None = None,
-    **config,
-):
+async def run_all(suite, tmp_path, spec: str, local: FakeModel, frontier: FakeModel,
+                  price: Pricing | None = None, **config):
     factory = build_policy(spec)
-    cfg = RunConfig(
-        target="fake",
-        model=local.model,
-        base_url=local.base_url,
-        router=spec,
-        frontier_model=frontier.model,
-        logprobs=factory().needs_logprobs,
-        **config,
-    )
+    cfg = RunConfig(target="fake", model=local.model, base_url=local.base_url, router=spec,
+                    frontier_model=frontier.model, logprobs=factory().needs_logprobs, **config)
     with ResultStore(tmp_path / "r.db") as store:
-        runner = Runner(
-            suite, {LOCAL: local, FRONTIER: frontier}, factory, cfg, store, price or pricing()
-        )
+        runner = Runner(suite, {LOCAL: local, FRONTIER: frontier}, factory, cfg, store,
+                        price or pricing())
         return [await runner.run_episode("run", t, 0) for t in suite.tasks]
 
 
@@ -98,9 +83,8 @@ async def test_confidence_requests_logprobs_and_escalates_low_ones(router_suite,
 async def test_plan_execute_and_cascade_and_unpriced_local(router_suite, tmp_path):
     local = FakeModel(router_suite, "small")
     big = FakeModel(router_suite, "big")
-    episodes = await run_all(
-        router_suite, tmp_path, "plan-execute", local, big, pricing(local_rate=None)
-    )
+    episodes = await run_all(router_suite, tmp_path, "plan-execute", local, big,
+                             pricing(local_rate=None))
     for e in episodes:
         targets = [s.target for s in e.steps]
         if e.step_kind == "plan":
@@ -116,7 +100,8 @@ async def test_plan_execute_and_cascade_and_unpriced_local(router_suite, tmp_pat
     assert summary.cost_usd is None and summary.cost_usd_per_solved_task is None
     assert summary.cost_note.startswith("cost unpriced: ")
     assert "local call(s) unpriced (declare --local-usd-per-hour)" in summary.cost_note
-    assert summary.unpriced_steps == sum(1 for e in episodes for s in e.steps if s.target == LOCAL)
+    assert summary.unpriced_steps == sum(1 for e in episodes for s in e.steps
+                                         if s.target == LOCAL)
     stats = escalation_stats(episodes)
     assert stats.share_dollars is None and stats.frontier_cost_usd is not None
 
@@ -124,9 +109,8 @@ async def test_plan_execute_and_cascade_and_unpriced_local(router_suite, tmp_pat
 async def test_cascade_latches_after_failing_tool_results(router_suite, tmp_path):
     local = FakeModel(router_suite, "small", bad_steps=frozenset({0, 1}))  # unknown tool twice
     big = FakeModel(router_suite, "big")
-    episodes = await run_all(
-        router_suite, tmp_path, "cascade-after-failure:failures=2", local, big, max_steps=12
-    )
+    episodes = await run_all(router_suite, tmp_path, "cascade-after-failure:failures=2",
+                             local, big, max_steps=12)
     for e in episodes:
         targets = [s.target for s in e.steps]
         assert targets[:2] == [LOCAL, LOCAL] and set(targets[2:]) == {FRONTIER}, targets
@@ -155,12 +139,8 @@ async def test_external_attribution_by_served_model(router_suite, tmp_path):
 
     endpoint = Alternating(router_suite, "auto")
     factory = build_policy("external:frontier_models=big")
-    cfg = RunConfig(
-        target="fake",
-        model="auto",
-        base_url=endpoint.base_url,
-        router="external:frontier_models=big",
-    )
+    cfg = RunConfig(target="fake", model="auto", base_url=endpoint.base_url,
+                    router="external:frontier_models=big")
     with ResultStore(tmp_path / "r.db") as store:
         runner = Runner(router_suite, {LOCAL: endpoint}, factory, cfg, store, pricing())
         episodes = [await runner.run_episode("run", t, 0) for t in router_suite.tasks]

@@ -51,12 +51,10 @@ seed = 7
 
 @pytest.fixture
 def switchyard(router_suite, tmp_path):
-    server_mod = pytest.importorskip(
-        "switchyard_rust.server", reason="nemo-switchyard is not installed"
-    )
-    with RefServer(
-        RefServerState(router_suite.tasks, Schedule(ttft_s=0.005, rate_tok_s=5000.0))
-    ) as ref:
+    server_mod = pytest.importorskip("switchyard_rust.server",
+                                     reason="nemo-switchyard is not installed")
+    with RefServer(RefServerState(router_suite.tasks, Schedule(ttft_s=0.005,
+                                                               rate_tok_s=5000.0))) as ref:
         config = tmp_path / "routes.toml"
         config.write_text(ROUTES_TOML.format(base_url=ref.base_url))
         server = server_mod.Server(str(config), port=0)  # binds 127.0.0.1 only
@@ -70,38 +68,13 @@ def test_external_attribution_matches_switchyard_stats(switchyard, tmp_path):
     ref, sy = switchyard
     db, out = str(tmp_path / "r.db"), tmp_path / "run.json"
     prices = tmp_path / "prices.yaml"
-    prices.write_text(
-        "models:\n  oracle: {input: 15, cached_input: 1.5, output: 75, as_of: test}\n"
-    )
-    common = [
-        "--db",
-        db,
-        "--prices",
-        str(prices),
-        "--local-usd-per-hour",
-        "2",
-        "--quiet",
-        "--repeats",
-        "3",
-        "--concurrency",
-        "2",
-    ]
-    result = CliRunner().invoke(
-        app,
-        [
-            "run",
-            str(FIXTURE_TASKS),
-            "--base-url",
-            f"{sy}/v1",
-            "--model",
-            "auto",
-            "--router",
-            "external:frontier_models=oracle",
-            "--json",
-            str(out),
-            *common,
-        ],
-    )
+    prices.write_text("models:\n  oracle: {input: 15, cached_input: 1.5, output: 75, "
+                      "as_of: test}\n")
+    common = ["--db", db, "--prices", str(prices), "--local-usd-per-hour", "2", "--quiet",
+              "--repeats", "3", "--concurrency", "2"]
+    result = CliRunner().invoke(app, [
+        "run", str(FIXTURE_TASKS), "--base-url", f"{sy}/v1", "--model", "auto",
+        "--router", "external:frontier_models=oracle", "--json", str(out), *common])
     assert result.exit_code == 0, result.output
     stats = httpx.get(f"{sy}/v1/stats", timeout=10).json()
     data = json.loads(out.read_text())
@@ -122,30 +95,15 @@ def test_external_attribution_matches_switchyard_stats(switchyard, tmp_path):
     summary = data["summary"]
     assert summary["escalation_rate_calls"] == pytest.approx(calls["oracle"] / len(steps))
     assert stats["models"]["oracle"]["request_pct"] == pytest.approx(
-        100 * summary["escalation_rate_calls"], abs=0.01
-    )
+        100 * summary["escalation_rate_calls"], abs=0.01)
     assert summary["cost_usd"] is not None
 
     # The same task set straight on the reference server as baselines, then `routes`.
     for router in ("always-local", "always-frontier"):
-        result = CliRunner().invoke(
-            app,
-            [
-                "run",
-                str(FIXTURE_TASKS),
-                "--base-url",
-                ref.base_url,
-                "--model",
-                "noisy-0.5",
-                "--frontier-base-url",
-                ref.base_url,
-                "--frontier-model",
-                "oracle",
-                "--router",
-                router,
-                *common,
-            ],
-        )
+        result = CliRunner().invoke(app, [
+            "run", str(FIXTURE_TASKS), "--base-url", ref.base_url, "--model", "noisy-0.5",
+            "--frontier-base-url", ref.base_url, "--frontier-model", "oracle",
+            "--router", router, *common])
         assert result.exit_code == 0, result.output
     routes_json = tmp_path / "routes.json"
     result = CliRunner().invoke(app, ["routes", "--db", db, "--json", str(routes_json)])

@@ -68,9 +68,8 @@ def test_a_drawn_block_referenced_thousands_of_times_is_refused_while_it_is_fill
 ) -> None:
     # 20,000 references to a 140 KB block: 2.8 GB per variant; it took 5.2 GB before the cap
     data = family()
-    data["params"]["noise"] = {
-        "lines": {"count": 2000, "fields": {"r": {"hex": 64}}, "line": "x {{r}}"}
-    }
+    data["params"]["noise"] = {"lines": {"count": 2000, "fields": {"r": {"hex": 64}},
+                                         "line": "x {{r}}"}}
     data["task"]["prompt"] = PROMPT + "{{noise}}" * 20000
     started = time.monotonic()
     line = refused(suite(tmp_path, data))
@@ -133,18 +132,8 @@ def test_a_resume_refuses_a_tampered_stored_seed_in_one_line(tmp_path: Path) -> 
     server.start()
     try:
         args = ("--base-url", server.base_url, "--db", str(db), "--quiet")
-        done = agentbench(
-            "run",
-            str(root),
-            "--suite",
-            "full",
-            "--variants",
-            "1",
-            "--model",
-            "oracle",
-            *args,
-            timeout=300,
-        )
+        done = agentbench("run", str(root), "--suite", "full", "--variants", "1",
+                          "--model", "oracle", *args, timeout=300)
         assert done.returncode == 0, done.stderr
         for value in ("abc", -5, None, 2**70):
             with sqlite3.connect(db) as conn:

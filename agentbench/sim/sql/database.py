@@ -213,7 +213,9 @@ class Database:
             written[2].changes[:0] = earlier
             return written
         if "information_schema" in statement.lower():
-            rows = [tuple(PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows]
+            rows = [
+                tuple(PG_TYPES.get(v, v) if isinstance(v, str) else v for v in r) for r in rows
+            ]
         identity = read_identity(columns, [[cell(v) for v in row] for row in rows])
         return columns, rows, CommandResult(identity=identity, changes=earlier)
 

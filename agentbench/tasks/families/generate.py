@@ -97,14 +97,12 @@ class Family:
             total += expanded_size(data) or 0
             if total > MAX_FAMILY_VALUES:
                 raise self.error(
-                    "variants",
-                    f"variants expand to over {MAX_FAMILY_VALUES:,} values; draw "
+                    "variants", f"variants expand to over {MAX_FAMILY_VALUES:,} values; draw "
                     "fewer or smaller variants",
                 )
             if total > room:
                 raise self.error(
-                    "variants",
-                    f"with the families before it, the full tier expands to over "
+                    "variants", f"with the families before it, the full tier expands to over "
                     f"{tier:,} values; draw fewer or smaller variants",
                 )
             tasks.append(self._task(data))
@@ -113,7 +111,9 @@ class Family:
     def error(self, where: str, message: str) -> TaskFileError:
         return TaskFileError(str(self.path), where, message)
 
-    def _draw(self, seed: int, number: int, prompts: set[str], budget: list[int]) -> dict[str, Any]:
+    def _draw(
+        self, seed: int, number: int, prompts: set[str], budget: list[int]
+    ) -> dict[str, Any]:
         for attempt in range(PROMPT_REDRAWS):
             key = f"{seed}:{self.family}:{number}" + (f":{attempt}" if attempt else "")
             rng = Draws(int.from_bytes(hashlib.sha256(key.encode()).digest(), "big"), budget)

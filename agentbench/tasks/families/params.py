@@ -55,8 +55,7 @@ class Draws(random.Random):
         self.budget[0] -= 1
         if self.budget[0] < 0:
             raise ParamError(
-                "params",
-                f"the variants need over {MAX_DRAWS:,} random draws; draw fewer lines, "
+                "params", f"the variants need over {MAX_DRAWS:,} random draws; draw fewer lines, "
                 "fields or variants",
             )
 

@@ -42,8 +42,7 @@ class Budget:
         self.left -= len(value) if isinstance(value, str) else 1
         if self.left < 0:
             raise TemplateError(
-                field,
-                f"the filled placeholders come to over {self.limit:,} characters in one "
+                field, f"the filled placeholders come to over {self.limit:,} characters in one "
                 "variant; refer to large values fewer times",
             )
 
