@@ -28,9 +28,9 @@ import jsonschema
 from agentbench.jsontext import loads
 from agentbench.records import AttemptedWriteRecord, ChangeRecord, ToolResultRecord
 from agentbench.sim.core.base import Change, CommandResult, Identity
-from agentbench.sim.http.intent import classify_url
 from agentbench.sim.shell.ast import ShellSyntaxError
 from agentbench.sim.shell.intent.classify import AttemptedWrite, classify, classify_sql
+from agentbench.sim.shell.intent.urls import classify_url
 from agentbench.sim.shell.static import static_commands
 from agentbench.sim.world import World, WorldSpec
 from agentbench.tasks.argv import ProgramFlags
@@ -109,7 +109,7 @@ class ToolResult:
 def attempted_writes(tool: ToolDef, args: dict[str, Any]) -> tuple[AttemptedWrite, ...]:
     """The writes a call asks for by intent: each shell argument's commands, each SQL
     argument's statements (agentbench/sim/shell/intent/classify.py), each URL that asks a
-    service to act (agentbench/sim/http/intent.py)."""
+    service to act (agentbench/sim/shell/intent/urls.py)."""
     out: list[AttemptedWrite] = []
     for arg, kind in tool.match.items():
         value = args.get(arg)

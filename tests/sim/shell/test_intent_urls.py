@@ -2,7 +2,7 @@
 
 import pytest
 
-from agentbench.sim.http.intent import classify_url
+from agentbench.sim.shell.intent.urls import classify_url
 from agentbench.tasks.env import attempted_writes
 from agentbench.tasks.model import ToolDef
 
