@@ -12,21 +12,9 @@ from __future__ import annotations
 import itertools
 import re
 
+from agentbench.scoring.quantities import unit_base
 from agentbench.scoring.spelled import with_digits
 
-_UNIT_SECONDS = {
-    "s": 1,
-    "sec": 1,
-    "second": 1,
-    "m": 60,
-    "min": 60,
-    "minute": 60,
-    "h": 3600,
-    "hr": 3600,
-    "hour": 3600,
-    "d": 86400,
-    "day": 86400,
-}
 _EVERY = re.compile(
     r"\bevery\s+(?P<n>\d+)[\s-]*(?P<u>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|[smhd])\b"
     r"|\b(?P<n2>\d+)[\s-]*(?P<u2>minute|hour|second)(?:ly|\s+(?:intervals?|steps?|cadence))\b",
@@ -94,8 +82,11 @@ def _stated(text: str, seconds: int) -> tuple[int, int] | None:
 
 
 def _unit(word: str) -> int:
-    word = word.lower().rstrip("s") or "s"
-    return _UNIT_SECONDS.get(word, _UNIT_SECONDS.get(word[:3], 0))
+    """Seconds in one of the unit ("m" after "every 30" is minutes, never MiB)."""
+    if word.lower() == "m":
+        return 60
+    dimension, factor = unit_base(word)
+    return int(factor) if dimension == "seconds" else 0
 
 
 def _minute_marks(text: str, step: int) -> list[tuple[int, int]]:
