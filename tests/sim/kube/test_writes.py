@@ -82,6 +82,20 @@ def test_rollout_restart_replaces_pods(run: Run) -> None:
     assert set(before.split()).isdisjoint(after.split())
 
 
+def test_rollout_restart_of_a_type_restarts_every_one_in_the_namespace(run: Run) -> None:
+    deployments = run("kubectl get deployments -n web -o name").stdout.split()
+    result = run("kubectl rollout restart deployment -n web")
+    assert deployments
+    restarted = [line.split()[0] for line in result.stdout.splitlines()]
+    assert restarted == [d.replace("deployment/", "deployment.apps/") for d in deployments]
+    assert {c.action for c in result.changes} == {"rollout-restart"}
+    assert len(result.changes) == len(deployments)
+    assert run("kubectl rollout restart deployment -n web -l app=nothing").stderr == (
+        "error: no objects passed to restart\n"
+    )
+    assert "no name was specified" in run("kubectl rollout undo deployment -n web").stderr
+
+
 def test_set_image_patch_label_annotate(run: Run) -> None:
     assert run("kubectl set image deploy/api api=shop/api:3.5.0 -n shop").stdout == (
         "deployment.apps/api image updated\n"
