@@ -226,6 +226,13 @@ _CHECKED = re.compile(
     re.IGNORECASE,
 )
 _COORDINATED_CHECK, _LEADING_CHECK = _carried(_CHECK_VERBS)
+# a check said to be repeated: "re-checked", "re-queried", or "checked it again a minute later"
+_AGAIN = re.compile(r"\bre-?(?:check|quer|read|test|ran|run|prob|verif|curl|ping)", re.IGNORECASE)
+_AGAIN_AFTER = re.compile(
+    r"^(?:\s+\S+){0,3}?\s+(?:again|a second time|once more|(?:a|one|two|\d+)\s+(?:\w+\s+)?"
+    r"(?:minutes?|seconds?|hours?)\s+later|later on)\b",
+    re.IGNORECASE,
+)
 # What a reported check names that some call must have touched: code in backticks, a
 # function or identifier spelt like code (pg_is_in_recovery(), ssl_stapling), a term in
 # capitals (OCSP, SELECT). Plain words ("the events", "its logs") are left to the citations.
@@ -281,6 +288,14 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
             reading_it = [x for x in calls if any(p.search(x.command_text()) for p in patterns)]
             if reading_it and not any(x in ok for x in reading_it):
                 return [f"reports a check of what only failed calls reached: {said!r}"]
+            again = _AGAIN.search(found.group()) or _AGAIN_AFTER.match(clause.text[found.end() :])
+            if again:  # "I re-checked it a minute later": a second read of what it names
+                about = reading.bind(s, c, found.span())
+                names = [n for k in about if k in entities.by_key for n in entities.by_key[k].names]
+                seen = [_strictly_named(n) for n in names]
+                reads = [x for x in ok if any(p.search(x.command_text()) for p in seen)]
+                if names and len(reads) < 2:
+                    return [f"reports a repeated check, but one call at most read it: {said!r}"]
             unseen = _unseen_code(clause.text[found.end() :], ok)
             if unseen:
                 return [

@@ -23,15 +23,13 @@ from agentbench.scoring.assertions import Reading, fact_problems
 from agentbench.scoring.bound_figures import bound_figure_problems
 from agentbench.scoring.change_counts import change_count_problems
 from agentbench.scoring.claims import claim_problems, json_spans
+from agentbench.scoring.clocks import unstated_time_problems, zone_problems
+from agentbench.scoring.counts import count_problems
+from agentbench.scoring.equivalences import equivalence_problems
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.field_figures import field_figure_problems
-from agentbench.scoring.figures import (
-    count_problems,
-    figure_problems,
-    identifier_problems,
-    zone_problems,
-)
+from agentbench.scoring.figures import figure_problems, identifier_problems
 from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.unsupported import unsupported_problems
@@ -160,8 +158,10 @@ def answer_check(
     problems += identifier_problems(reading, outputs)
     problems += count_problems(reading, required, outputs)
     problems += zone_problems(reading, outputs)
+    problems += unstated_time_problems(reading, [prompt, *outputs, *happened])
     problems += bound_figure_problems(reading, required)
     problems += field_figure_problems(reading)
+    problems += equivalence_problems(reading)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
     problems += change_count_problems(reading, facts.changes)
     problems += claimed_check_problems(reading, facts.calls)

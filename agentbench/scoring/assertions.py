@@ -43,7 +43,9 @@ def predicate(fact: Fact) -> tuple[SpanFn | None, Entry | None]:
         finders.append(lexical.span)
     if fact.amount is not None:
         amount = fact.amount
-        finders.append(lambda t: quantity_span(t, amount.value, amount.unit, amount.tolerance))
+        finders.append(
+            lambda t: quantity_span(t, amount.value, amount.unit, amount.tolerance, amount.convert)
+        )
     if fact.at is not None:
         when = parse_moment(fact.at)
         precision = "day" if len(fact.at.strip()) <= 10 else "minute"

@@ -20,6 +20,7 @@ from typing import Any
 
 from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.figures import LABEL, Stated
+from agentbench.scoring.numbers import worked_figures
 from agentbench.scoring.quantities import quantities
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.structured import parse
@@ -78,6 +79,7 @@ def bound_figure_problems(reading: Reading, facts: list[Fact]) -> list[str]:
                     LABEL.search(before)
                     or _NAMED_BY.search(before)
                     or any(abs(q.raw - r) < 0.005 for r in required)
+                    or q.raw in worked_figures(clause.sentence or clause.text)
                 ):
                     continue
                 if not own_figures.plain(q.raw):

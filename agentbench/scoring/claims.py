@@ -38,6 +38,7 @@ from agentbench.scoring.cues import (
     HEDGE,
     HEDGE_STOP,
     NEGATING_LEAD,
+    NEGATING_TAIL,
     NEGATION,
 )
 from agentbench.scoring.numbers import number_matches
@@ -67,8 +68,13 @@ class Clause:
 _TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
-# a sentence ends at . ! ? and at one closed by markdown or a quote: "**Clara Moreau.** The ..."
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][*_\"')\]])\s+|(?<=[.!?][*_]{2})\s+")
+# a sentence ends at . ! ? (not an abbreviation's: "i.e.", "e.g.", "vs.") and at one closed by
+# markdown or a quote: "**Clara Moreau.** The ..."
+_SENTENCE_END = re.compile(
+    r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bapprox\.)(?<!\bcf\.)(?<=[.!?])\s+"
+    r"|(?<=[.!?][*_\"')\]])\s+|(?<=[.!?][*_]{2})\s+",
+    re.IGNORECASE,
+)
 _SPACE_RUN = re.compile(r"[^\S\n]{2,}")
 
 
@@ -145,7 +151,10 @@ def _unwrapped(lines: list[str]) -> list[str]:
 
 
 def _lead(label: str) -> str:
-    """What a short lead-in ("Ruled out", "Possible causes") does to what follows it."""
+    """What a lead-in ("Ruled out", "Possible causes", "..., but neither qualifies") does to
+    what follows it."""
+    if NEGATING_TAIL.search(label.strip(" *_`#")):
+        return "negated"
     if len(label.split()) > 6:
         return ""
     if NEGATING_LEAD.fullmatch(label.strip(" *_`#")):
@@ -243,11 +252,17 @@ def _own_predication(after: str) -> str:
     return after[: cut.start()] if cut else after
 
 
+_CONDITION = re.compile(r"\s*(?:if|unless|in case|whenever|should)\b", re.IGNORECASE)
+
+
 def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
     """The stance of what the clause states at `span` (the statement's own words, and quoted
     text, are left out of the cue search, so "cannot send" is not negated by its own "not")."""
     text = _unquoted(clause.text)
-    rest = text[: span[0]] + " … " + _own_predication(text[span[1] :])
+    before = text[: span[0]]
+    if _CONDITION.match(before):
+        before = ""  # "if she doesn't acknowledge, it escalates to X": the `not` is the condition's
+    rest = before + " … " + _own_predication(text[span[1] :])
     cleared = span[1] > 0 and EXCULPATED.match(clause.text[span[1] :])
     if DOUBLE_NEGATION.search(rest):
         return Stance.hedged  # "I can't rule out X" keeps X open

@@ -23,7 +23,8 @@ CLAUSE_BREAK = re.compile(
     r"\s*(?:[;()|]|(?<!\")\s*:(?=\s|$)|,\s|…|\.\.\.|\s[-–—]\s|\bbut\b|\bhowever\b|\bwhereas\b"
     r"|\bwhile\b|\balthough\b|\bthough\b|\byet\b|\bwhich\b"
     r"|(?<!not )(?<!n't )(?<!not just )(?<!not only )\b(?:because|due to|since)\b"
-    r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never)\b)|" + r"\b(?:so|therefore|hence|thus)\b"
+    r"|\band then\b|\b(?:and|with)(?=\s+(?:not|no|never|nothing|none|nobody|neither)\b)|"
+    r"\b(?:so|therefore|hence|thus)\b"
     r"(?!\s+(?:far|much|many|long|that|as|on|forth|it seems)\b))\s*",
     re.IGNORECASE,
 )
@@ -80,7 +81,19 @@ NEGATION = re.compile(
 NEGATING_LEAD = re.compile(
     r"(?:(?:causes?|things?|what (?:I|we))\s+)?(?:ruled\s+out|excluded|eliminated|not\s+(?:the\s+)?"
     r"(?:root\s+)?(?:causes?|problems?|issues?|culprits?|responsible)|unlikely|unrelated"
-    r"|healthy|fine|ok|okay|no\s+issues?|not\s+involved)",
+    r"|healthy|fine|ok|okay|no\s+issues?|not\s+involved|not\s+included|left\s+out|not\s+counted"
+    r"|(?:the\s+)?(?:distractors?|decoys?|red\s+herrings?)|(?:why\s+)?not\s+(?:the\s+)?others?"
+    r"|(?:does|do|did)\s*(?:not|n't)\s+(?:count|qualify|apply|match)|not\s+(?:eligible|relevant))",
+    re.IGNORECASE,
+)
+# A longer lead-in that ends by disqualifying what it introduces: "The history has two newer
+# entries, but neither qualifies: ...", "Two rows look close but do not count: ..."
+NEGATING_TAIL = re.compile(
+    r"(?:\b(?:neither|none)(?:\s+of\s+(?:them|these|those))?\s+(?:qualif\w+|counts?|appl\w+"
+    r"|match\w*|is\s+(?:the\s+)?(?:answer|culprit|cause)|are\s+(?:the\s+)?(?:answers?|culprits"
+    r"|causes))|\b(?:do|does|did)\s*(?:not|n't)\s+(?:count|qualify|apply)"
+    r"|\b(?:are|is)\s+(?:not|n't)\s+(?:included|counted|eligible)|\bleft\s+out|\bexcluded"
+    r"|\bruled\s+out)\W*$",
     re.IGNORECASE,
 )
 HEDGE = re.compile(

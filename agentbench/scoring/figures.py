@@ -23,14 +23,13 @@ from itertools import combinations
 
 from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.entities import IDENT, Entities, kind_of_token
-from agentbench.scoring.numbers import derivation_operand
+from agentbench.scoring.numbers import derivation_operand, worked_results
 from agentbench.scoring.quantities import (
     Quantity,
     factors,
     moments,
     quantities,
     unit_base,
-    zone_offset,
 )
 from agentbench.scoring.reading import Reading
 from agentbench.tasks.expectations import Fact
@@ -171,13 +170,35 @@ def _declared(entities: Entities) -> list[float]:
     return [q.raw for q in quantities(_GLUE.sub(" ", entities.global_evidence[:200_000]))]
 
 
+def identifier_part(said: str, texts: list[str]) -> bool:
+    """Whether the digits are one part of an identifier the texts print (`66967` of the pod
+    `order-router-5d8f9c7b4-66967`): a short name for something read, not a figure."""
+    digits = re.escape(said.strip())
+    pattern = re.compile(rf"[A-Za-z0-9][-_]{digits}(?![\w.])|(?<![\w.-]){digits}[-_][A-Za-z0-9]")
+    return bool(said.strip().isdigit()) and any(pattern.search(t[:200_000]) for t in texts)
+
+
+_MODE = re.compile(r"(?<![\w-])[-dlcbps]([r-][w-][xsS-][r-][w-][xsS-][r-][w-][xtT-])[.+@]?(?=\s)")
+
+
+def file_modes(outputs: list[str]) -> str:
+    """The octal modes of the permission strings `ls -l` printed (`-rw-r-----` is 0640),
+    as text: a mode the answer writes in octal was read, not invented."""
+    modes = []
+    for text in outputs:
+        for m in _MODE.finditer(text[:200_000]):
+            bits = "".join("0" if c in "-ST" else "1" for c in m.group(1))
+            modes.append(f"{int(bits, 2):04o}")
+    return " ".join(sorted(set(modes)))
+
+
 def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> list[str]:
     """Why the answer's figures contradict or go beyond what was stated (empty: they hold)."""
     entities = reading.entities
     if not entities.simulated:
         return []  # canned outputs or none: an answer from knowledge may compute its figures
     # what the agent could have read: the prompt, what the tools printed, what it changed
-    stated = Stated([entities.prompt, *outputs, *reading.happened])
+    stated = Stated([entities.prompt, *outputs, *reading.happened, file_modes(outputs)])
     required = [f.amount for f in facts if f.amount is not None]
     for group in reading.groups:
         for clause in group:
@@ -197,6 +218,8 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                 figures = [(x.raw, x.start) for x in quantities(sentence)]
                 if derivation_operand(q.raw, figures, [a.value for a in required]):
                     continue
+                if q.raw in worked_results(sentence):
+                    continue  # "17 + 68 + 22 = 107": worked out in the sentence, and right
                 if q.dimension in ("bytes", "seconds"):
                     # any figure with its unit written: "about 3 ms" where the log says 3009 ms
                     if (
@@ -225,6 +248,7 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                     and q.raw >= 10
                     and not (q.dimension is None and 1900 <= q.raw <= 2100)
                     and not stated.plain(q.raw)
+                    and not identifier_part(said, [entities.prompt, *outputs])
                 ):
                     return [f"figure {said!r} is stated nowhere in the prompt or the tool outputs"]
     return []
@@ -255,128 +279,3 @@ def identifier_problems(reading: Reading, outputs: list[str]) -> list[str]:
 
 
 # "12 unassigned shards", "2 of the 8 nodes", "6 data nodes"
-_COUNTED = re.compile(
-    r"(?<![\w.,:/-])(?P<n>\d+)\s+(?:of\s+(?:(?:the|its|all|their)\s+)?(?P<total>\d+)\s+)?"
-    r"(?:(?P<adj>[a-z]+)\s+)?(?P<noun>[a-z]{3,}s)\b",
-    re.IGNORECASE,
-)
-_KEYED = re.compile(r'"?(?P<key>[A-Za-z_][\w.-]*)"?\s*[:=]\s*"?(?P<value>\d+(?:\.\d+)?)\b')
-
-
-def _keyed_values(outputs: list[str]) -> dict[str, set[float]]:
-    keyed: dict[str, set[float]] = {}
-    for text in outputs:
-        for m in _KEYED.finditer(text[:200_000]):
-            keyed.setdefault(m.group("key").lower(), set()).add(float(m.group("value")))
-    return keyed
-
-
-def count_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> list[str]:
-    """Counts of things the answer asserts that the tool outputs' fields for that noun deny."""
-    if not reading.entities.simulated:
-        return []
-    keyed = _keyed_values(outputs)
-    if not keyed:
-        return []
-    required = {f.amount.value for f in facts if f.amount is not None}
-    for group in reading.groups:
-        for clause in group:
-            for m in _COUNTED.finditer(clause.text):
-                if stance_at(clause, m.span()) is not Stance.asserted:
-                    continue
-                stem = m.group("noun").lower()[:-1]
-                keys = [k for k in keyed if stem in k.replace("-", "_")]
-                adj = (m.group("adj") or "").lower()
-                if adj and any(adj in k for k in keys):
-                    keys = [k for k in keys if adj in k]
-                if not keys:
-                    continue
-                said = float(m.group("total") or m.group("n"))
-                if said in required:
-                    continue
-                values = {v for k in keys for v in keyed[k]}
-                allowed = values | {a + b for a in values for b in values}
-                allowed |= {abs(a - b) for a in values for b in values}
-                if said not in allowed:
-                    return [
-                        f"count {m.group().strip()!r} disagrees with what the tool output's "
-                        f"{', '.join(sorted(keys)[:3])} say"
-                    ]
-    return []
-
-
-def _zoned(text: str) -> list[tuple[tuple[int | None, int, int, int, int, int | None], float]]:
-    """((year, month, day, hour, minute, second), UTC offset in hours) of every clock time
-    the text labels with a zone ("23:59:59 CET", "2026-11-23T14:00Z", "Nov 28 23:59:59 2026
-    GMT", the year between the clock and its zone as openssl prints it)."""
-    out = []
-    for m, _, end in moments(text[:200_000]):
-        if m.hour is None or m.minute is None:
-            continue
-        after = re.sub(r"^\s*\d{4}\b", "", text[end : end + 24])  # "23:59:59 2026 GMT"
-        offset = zone_offset(after)
-        if offset is not None:
-            out.append(
-                (
-                    (m.year, m.month, m.day, m.hour, m.minute, m.second),
-                    offset.total_seconds() / 3600,
-                )
-            )
-    return out
-
-
-_CLOCK_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?(?![\d:])")
-
-
-def _zoned_clocks(
-    text: str,
-) -> list[tuple[tuple[int | None, int | None, int | None, int, int, int | None], float]]:
-    """Every clock time of an answer's clause labelled with a zone, dated by the clause's
-    date where it names one ("23:59:59 CET on 28 Nov 2026"), else undated."""
-    dates = [m for m, _, _ in moments(text)]
-    day = (dates[0].month, dates[0].day) if dates else (None, None)
-    out = []
-    for m in _CLOCK_TIME.finditer(text):
-        offset = zone_offset(text[m.end() : m.end() + 16])
-        if offset is None:
-            continue
-        second = int(m.group(3)) if m.group(3) else None
-        out.append(
-            ((None, *day, int(m.group(1)), int(m.group(2)), second), offset.total_seconds() / 3600)
-        )
-    return out
-
-
-def zone_problems(reading: Reading, outputs: list[str]) -> list[str]:
-    """A clock time the answer labels with a zone where a tool output states the same clock
-    time in another zone (and no output states the moment it names): "expired at 23:59:59
-    CET" for a certificate's "23:59:59 GMT" is an hour off."""
-    if not reading.entities.simulated:
-        return []
-    stated = [z for text in outputs for z in _zoned(text)]
-    if not stated:
-        return []
-    for group in reading.groups:
-        for clause in group:
-            for (_, mo, d, h, mi, s), offset in _zoned_clocks(clause.text):
-                same_clock = [
-                    o
-                    for (sy, smo, sd, sh, smi, ss), o in stated
-                    if (sh, smi) == (h, mi)
-                    and (s is None or ss is None or s == ss)
-                    and (d is None or (smo, sd) == (mo, d))
-                ]
-                if not same_clock or any(abs(o - offset) < 0.01 for o in same_clock):
-                    continue
-                instant = h * 60 + mi - offset * 60  # minutes, UTC
-                if any(
-                    abs((sh * 60 + smi - so * 60) - instant) < 0.5
-                    and (d is None or (smo, sd) == (mo, d))
-                    for (_, smo, sd, sh, smi, _), so in stated
-                ):
-                    continue
-                return [
-                    f"time {h:02d}:{mi:02d} is given in UTC{offset:+g}, but the environment "
-                    f"states it in UTC{same_clock[0]:+g}"
-                ]
-    return []

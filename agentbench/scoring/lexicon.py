@@ -47,6 +47,20 @@ def evidence_regex(pattern: str) -> re.Pattern[str]:
     return re.compile(start + pattern + end, re.IGNORECASE)
 
 
+# a field the evidence names whose value says it is not so: `"restarts": 0`, `"ready": null`
+_NULLISH = re.compile(
+    r"""["']?\s*[:=]\s*(?:0(?![\d.])|false\b|null\b|none\b|\[\]|\{\}|""|'')""",
+    re.IGNORECASE,
+)
+
+
+def _word_end(text: str, at: int) -> int:
+    """Where the word a match ends inside ends (`restart` in `"restarts": 0`)."""
+    while at < len(text) and (text[at].isalnum() or text[at] == "_"):
+        at += 1
+    return at
+
+
 @dataclass(frozen=True)
 class Entry:
     """One lexicon entry (or a task's extension of one)."""
@@ -57,6 +71,7 @@ class Entry:
     patterns: tuple[str, ...]
     evidence: tuple[str, ...]
     absent: tuple[str, ...] = ()  # entity kinds the entry says do not exist ("configmap")
+    own: tuple[str, ...] = ()  # kinds whose own record alone is evidence (a node's Ready)
 
     def span(self, text: str) -> tuple[int, int] | None:
         """The first place the text states the entry (longest wording first), else None."""
@@ -76,7 +91,11 @@ class Entry:
         patterns: such an entry is never held against the environment)."""
         if not self.evidence:
             return True
-        return any(evidence_regex(p).search(text) for p in self.evidence)
+        return any(
+            not _NULLISH.match(text, _word_end(text, m.end()))
+            for p in self.evidence
+            for m in evidence_regex(p).finditer(text)
+        )
 
     def extended(self, wordings: list[str], patterns: list[str]) -> Entry:
         """The entry with a task's own wordings added."""
@@ -89,6 +108,7 @@ class Entry:
             (*self.patterns, *patterns),
             self.evidence,
             self.absent,
+            self.own,
         )
 
 
@@ -99,14 +119,14 @@ class LexiconError(ValueError):
 def _entry(key: str, body: object) -> Entry:
     if not isinstance(body, dict):
         raise LexiconError(f"lexicon entry {key!r}: expected a mapping")
-    unknown = set(body) - {"kind", "wordings", "patterns", "evidence", "absent"}
+    unknown = set(body) - {"kind", "wordings", "patterns", "evidence", "absent", "own"}
     if unknown:
         raise LexiconError(f"lexicon entry {key!r}: unknown field(s) {sorted(unknown)}")
     kind = body.get("kind")
     if kind not in KINDS:
         raise LexiconError(f"lexicon entry {key!r}: kind must be one of {', '.join(KINDS)}")
     lists = {}
-    for name in ("wordings", "patterns", "evidence", "absent"):
+    for name in ("wordings", "patterns", "evidence", "absent", "own"):
         value = body.get(name) or []
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise LexiconError(f"lexicon entry {key!r}: {name} must be a list of strings")
@@ -118,9 +138,8 @@ def _entry(key: str, body: object) -> Entry:
             raise LexiconError(f"lexicon entry {key!r}: pattern {pattern!r}: {exc}") from exc
     if not lists["wordings"] and not lists["patterns"]:
         raise LexiconError(f"lexicon entry {key!r}: needs wordings or patterns")
-    return Entry(
-        key, kind, lists["wordings"], lists["patterns"], lists["evidence"], lists["absent"]
-    )
+    fields = ("wordings", "patterns", "evidence", "absent", "own")
+    return Entry(key, kind, *(lists[n] for n in fields))
 
 
 @cache

@@ -111,3 +111,50 @@ def derivation_operand(
             if any(close(c, result) for c in (value - other, other - value, value + other)):
                 return True
     return False
+
+
+_TERM = r"\d[\d,]*(?:\.\d+)?"
+_EQUATION = re.compile(
+    rf"(?<![\w.])(?P<left>{_TERM}(?:\s*[+\-−–*×x/÷]\s*{_TERM})+)\s*(?:=|equals)\s*(?P<right>{_TERM})"
+    r"(?![\d.]\d)",
+    re.IGNORECASE,
+)
+_OPERATION = re.compile(rf"([+\-−–*×x/÷])\s*({_TERM})", re.IGNORECASE)
+
+
+def equations(text: str) -> list[tuple[list[float], float]]:
+    """(operands, result) of the arithmetic the text writes out and gets right ("17 + 68 + 22
+    = 107", "107 − 49 = 58"), evaluated left to right; a wrong sum is no equation."""
+    out: list[tuple[list[float], float]] = []
+    for m in _EQUATION.finditer(text[:20_000]):
+        left = m.group("left")
+        first = re.match(_TERM, left)
+        assert first is not None
+        value = float(first.group().replace(",", ""))
+        terms = [value]
+        for op, term in _OPERATION.findall(left[first.end() :]):
+            operand = float(term.replace(",", ""))
+            terms.append(operand)
+            if op == "+":
+                value += operand
+            elif op in "-−–":
+                value -= operand
+            elif op in "*×xX":
+                value *= operand
+            elif operand:
+                value /= operand
+        result = float(m.group("right").replace(",", ""))
+        if abs(value - result) <= 0.005 * max(1.0, abs(result)):
+            out.append((terms, result))
+    return out
+
+
+def worked_results(text: str) -> set[float]:
+    """The results of the text's right arithmetic: a figure worked from others before the
+    reader's eyes, not one taken from nowhere."""
+    return {result for _, result in equations(text)}
+
+
+def worked_figures(text: str) -> set[float]:
+    """Every figure of the text's right arithmetic, operands and results: the working."""
+    return {v for terms, result in equations(text) for v in (*terms, result)}

@@ -189,14 +189,19 @@ def unit_base(unit: str) -> tuple[str, float]:
 
 
 def quantity_span(
-    text: str, value: float, unit: str | None, tolerance: float = 0.0
+    text: str, value: float, unit: str | None, tolerance: float = 0.0, convert: bool = True
 ) -> tuple[int, int] | None:
-    """Where the text states the figure (`value` in `unit`), in any unit of its dimension; a
-    bare number counts. None where it does not."""
+    """Where the text states the figure (`value` in `unit`), in any unit of its dimension
+    (only in `unit` itself unless `convert`); a bare number counts. None where it does not."""
     dimension, factor = unit_base(unit) if unit else (None, 1.0)
     want, slack = value * factor, tolerance * factor + 1e-9 * max(1.0, abs(value * factor))
     for found in quantities(text):
-        if found.dimension is not None and dimension is not None:
+        if found.dimension is not None and dimension is not None and not convert:
+            own = found.value / found.raw if found.raw else 0.0
+            if found.dimension == dimension and abs(own - factor) <= 1e-9 * factor:
+                if abs(found.raw - value) <= tolerance + 1e-9 * max(1.0, abs(value)):
+                    return found.start, found.end
+        elif found.dimension is not None and dimension is not None:
             # another unit of a size or a duration rounds: 1.5 GiB for 1,610,612,736 bytes
             rounding = abs(want) * 0.005 if dimension in ("bytes", "seconds") else 0.0
             if found.dimension == dimension and abs(found.value - want) <= max(slack, rounding):

@@ -105,9 +105,13 @@ class Reading:
             later.append(i)
         order = [*range(c - 1, -1, -1), *later]
         for i in order:
-            if self.mentions[s][i] and not _negated(group[i]):
-                return frozenset(k for _, _, k in self.mentions[s][i])
+            # the user an action ran as ("... as user indexer") is not what a later clause is about
+            own = [k for a, _, k in self.mentions[s][i] if not _AS_USER.search(group[i].text[:a])]
+            if own and not _negated(group[i]):
+                return frozenset(own)
         for earlier in range(s - 1, -1, -1):
+            if _table_row(self.groups[earlier]):
+                continue  # a row is about its own first cell; the text after the table is not
             keys = [
                 k
                 for i, m in enumerate(self.mentions[earlier])
@@ -161,8 +165,13 @@ class Reading:
                 for i, clause in enumerate(group)
                 if starts[i] < span[1] and span[0] < starts[i] + len(clause.text)
             ]
-            whole = Clause(text, group[0].hedged_before, False, group[0].negated_before)
-            stance = stance_at(whole, span)
+            # the stance of the clauses it covers, not of the sentence's later ones ("... 07:45
+            # - 16 runs a day, none on weekdays": the `none` is another statement's)
+            lo = starts[covered[0]] if covered else 0
+            hi = starts[covered[-1]] + len(group[covered[-1]].text) if covered else len(text)
+            lo, hi = min(lo, span[0]), max(hi, span[1])
+            whole = Clause(text[lo:hi], group[0].hedged_before, False, group[0].negated_before)
+            stance = stance_at(whole, (span[0] - lo, span[1] - lo))
             if any(_negated(group[i]) for i in covered[1:]):
                 stance = Stance.negated
             named = frozenset(k for i in covered for _, _, k in self.mentions[s][i])
@@ -171,8 +180,15 @@ class Reading:
         return None
 
 
+def _table_row(group: list[Clause]) -> bool:
+    """Whether the sentence is a row of a markdown table (`| FRA-1 | 68 | 23 | 45 |`)."""
+    sentence = (group[0].sentence or "").strip() if group else ""
+    return sentence.startswith("|") and sentence.endswith("|")
+
+
+_AS_USER = re.compile(r"\bas\s+(?:the\s+)?(?:user\s+|account\s+)?$", re.IGNORECASE)
 _MODIFIER = re.compile(
-    r"\b(?:on|at|from|to|via|behind|inside|against|towards?|into|onto|than|like)\s+"
+    r"\b(?:on|at|from|to|via|behind|inside|against|towards?|into|onto|than|like|as)\s+"
     r"(?:the\s+|its\s+|their\s+)?(?:\S+\s+)?$",
     re.IGNORECASE,
 )

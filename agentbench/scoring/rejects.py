@@ -6,7 +6,7 @@ beside its own label ("781 on hand"), next to the required figure as its breakdo
 into it, in a sentence naming an identifier of the reject's own name ("the reindex-search
 entry's time"), in a clause that names someone else, or, once the answer states every required
 fact of its own subject by name, where it is true of the entity it is said of
-(agentbench.scoring.assertions).
+(agentbench.scoring.assertions) or lies in a row of a table the answer shows beside it.
 """
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ def reject_problems(
             continue
         if _quoted_output(clause, o.span, outputs):
             continue  # it answered "unknown flag: --limit": a quote of what a tool printed
+        if answered and _table_row(reading, o):
+            continue  # a row of the table the answer drew its answer from, beside the answer
         asserted = o.stance is Stance.asserted and answered
         if asserted and true_of(o, fact, lexical, reading, required or [], subject is None):
             continue  # said of what it is: "FRA-2 has another 59 available"
@@ -85,6 +87,12 @@ def _quoted_output(clause: str, span: tuple[int, int], outputs: Sequence[str]) -
             quoted = (m.group(1) or m.group(2)).strip().lower()
             return any(quoted in o.lower() for o in outputs)
     return False
+
+
+def _table_row(reading: Reading, o: Occurrence) -> bool:
+    """Whether the statement lies in a row of a markdown table (`| 3.21.0 | rolled_back |`)."""
+    sentence = reading.groups[o.sentence][o.clause].sentence or ""
+    return sentence.lstrip().startswith("|") and sentence.rstrip().endswith("|")
 
 
 def _answered(reading: Reading, required: list[Fact]) -> bool:

@@ -41,20 +41,20 @@ def unsupported_problems(
                 for _, find, lex in required
             ):
                 continue  # the clause states a required fact there
-            there = _declared_present(reading, cause.absent, o.about)
-            if there:
-                return [
-                    f"asserts {cause.id} of {show_key(there)}, which the environment declares "
-                    "(it exists)"
-                ]
-            text = reading.evidence(o.bound) if o.bound and cause.kind != "component" else ""
-            if not text.strip():
-                text = reading.entities.global_evidence
             said = clause[o.span[0] : o.span[1]]
             quoted = any(
                 said.lower() in seen.lower()
                 for seen in [reading.entities.global_evidence, *(outputs or [])]
             )
+            there = "" if quoted else _declared_present(reading, cause.absent, o.about)
+            if there:
+                return [
+                    f"asserts {cause.id} of {show_key(there)}, which the environment declares "
+                    "(it exists)"
+                ]
+            text = _evidence(reading, cause.own, o.bound) if cause.kind != "component" else ""
+            if not text.strip():
+                text = reading.entities.global_evidence
             if not quoted and not cause.supported_by("\n".join([text, *reading.happened])):
                 who = ", ".join(sorted(show_key(k) for k in o.bound)) or "the system"
                 return [
@@ -74,3 +74,16 @@ def _declared_present(reading: Reading, kinds: tuple[str, ...], keys: frozenset[
         if not any(" delete " in h and key.split("/", 1)[-1] in h for h in reading.happened):
             return key
     return ""
+
+
+def _evidence(reading: Reading, own: tuple[str, ...], keys: frozenset[str]) -> str:
+    """The environment text a statement about these entities is held against: only their own
+    records where every one is of a kind the entry reads from its own record (a node is
+    NotReady by its own conditions, not by a pod on it that is not ready), else the text of
+    their families."""
+    if not keys:
+        return ""
+    by_key = reading.entities.by_key
+    if own and all(k in by_key and by_key[k].kind in own for k in keys):
+        return "\n".join(t for k in keys for t in by_key[k].evidence)
+    return reading.evidence(keys)

@@ -123,6 +123,11 @@ class Amount(_Strict):
     value: float
     unit: str | None = Field(default=None, description=f"One of {', '.join(UNITS)}.")
     tolerance: float = Field(default=0.0, ge=0)
+    convert: bool = Field(
+        default=True,
+        description="false: the figure must be written in `unit` itself (or bare), as a "
+        "conversion task asks: 1680 hours, not 1680 minutes nor the 10w it started from.",
+    )
 
     @model_validator(mode="after")
     def _known_unit(self) -> Amount:

@@ -5,7 +5,9 @@
 A case is `verdict: correct` (correct-but-different work: a score below 1.0 is a false negative)
 or `verdict: wrong` (wrong-but-plausible work: a score of 1.0 is a false positive). Rates are
 printed per class, per category and overall, with each rate's sample size. `--list` names every
-case the scorer gets wrong, with the scorer's reason.
+case the scorer gets wrong, with the scorer's reason. A case whose calls its tool's schema
+refuses (an unquoted `cmd: kubectl get deploy,svc` that YAML reads as two keys) is a
+malformed case file, not a judgement: it is named on a line of its own and left out of the rates.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import yaml
+from jsonschema import Draft202012Validator
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -27,6 +30,21 @@ from agentbench.tasks.model import Step  # noqa: E402
 from agentbench.tasks.validate import play  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+TOOLS = ROOT / "tasks" / "tools"
+
+
+def malformed(case: dict, tools: list[str]) -> str:
+    """Why a case's calls cannot be what its author meant (empty: they can)."""
+    for step in case["steps"]:
+        for call in step.get("calls") or []:
+            name = call.get("tool")
+            if name not in tools:
+                return f"calls {name!r}, which the task does not offer"
+            spec = yaml.safe_load((TOOLS / f"{name}.yaml").read_text(encoding="utf-8"))
+            error = next(Draft202012Validator(spec["parameters"]).iter_errors(call["args"]), None)
+            if error is not None:
+                return f"{name} arguments {call['args']!r}: {error.message}"
+    return ""
 
 
 def load_cases(dirs: list[Path]) -> list[dict]:
@@ -45,6 +63,10 @@ async def judge(cases: list[dict]) -> list[dict]:
     out = []
     for case in cases:
         task = tasks[case["task"]]
+        why_malformed = malformed(case, list(task.tools))
+        if why_malformed:
+            out.append({**case, "malformed": why_malformed})
+            continue
         steps = [Step(**s) for s in case["steps"]]
         played = await play(suite, task, steps)
         if isinstance(played, str):
@@ -69,7 +91,11 @@ def main() -> int:
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    results = asyncio.run(judge(load_cases(args.dirs)))
+    judged = asyncio.run(judge(load_cases(args.dirs)))
+    results = [r for r in judged if "malformed" not in r]
+    for r in judged:
+        if "malformed" in r:
+            print(f"malformed case {r['file']} [{r['name']}]: {r['malformed']}")
     fn = [r for r in results if r["verdict"] == "correct"]
     fp = [r for r in results if r["verdict"] == "wrong"]
     print(f"cases: {len(results)} ({len(fn)} correct-but-different, {len(fp)} wrong-but-plausible)")
@@ -89,7 +115,8 @@ def main() -> int:
         for r in results:
             if r["miss"]:
                 kind = "FN" if r["verdict"] == "correct" else "FP"
-                print(f"  {kind} {r['task']} [{r['name']}] score={r['score']}: {str(r['why'])[:160]}")
+                why = str(r["why"])[:160]
+                print(f"  {kind} {r['task']} [{r['name']}] score={r['score']}: {why}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
     return 0

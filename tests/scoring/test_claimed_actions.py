@@ -202,3 +202,22 @@ def test_a_check_re_done_against_a_host_only_failed_calls_reached_fails() -> Non
         assert claimed_check_problems(Reading(said, entities, [], []), calls), said
     fine = "I read it from warehouse-replica; the primary warehouse-api answered 503."
     assert claimed_check_problems(Reading(fine, entities, [], []), calls) == []
+
+
+def test_a_repeated_check_needs_a_second_read() -> None:
+    from agentbench.scoring.actions import claimed_check_problems
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.facts import CallFact
+    from agentbench.scoring.reading import Reading
+    from agentbench.tasks.model import Environment
+
+    env = Environment.model_validate(
+        {"http": [{"url": "http://profile.internal/healthz", "body": {"status": "ok"}}]}
+    )
+    entities = declared_entities(env)
+    once = [CallFact("http_get", {"url": "http://profile.internal/healthz"})]
+    said = "profile.internal returned 503, but I re-checked it a minute later and it was ok."
+    assert claimed_check_problems(Reading(said, entities, [], []), once)
+    assert claimed_check_problems(Reading(said, entities, [], []), once * 2) == []
+    plain = "I checked profile.internal and it reports ok."
+    assert claimed_check_problems(Reading(plain, entities, [], []), once) == []

@@ -76,3 +76,34 @@ def test_an_unnamed_statement_before_so_binds_to_the_earlier_subject(
 )
 def test_compound_number_words(text: str, value: float) -> None:
     assert [q.value for q in quantities(text)] == [value]
+
+
+def test_a_lead_in_that_disqualifies_negates_what_it_introduces() -> None:
+    group = sentence_clauses(
+        "The history has two newer entries, but neither qualifies: 3.21.1-rc1 only went to "
+        "staging."
+    )[0]
+    tail = group[-1]
+    assert stance_at(tail, (0, 10)) is Stance.negated
+    bullets = sentence_clauses("Not included:\n- H-1372 has exactly 22 on hand.")
+    assert stance_at(bullets[-1][0], (0, 6)) is Stance.negated
+
+
+def test_a_negation_inside_a_condition_leaves_the_consequence_asserted() -> None:
+    clause = sentence_clauses("If she doesn't acknowledge it escalates to the secondary.")[0][0]
+    at = clause.text.index("secondary")
+    assert stance_at(clause, (at, at + 9)) is Stance.asserted
+    plain = sentence_clauses("It doesn't escalate to the secondary.")[0][0]
+    at = plain.text.index("secondary")
+    assert stance_at(plain, (at, at + 9)) is Stance.negated
+
+
+def test_and_nothing_starts_a_statement_of_its_own() -> None:
+    group = sentence_clauses("The final run is at 7:45 and nothing fires at 8:00.")[0]
+    assert stance_at(group[0], (0, 9)) is Stance.asserted
+    assert len(group) == 2
+
+
+def test_abbreviations_end_no_sentence() -> None:
+    assert len(sentence_clauses("The timeout is 30 s, i.e. 30000 ms. It retries.")) == 2
+    assert len(sentence_clauses("Use a tag, e.g. 1.11.4, not 1.114.")) == 1

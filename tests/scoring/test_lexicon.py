@@ -54,3 +54,13 @@ def test_numeric_evidence_is_anchored_on_number_boundaries() -> None:
     assert timeout.supported_by("status=504")
     assert not timeout.supported_by('{"order_id": 50467, "total": 1504}')
     assert not timeout.supported_by("version 2.504.1")
+
+
+def test_a_field_whose_value_says_no_is_no_evidence() -> None:
+    crash = entry("crash-loop")
+    assert not crash.supported_by('{"restarts": 0, "restart_policy": "Always", "ready": null}')
+    assert crash.supported_by('{"restarts": 31, "state": "waiting"}')
+    assert crash.supported_by("Warning  BackOff  Back-off restarting failed container")
+    assert not entry("not-ready").supported_by('{"conditions": {"Ready": "True"}, "ready": null}')
+    assert entry("retry-pending").supported_by('{"next_retry_at": "2026-11-30T19:42:00Z"}')
+    assert not entry("retry-pending").supported_by('{"next_retry_at": null, "attempts": 3}')

@@ -163,8 +163,8 @@ def test_cents_read_as_the_currency_amount() -> None:
     ],
 )
 def test_a_clock_time_in_another_zone_than_stated_fails(said: str, passes: bool) -> None:
+    from agentbench.scoring.clocks import zone_problems
     from agentbench.scoring.entities import declared_entities
-    from agentbench.scoring.figures import zone_problems
     from agentbench.scoring.reading import Reading
     from agentbench.tasks.model import Environment
 
@@ -180,3 +180,31 @@ def test_a_field_named_with_its_unit_states_that_unit() -> None:
     stated = Stated(['{"source": "read-replica", "replica_lag_s": 7}'])
     assert stated.wrong_unit(quantities("lagging about 7 minutes")[0])
     assert stated.sized(quantities("about 7 seconds behind")[0])
+
+
+def test_a_node_is_not_ready_by_its_own_conditions_not_by_a_pod_on_it(
+    tasks: dict[str, Task],
+) -> None:
+    task = tasks["multi-evicted-pod-node-pressure"]
+    good = "The search-indexer pods run on worker-7, which has DiskPressure=True."
+    assert check(task, good)[0]
+    ok, why = check(task, good + " worker-7 has also gone NotReady.")
+    assert not ok and "not-ready" in why
+
+
+def test_a_tabulated_record_beside_the_answer_is_no_wrong_answer() -> None:
+    from agentbench.tasks.families.tier import load_tier
+
+    task = {t.id: t for t in load_tier(ROOT / "tasks", "full").tasks}["deploy-last-successful-07"]
+    table = (
+        "| version | status | finished (UTC) |\n|---|---|---|\n"
+        "| 3.21.0 | rolled_back | 2026-11-21T14:25:40Z |\n"
+        "| 3.20.1 | succeeded | 2026-11-17T10:54:54Z |\n\n"
+    )
+    answer = "Last successful production deploy: **3.20.1**, finished **2026-11-17T10:54:54Z**."
+    read = (
+        '[{"version": "3.21.0", "status": "rolled_back", "finished_at": "2026-11-21T14:25:40Z"},'
+        ' {"version": "3.20.1", "status": "succeeded", "finished_at": "2026-11-17T10:54:54Z"}]',
+    )
+    assert check(task, table + answer, read)[0]
+    assert not check(task, table + "Last successful production deploy: **3.21.0**.", read)[0]

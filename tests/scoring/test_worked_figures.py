@@ -38,3 +38,21 @@ def test_a_spelled_answer_with_its_working_passes_and_the_rejected_answer_fails(
     assert _passed("There are 67 on hand and 33 reserved, which leaves thirty-four to sell.")
     assert not _passed("We can sell 67 units (34 of them free and 33 reserved).")
     assert not _passed("You can sell sixty-seven units.")
+
+
+def test_written_arithmetic_that_is_right_is_working() -> None:
+    from agentbench.scoring.numbers import worked_figures, worked_results
+
+    text = "On hand is 17 + 68 + 22 = 107, so 107 − 49 = 58 can be sold; 3 + 4 = 8 is wrong."
+    assert worked_results(text) == {107.0, 58.0}
+    assert worked_figures(text) == {17.0, 68.0, 22.0, 107.0, 49.0, 58.0}
+
+
+def test_modes_and_identifier_parts_count_as_read() -> None:
+    from agentbench.scoring.figures import file_modes, identifier_part
+
+    listing = "-rw-r----- 1 indexer indexer 5120 Nov 17 02:02 search-reindex.log\n"
+    assert file_modes([listing]) == "0640"
+    pods = "order-router-7f9c6d5b8-66967   1/1   Running"
+    assert identifier_part("66967", [pods])
+    assert not identifier_part("6696", [pods])

@@ -1,0 +1,169 @@
+"""Clock times the answer labels with a zone, held against the moments the tool outputs state.
+
+- A time given in one zone where an output states the same clock time in another (and no
+  output states the moment it names) is off by the difference: "expired at 23:59:59 CET" for
+  a certificate's "23:59:59 GMT".
+- A time labelled UTC (or Z, GMT) must be a moment the prompt or an output states, in any
+  zone or none (a log's bare `02:02:11`): "in maintenance until 17:00 UTC" where the API said
+  15:00 UTC is a wrong time, not a reading.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentbench.scoring.claims import Stance, stance_at
+from agentbench.scoring.quantities import moments, zone_offset
+from agentbench.scoring.reading import Reading
+
+
+def _zoned(text: str) -> list[tuple[tuple[int | None, int, int, int, int, int | None], float]]:
+    """((year, month, day, hour, minute, second), UTC offset in hours) of every clock time
+    the text labels with a zone ("23:59:59 CET", "2026-11-23T14:00Z", "Nov 28 23:59:59 2026
+    GMT", the year between the clock and its zone as openssl prints it)."""
+    out = []
+    for m, _, end in moments(text[:200_000]):
+        if m.hour is None or m.minute is None:
+            continue
+        after = re.sub(r"^\s*\d{4}\b", "", text[end : end + 24])  # "23:59:59 2026 GMT"
+        offset = zone_offset(after)
+        if offset is not None:
+            out.append(
+                (
+                    (m.year, m.month, m.day, m.hour, m.minute, m.second),
+                    offset.total_seconds() / 3600,
+                )
+            )
+    return out
+
+
+_CLOCK_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?(?![\d:])")
+
+
+def _zoned_clocks(
+    text: str,
+) -> list[tuple[tuple[int | None, int | None, int | None, int, int, int | None], float]]:
+    """Every clock time of an answer's clause labelled with a zone, dated by the clause's
+    date where it names one ("23:59:59 CET on 28 Nov 2026"), else undated."""
+    dates = [m for m, _, _ in moments(text)]
+    day = (dates[0].month, dates[0].day) if dates else (None, None)
+    out = []
+    for m in _CLOCK_TIME.finditer(text):
+        offset = zone_offset(text[m.end() : m.end() + 16])
+        if offset is None:
+            continue
+        second = int(m.group(3)) if m.group(3) else None
+        out.append(
+            ((None, *day, int(m.group(1)), int(m.group(2)), second), offset.total_seconds() / 3600)
+        )
+    return out
+
+
+def zone_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """A clock time the answer labels with a zone where a tool output states the same clock
+    time in another zone (and no output states the moment it names): "expired at 23:59:59
+    CET" for a certificate's "23:59:59 GMT" is an hour off."""
+    if not reading.entities.simulated:
+        return []
+    stated = [z for text in outputs for z in _zoned(text)]
+    if not stated:
+        return []
+    for group in reading.groups:
+        for clause in group:
+            for (_, mo, d, h, mi, s), offset in _zoned_clocks(clause.text):
+                same_clock = [
+                    o
+                    for (sy, smo, sd, sh, smi, ss), o in stated
+                    if (sh, smi) == (h, mi)
+                    and (s is None or ss is None or s == ss)
+                    and (d is None or (smo, sd) == (mo, d))
+                ]
+                if not same_clock or any(abs(o - offset) < 0.01 for o in same_clock):
+                    continue
+                instant = h * 60 + mi - offset * 60  # minutes, UTC
+                if any(
+                    abs((sh * 60 + smi - so * 60) - instant) < 0.5
+                    and (d is None or (smo, sd) == (mo, d))
+                    for (_, smo, sd, sh, smi, _), so in stated
+                ):
+                    continue
+                return [
+                    f"time {h:02d}:{mi:02d} is given in UTC{offset:+g}, but the environment "
+                    f"states it in UTC{same_clock[0]:+g}"
+                ]
+    return []
+
+
+_CRON = re.compile(
+    r"(?<![\w*/,.:-])([\d*/,-]+)\s+([\d*/,-]+)\s+[\d*/,?LW-]+\s+[\d*/,A-Za-z-]+"
+    r"\s+[\d*/,A-Za-z?L#-]+(?=\s|$|[\"'])"
+)
+
+
+def _field(spec: str, top: int) -> set[int]:
+    """The values a cron minute or hour field selects (`*/15`, `4-7`, `0,30`); empty where it
+    is not one."""
+    out: set[int] = set()
+    for part in spec.split(","):
+        body, _, step = part.partition("/")
+        if not (step.isdigit() or not step) or (step and int(step) == 0):
+            return set()
+        lo, _, hi = body.partition("-")
+        if body == "*":
+            lo, hi = "0", str(top)
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            return set()
+        first, last = int(lo), int(hi) if hi else (top if step else int(lo))
+        if first > last or last > top:
+            return set()
+        out |= set(range(first, last + 1, int(step) if step else 1))
+    return out
+
+
+def _cron_times(text: str) -> set[int]:
+    """The times of day (minutes past midnight) a cron schedule in the text runs at: a job's
+    `0 2 * * *` says it ran at 02:00."""
+    out: set[int] = set()
+    for m in _CRON.finditer(text[:200_000]):
+        minutes, hours = _field(m.group(1), 59), _field(m.group(2), 23)
+        out |= {h * 60 + mi for h in hours for mi in minutes}
+    return out
+
+
+def _instants(texts: list[str]) -> set[int]:
+    """Minutes past midnight UTC of every clock time the texts state: a zoned one at its
+    instant, a bare one (a log's local stamp) as written, and the run times of a cron
+    schedule."""
+    out: set[int] = set()
+    for text in texts:
+        out |= _cron_times(text)
+        for (_, _, _, h, mi, _), offset in _zoned(text):
+            out.add(round(h * 60 + mi - offset * 60) % 1440)
+        for m in _CLOCK_TIME.finditer(text[:200_000]):
+            hour, minute = int(m.group(1)), int(m.group(2))
+            offset = zone_offset(text[m.end() : m.end() + 16])
+            shift = round(offset.total_seconds() / 60) if offset is not None else 0
+            if hour < 24 and minute < 60:
+                out.add((hour * 60 + minute - shift) % 1440)
+    return out
+
+
+def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
+    """A UTC clock time the answer asserts that no text states (within a minute)."""
+    if not reading.entities.simulated:
+        return []
+    seen: set[int] | None = None
+    for group in reading.groups:
+        for clause in group:
+            for m in _CLOCK_TIME.finditer(clause.text):
+                offset = zone_offset(clause.text[m.end() : m.end() + 16])
+                if offset is None or offset.total_seconds() != 0:
+                    continue
+                if stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                seen = _instants(texts) if seen is None else seen
+                at = int(m.group(1)) * 60 + int(m.group(2))
+                if not {(at - 1) % 1440, at, (at + 1) % 1440} & seen:
+                    said = m.group()
+                    return [f"time {said} UTC is stated nowhere in the prompt or the tool outputs"]
+    return []

@@ -1,0 +1,74 @@
+"""Counts of things the answer asserts, held against the fields the tool outputs keyed by that
+noun: "8 nodes", "12 unassigned shards", "2 of the 8 nodes" must agree with `number_of_nodes:
+6`, `unassigned_shards=12` when the outputs printed any (one of their values, or the sum or
+difference of two). A count qualified by a word no field holds ("3 workload pods") counts a
+subset those fields do not, and is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentbench.scoring.claims import Stance, stance_at
+from agentbench.scoring.reading import Reading
+from agentbench.tasks.expectations import Fact
+
+_COUNTED = re.compile(
+    r"(?<![\w.,:/-])(?P<n>\d+)\s+(?:of\s+(?:(?:the|its|all|their)\s+)?(?P<total>\d+)\s+)?"
+    r"(?:(?P<adj>[a-z]+)\s+)?(?P<noun>[a-z]{3,}s)\b",
+    re.IGNORECASE,
+)
+_KEYED = re.compile(r'"?(?P<key>[A-Za-z_][\w.-]*)"?\s*[:=]\s*"?(?P<value>\d+(?:\.\d+)?)\b')
+
+
+def _keyed_values(outputs: list[str]) -> dict[str, set[float]]:
+    keyed: dict[str, set[float]] = {}
+    for text in outputs:
+        for m in _KEYED.finditer(text[:200_000]):
+            keyed.setdefault(m.group("key").lower(), set()).add(float(m.group("value")))
+    return keyed
+
+
+def _names_noun(key: str, stem: str) -> bool:
+    """Whether a field's name (lower-cased) holds the counted noun as a word of its own, or
+    ends with it (`pods`, `ready_replicas`, `readyreplicas`; not `podcidr` for pods)."""
+    for word in re.split(r"[_.\-]+", key):
+        if word in (stem, stem + "s", stem + "es"):
+            return True
+        if word.endswith((stem + "s", stem)) and len(word) > len(stem) + 1:
+            return True
+    return False
+
+
+def count_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> list[str]:
+    """Counts of things the answer asserts that the tool outputs' fields for that noun deny."""
+    if not reading.entities.simulated:
+        return []
+    keyed = _keyed_values(outputs)
+    if not keyed:
+        return []
+    required = {f.amount.value for f in facts if f.amount is not None}
+    for group in reading.groups:
+        for clause in group:
+            for m in _COUNTED.finditer(clause.text):
+                if stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                stem = m.group("noun").lower()[:-1]
+                keys = [k for k in keyed if _names_noun(k, stem)]
+                adj = (m.group("adj") or "").lower()
+                if adj:  # "3 workload pods": a subset; only a field that names it counts it
+                    keys = [k for k in keys if adj in k]
+                if not keys:
+                    continue
+                said = float(m.group("total") or m.group("n"))
+                if said in required:
+                    continue
+                values = {v for k in keys for v in keyed[k]}
+                allowed = values | {a + b for a in values for b in values}
+                allowed |= {abs(a - b) for a in values for b in values}
+                if said not in allowed:
+                    return [
+                        f"count {m.group().strip()!r} disagrees with what the tool output's "
+                        f"{', '.join(sorted(keys)[:3])} say"
+                    ]
+    return []
