@@ -25,8 +25,8 @@ from agentbench.scoring.change_counts import change_count_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.clocks import unstated_time_problems, zone_problems
 from agentbench.scoring.counts import count_problems
-from agentbench.scoring.equivalences import equivalence_problems
 from agentbench.scoring.entities import declared_entities
+from agentbench.scoring.equivalences import equivalence_problems
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.field_figures import field_figure_problems
 from agentbench.scoring.figures import figure_problems, identifier_problems

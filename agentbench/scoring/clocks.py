@@ -137,12 +137,12 @@ def _instants(texts: list[str]) -> set[int]:
     out: set[int] = set()
     for text in texts:
         out |= _cron_times(text)
-        for (_, _, _, h, mi, _), offset in _zoned(text):
-            out.add(round(h * 60 + mi - offset * 60) % 1440)
+        for (_, _, _, h, mi, _), hours in _zoned(text):
+            out.add(round(h * 60 + mi - hours * 60) % 1440)
         for m in _CLOCK_TIME.finditer(text[:200_000]):
             hour, minute = int(m.group(1)), int(m.group(2))
-            offset = zone_offset(text[m.end() : m.end() + 16])
-            shift = round(offset.total_seconds() / 60) if offset is not None else 0
+            zone = zone_offset(text[m.end() : m.end() + 16])
+            shift = round(zone.total_seconds() / 60) if zone is not None else 0
             if hour < 24 and minute < 60:
                 out.add((hour * 60 + minute - shift) % 1440)
     return out

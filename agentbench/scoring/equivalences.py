@@ -11,6 +11,7 @@ which decimal and binary units write apart: "64Mi (about 67 MB)").
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from agentbench.scoring.quantities import quantities
 from agentbench.scoring.reading import Reading
@@ -35,7 +36,7 @@ def equivalence_problems(reading: Reading) -> list[str]:
         if not sentence or ("not" in sentence.lower().split()):
             continue
         found = [q for q in quantities(sentence[:20_000]) if q.dimension is not None]
-        for left, right in zip(found, found[1:]):
+        for left, right in pairwise(found):
             if left.dimension != right.dimension or right.start < left.end:
                 continue
             between = _SAME.match(sentence[left.end : right.start])

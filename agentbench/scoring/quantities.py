@@ -198,9 +198,9 @@ def quantity_span(
     for found in quantities(text):
         if found.dimension is not None and dimension is not None and not convert:
             own = found.value / found.raw if found.raw else 0.0
-            if found.dimension == dimension and abs(own - factor) <= 1e-9 * factor:
-                if abs(found.raw - value) <= tolerance + 1e-9 * max(1.0, abs(value)):
-                    return found.start, found.end
+            same_unit = found.dimension == dimension and abs(own - factor) <= 1e-9 * factor
+            if same_unit and abs(found.raw - value) <= tolerance + 1e-9 * max(1.0, abs(value)):
+                return found.start, found.end
         elif found.dimension is not None and dimension is not None:
             # another unit of a size or a duration rounds: 1.5 GiB for 1,610,612,736 bytes
             rounding = abs(want) * 0.005 if dimension in ("bytes", "seconds") else 0.0

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from agentbench.scoring.assertions import predicate, subject_finder, true_of
 from agentbench.scoring.claims import Stance
+from agentbench.scoring.lexicon import phrase_pattern, regex
 from agentbench.scoring.numbers import derivation_operand
 from agentbench.scoring.quantities import quantities
 from agentbench.scoring.reading import Occurrence, Reading
@@ -62,6 +63,8 @@ def reject_problems(
             continue  # "(the other entry, reindex-search, runs daily at 21:22)"
         if fact.amount is not None and o.sentence in near and _worked(fact, reading, o, required):
             continue
+        if fact.patterns and not fact.is_ and not _in_sentence(fact, reading, o):
+            continue  # a line-level pattern ("not on the sibling's line") the whole sentence fails
         if _quoted_output(clause, o.span, outputs):
             continue  # it answered "unknown flag: --limit": a quote of what a tool printed
         if answered and _table_row(reading, o):
@@ -87,6 +90,18 @@ def _quoted_output(clause: str, span: tuple[int, int], outputs: Sequence[str]) -
             quoted = (m.group(1) or m.group(2)).strip().lower()
             return any(quoted in o.lower() for o in outputs)
     return False
+
+
+def _in_sentence(fact: Fact, reading: Reading, o: Occurrence) -> bool:
+    """Whether the reject's own patterns or wordings match its whole sentence too: a pattern
+    is written against a line, so one anchored or guarded by a lookahead ("pay_X on a line
+    without the sibling order's id") says nothing of a clause cut from that line."""
+    sentence = reading.groups[o.sentence][o.clause].sentence
+    if not sentence:
+        return True
+    return any(regex(p).search(sentence) for p in fact.patterns) or any(
+        phrase_pattern(w).search(sentence) for w in fact.wordings
+    )
 
 
 def _table_row(reading: Reading, o: Occurrence) -> bool:
