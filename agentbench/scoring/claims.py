@@ -68,10 +68,11 @@ class Clause:
 _TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
-# a sentence ends at . ! ? (not an abbreviation's: "i.e.", "e.g.", "vs.") and at one closed by
+# a sentence ends at . ! ? (not an abbreviation's, "i.e.", "e.g.", "vs.", nor an ellipsis in a
+# list, "02:15, ... 04:30") and at one closed by
 # markdown or a quote: "**Clara Moreau.** The ..."
 _SENTENCE_END = re.compile(
-    r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bapprox\.)(?<!\bcf\.)(?<=[.!?])\s+"
+    r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bapprox\.)(?<!\bcf\.)(?<!\.\.\.)(?<=[.!?])\s+"
     r"|(?<=[.!?][*_\"')\]])\s+|(?<=[.!?][*_]{2})\s+",
     re.IGNORECASE,
 )

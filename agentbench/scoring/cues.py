@@ -92,7 +92,8 @@ NEGATING_TAIL = re.compile(
     r"(?:\b(?:neither|none)(?:\s+of\s+(?:them|these|those))?\s+(?:qualif\w+|counts?|appl\w+"
     r"|match\w*|is\s+(?:the\s+)?(?:answer|culprit|cause)|are\s+(?:the\s+)?(?:answers?|culprits"
     r"|causes))|\b(?:do|does|did)\s*(?:not|n't)\s+(?:count|qualify|apply)"
-    r"|\b(?:are|is)\s+(?:not|n't)\s+(?:included|counted|eligible)|\bleft\s+out|\bexcluded"
+    r"|\b(?:are|is)(?:\s+not|n't)\s+(?:included|counted|eligible|(?:the\s+)?(?:answers?|ones?"
+    r"|culprits?|causes?))|\bleft\s+out|\bexcluded"
     r"|\bruled\s+out)\W*$",
     re.IGNORECASE,
 )

@@ -19,6 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from agentbench.scoring.naming import as_user, service_names
 from agentbench.scoring.structured import add_records, parse
 from agentbench.tasks.model import Environment
 
@@ -224,7 +225,7 @@ class Entities:
             self._texts.append(text)
             if match:  # a host answering only by a wildcard route is declared too
                 host = match.group(1)
-                names = [host, host.split(".")[0], *_service_names(host, body, environment)]
+                names = [host, host.split(".")[0], *service_names(host, body, environment)]
                 self._add(f"host:{host}", "host", names, text, [])
             if match and "*" not in route.url:
                 body_data = route.body if not isinstance(route.body, str) else parse(route.body)
@@ -305,6 +306,8 @@ class Entities:
         spans: list[tuple[int, int, str]] = []
         for pattern, key in self._patterns:
             for m in pattern.finditer(text):
+                if key.startswith("user:") and not as_user(text, m.start(), m.end()):
+                    continue  # "Postgres crashed", "the backup failed": a program, not the user
                 clash = [s for s in spans if m.start() < s[1] and s[0] < m.end()]
                 if all(s[0] == m.start() and s[1] == m.end() for s in clash):
                     spans.append((m.start(), m.end(), key))
@@ -319,21 +322,6 @@ class Entities:
             raise KeyError(f"no declared entity named {ref!r}")
         named.sort(key=lambda k: (len(self._ancestors(k)), k))
         return named[0]
-
-
-def _service_names(host: str, body: str, environment: Environment) -> list[str]:
-    """What a host's own responses call it: `warehouse-api` in warehouse.internal's "warehouse-api
-    is in maintenance" (a token holding the host's first label that no other host is named by)."""
-    label = host.split(".")[0].lower()
-    others = {
-        m.group(1).split(".")[0].lower()
-        for r in environment.http
-        if (m := re.match(r"https?://([^/:]+)", r.url)) and m.group(1) != host
-    }
-    found = re.findall(r"(?<![\w./-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w.-])", body[:20_000])
-    return sorted(
-        {t for t in found if label in t.split("-") and t != label and t.lower() not in others}
-    )
 
 
 # kubectl's kind/name prefixes: `pod/web-0`, `deploy/api`, `node/worker-2`

@@ -44,7 +44,8 @@ _TIMES_AN_HOUR = re.compile(
     r"\b(?P<k>\d+|twice|thrice)\s*(?:times\s+)?(?:an|a|per|each|every)\s+hour\b", re.IGNORECASE
 )
 _MARKS = re.compile(
-    r"\b(?:at\s+)?(?:minutes?\s+)?(?P<marks>:?\d{1,2}(?:\s*(?:,|and|&|/)\s*:?\d{1,2}){1,11})"
+    r"\b(?:at\s+)?(?:minutes?\s+)?(?P<marks>:?\d{1,2}(?:\s*(?:,\s*(?:\.\.\.|…)\s*,?|,|and|&|/)"
+    r"\s*:?\d{1,2}){1,11})"
     r"(?:\s+(?:past|after)\s+(?:the|each|every)\s+hour)?",
     re.IGNORECASE,
 )
@@ -98,7 +99,21 @@ def _minute_marks(text: str, step: int) -> list[tuple[int, int]]:
             continue  # "1 and 5" is no list of minutes
         if marks == list(range(marks[0], 60, step)) and marks[0] < step:
             out.append(m.span())
+        elif re.search(r"\.\.\.|…", m["marks"]) and _elided(marks, step):
+            out.append(m.span())  # "minute 0, 5, 10, ..., 55"
     return out
+
+
+def _elided(marks: list[int], step: int) -> bool:
+    """Marks of the hour with a run left out ("0, 5, 10, ..., 55"): `step` apart up to the
+    ellipsis, and the last the hour's last mark."""
+    head = marks[:-1]
+    return (
+        len(head) >= 2
+        and marks[0] < step
+        and all(b - a == step for a, b in itertools.pairwise(head))
+        and marks[-1] == marks[0] + (60 // step - 1) * step
+    )
 
 
 def _clock_run(text: str, seconds: int) -> list[tuple[int, int]]:

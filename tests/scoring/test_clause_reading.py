@@ -107,3 +107,8 @@ def test_and_nothing_starts_a_statement_of_its_own() -> None:
 def test_abbreviations_end_no_sentence() -> None:
     assert len(sentence_clauses("The timeout is 30 s, i.e. 30000 ms. It retries.")) == 2
     assert len(sentence_clauses("Use a tag, e.g. 1.11.4, not 1.114.")) == 1
+
+
+def test_an_ellipsis_in_a_list_ends_no_sentence() -> None:
+    groups = sentence_clauses("That's 12 runs a day: 02:00, 02:15, ... 04:30, 04:45. Fine.")
+    assert len(groups) == 2

@@ -45,3 +45,9 @@ def test_another_step_or_none_is_not(text: str, seconds: int) -> None:
 def test_a_step_is_spelled_with_its_unit() -> None:
     assert every_seconds("30m") == 1800 and every_seconds("2h") == 7200
     assert every_seconds("30") is None and every_seconds("0m") is None
+
+
+def test_marks_of_the_hour_with_a_run_left_out() -> None:
+    assert interval_span("it fires at minute 0, 5, 10, ..., 55 of each hour", 300)
+    assert interval_span("at minutes 0, 5, 10, ..., 50", 300) is None  # stops short of :55
+    assert interval_span("at minute 0, 5, 10, ..., 55", 900) is None
