@@ -23,7 +23,7 @@ from agentbench.scoring.assertions import Reading, fact_problems
 from agentbench.scoring.bound_figures import bound_figure_problems
 from agentbench.scoring.change_counts import change_count_problems
 from agentbench.scoring.claims import claim_problems, json_spans
-from agentbench.scoring.clocks import unstated_time_problems, zone_problems
+from agentbench.scoring.clocks import run_count_problems, unstated_time_problems, zone_problems
 from agentbench.scoring.counts import count_problems
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.equivalences import equivalence_problems
@@ -159,6 +159,7 @@ def answer_check(
     problems += count_problems(reading, required, outputs)
     problems += zone_problems(reading, outputs)
     problems += unstated_time_problems(reading, [prompt, *outputs, *happened])
+    problems += run_count_problems(reading, [prompt, *outputs])
     problems += bound_figure_problems(reading, required)
     problems += field_figure_problems(reading)
     problems += equivalence_problems(reading)

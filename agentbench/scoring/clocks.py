@@ -5,7 +5,9 @@
   a certificate's "23:59:59 GMT".
 - A time labelled UTC (or Z, GMT) must be a moment the prompt or an output states, in any
   zone or none (a log's bare `02:02:11`): "in maintenance until 17:00 UTC" where the API said
-  15:00 UTC is a wrong time, not a reading.
+  15:00 UTC is a wrong time, not a reading (a cron schedule's run times count as stated).
+- A count of a schedule's runs per day or per hour must be what a cron schedule the prompt or
+  an output shows gives: `*/15 6-9 * * 1-5` runs 16 times a weekday, 4 times an hour.
 """
 
 from __future__ import annotations
@@ -166,4 +168,39 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
                 if not {(at - 1) % 1440, at, (at + 1) % 1440} & seen:
                     said = m.group()
                     return [f"time {said} UTC is stated nowhere in the prompt or the tool outputs"]
+    return []
+
+
+_RUN_COUNT = re.compile(
+    r"(?<![\d.,])(?P<n>\d+)\s+(?:scheduled\s+)?(?:runs?|times|executions?|invocations?|firings?|jobs)"
+    r"\s+(?:an?|per|each|every|on\s+(?:a|each|every))\s+(?P<per>hour|day|weekday|working\s+day"
+    r"|business\s+day|weekend\s+day|(?:mon|tues|wednes|thurs|fri|satur|sun)day|monday\s+to\s+friday)",
+    re.IGNORECASE,
+)
+
+
+def run_count_problems(reading: Reading, texts: list[str]) -> list[str]:
+    """A count of a cron schedule's runs per day or per hour ("12 executions per weekday") that
+    no schedule the prompt or an output shows gives: `*/15 6-9 * * 1-5` runs 16 times a day."""
+    schedules = [
+        (_field(m.group(1), 59), _field(m.group(2), 23))
+        for text in texts
+        for m in _CRON.finditer(text[:200_000])
+    ]
+    schedules = [(minutes, hours) for minutes, hours in schedules if minutes and hours]
+    if not schedules:
+        return []
+    per_day = {len(minutes) * len(hours) for minutes, hours in schedules}
+    per_hour = {len(minutes) for minutes, _ in schedules}
+    for group in reading.groups:
+        for clause in group:
+            for m in _RUN_COUNT.finditer(clause.text):
+                if stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                allowed = per_hour if m.group("per").lower() == "hour" else per_day
+                if int(m.group("n")) not in allowed:
+                    return [
+                        f"count {m.group().strip()!r} is not what the schedule gives "
+                        f"({' or '.join(str(n) for n in sorted(allowed))})"
+                    ]
     return []

@@ -37,3 +37,22 @@ SEEN = [
 def test_a_utc_time_must_be_a_moment_stated(answer: str, passes: bool) -> None:
     reading = Reading(answer, declared_entities(ENV, ""), [], [])
     assert (unstated_time_problems(reading, SEEN) == []) is passes
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("That works out to 16 executions per weekday.", True),
+        ("That works out to 12 executions per weekday.", False),
+        ("It fires 4 times an hour, 16 runs a day.", True),
+        ("It fires 16 times per hour.", False),
+        ("The other job runs 1 time a day.", True),
+        ("It is not 12 runs a day.", True),
+    ],
+)
+def test_a_count_of_runs_is_what_the_schedule_gives(answer: str, passes: bool) -> None:
+    from agentbench.scoring.clocks import run_count_problems
+
+    crontab = "# m h dom mon dow command\n51 18 * * * /usr/local/bin/reindex\n*/15 6-9 * * 1-5 rotate"
+    reading = Reading(answer, declared_entities(ENV, ""), [], [])
+    assert (run_count_problems(reading, [crontab]) == []) is passes
