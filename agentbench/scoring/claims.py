@@ -253,6 +253,12 @@ def _own_predication(after: str) -> str:
     return after[: cut.start()] if cut else after
 
 
+# a negation of a word that is itself the negative state: "not missing", "isn't full"
+_DENIED_NEGATIVE = re.compile(
+    r"(?:\bnot|n't|\bnever|\bno\s+longer)\s+(?:\w+\s+)?(?:missing|absent|gone|deleted|full|"
+    r"exhausted|expired|broken|failing|down|unhealthy|lost)\b",
+    re.IGNORECASE,
+)
 _CONDITION = re.compile(r"\s*(?:if|unless|in case|whenever|should)\b", re.IGNORECASE)
 
 
@@ -260,6 +266,8 @@ def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
     """The stance of what the clause states at `span` (the statement's own words, and quoted
     text, are left out of the cue search, so "cannot send" is not negated by its own "not")."""
     text = _unquoted(clause.text)
+    if _DENIED_NEGATIVE.search(text[span[0] : span[1]]):
+        return Stance.negated  # "the secret is not missing": its own words deny it
     before = text[: span[0]]
     if _CONDITION.match(before):
         before = ""  # "if she doesn't acknowledge, it escalates to X": the `not` is the condition's

@@ -174,7 +174,8 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
 _RUN_COUNT = re.compile(
     r"(?<![\d.,])(?P<n>\d+)\s+(?:scheduled\s+)?(?:runs?|times|executions?|invocations?|firings?|jobs)"
     r"\s+(?:an?|per|each|every|on\s+(?:a|each|every))\s+(?P<per>hour|day|weekday|working\s+day"
-    r"|business\s+day|weekend\s+day|(?:mon|tues|wednes|thurs|fri|satur|sun)day|monday\s+to\s+friday)",
+    r"|business\s+day|weekend\s+day|night|morning|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|monday\s+to\s+friday)",
     re.IGNORECASE,
 )
 

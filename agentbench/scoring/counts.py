@@ -53,6 +53,8 @@ def count_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> l
             for m in _COUNTED.finditer(clause.text):
                 if stance_at(clause, m.span()) is not Stance.asserted:
                     continue
+                if m.group("noun").lower() == "times":
+                    continue  # "failed 13 times": how often, not a count of things
                 stem = m.group("noun").lower()[:-1]
                 keys = [k for k in keyed if _names_noun(k, stem)]
                 adj = (m.group("adj") or "").lower()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agentbench.scoring.claims import Clause, Stance, sentence_clauses, stance_at
 from agentbench.scoring.entities import Entities, _pattern
@@ -116,8 +116,8 @@ class Reading:
                 k
                 for i, m in enumerate(self.mentions[earlier])
                 for _, _, k in m
-                if not _negated(self.groups[earlier][i])
-            ]
+                if not _negated(self.groups[earlier][i]) and not k.startswith("user:")
+            ]  # a user named in an earlier sentence (a file's owner) is no later subject
             if keys and after:
                 return frozenset(keys)
         return frozenset()
@@ -172,8 +172,13 @@ class Reading:
             lo, hi = min(lo, span[0]), max(hi, span[1])
             whole = Clause(text[lo:hi], group[0].hedged_before, False, group[0].negated_before)
             stance = stance_at(whole, (span[0] - lo, span[1] - lo))
-            if any(_negated(group[i]) for i in covered[1:]):
-                stance = Stance.negated
+            # a later clause it spans negates it by words outside the statement's own
+            # ("the Secret ..., X, isn't present" holds its `n't` inside the statement)
+            for i in covered[1:]:
+                own_end = max(0, min(len(group[i].text), span[1] - starts[i]))
+                rest = group[i].text[own_end:]
+                if rest.strip() and _negated(replace(group[i], text=rest)):
+                    stance = Stance.negated
             named = frozenset(k for i in covered for _, _, k in self.mentions[s][i])
             bound = named or self._context(s, covered[0] if covered else len(group), after=True)
             return Occurrence(s, 0, (0, 0), stance, bound)

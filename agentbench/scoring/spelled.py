@@ -1,8 +1,9 @@
 """Cardinal numbers written in words, read as figures: "sixty-nine units", "fourteen orders",
 "two hundred and five" are 69, 14 and 205 to every figure and amount check.
 
-A lone "one" or "zero" stays a word: "one of the pods", "zero-downtime" are not counts, and a
-count of one is nearly always written as a digit or "a single" in these answers.
+A number joined to its unit ("five-minute intervals") is read too. A lone "one" or "zero" stays
+a word: "one of the pods", "zero-downtime" are not counts, and a count of one is nearly always
+written as a digit or "a single" in these answers.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ _UNIT = "|".join(_UNITS)
 _BELOW_100 = rf"(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{_UNIT}))?|{'|'.join(_TEENS)}|{_UNIT})"
 _GROUP = rf"{_BELOW_100}(?:\s+hundred(?:\s+(?:and\s+)?{_BELOW_100})?)?"
 _SPELLED = re.compile(
-    rf"(?<![\w-])(?:{_GROUP})(?:\s+thousand(?:\s+(?:and\s+)?(?:{_GROUP}))?)?(?![\w-])",
+    rf"(?<![\w-])(?:{_GROUP})(?:\s+thousand(?:\s+(?:and\s+)?(?:{_GROUP}))?)?"
+    r"(?!\w)(?!-(?!(?:second|minute|hour|day|week|month|year)s?\b))",
     re.IGNORECASE,
 )
 

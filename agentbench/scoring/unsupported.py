@@ -8,6 +8,8 @@ entry's evidence patterns, or the statement must quote the environment word for 
 
 from __future__ import annotations
 
+import re
+
 from agentbench.scoring.assertions import predicate
 from agentbench.scoring.claims import Stance
 from agentbench.scoring.lexicon import causes
@@ -29,6 +31,8 @@ def unsupported_problems(
             if o.stance is not Stance.asserted:
                 continue
             clause = reading.groups[o.sentence][o.clause].text
+            if _in_code(clause, o.span):
+                continue  # `kubectl drain --timeout=300s`: a command written out, not a claim
             if any(
                 find
                 and (s := find(clause))
@@ -87,3 +91,11 @@ def _evidence(reading: Reading, own: tuple[str, ...], keys: frozenset[str]) -> s
     if own and all(k in by_key and by_key[k].kind in own for k in keys):
         return "\n".join(t for k in keys for t in by_key[k].evidence)
     return reading.evidence(keys)
+
+
+_CODE = re.compile(r"`[^`\n]+`")
+
+
+def _in_code(clause: str, span: tuple[int, int]) -> bool:
+    """Whether the statement lies inside inline code."""
+    return any(m.start() <= span[0] and span[1] <= m.end() for m in _CODE.finditer(clause))

@@ -112,3 +112,22 @@ def test_abbreviations_end_no_sentence() -> None:
 def test_an_ellipsis_in_a_list_ends_no_sentence() -> None:
     groups = sentence_clauses("That's 12 runs a day: 02:00, 02:15, ... 04:30, 04:45. Fine.")
     assert len(groups) == 2
+
+
+def test_a_negation_inside_a_statement_across_clauses_is_its_own() -> None:
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.lexicon import entry
+    from agentbench.scoring.reading import Reading
+    from agentbench.tasks.model import Environment
+
+    reading = Reading(
+        "The Secret the new revision reads from, ledger-creds, isn't present in the namespace.",
+        declared_entities(Environment(), ""),
+        [],
+        [],
+    )
+    found = reading.occurrences(entry("missing-secret").span)
+    assert [o.stance for o in found] == [Stance.asserted]
+    for said in ("The Secret, ledger-creds, exists; it is not missing.", "The secret is not missing."):
+        denied = Reading(said, reading.entities, [], []).occurrences(entry("missing-secret").span)
+        assert all(o.stance is not Stance.asserted for o in denied), said
