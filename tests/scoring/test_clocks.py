@@ -53,6 +53,6 @@ def test_a_utc_time_must_be_a_moment_stated(answer: str, passes: bool) -> None:
 def test_a_count_of_runs_is_what_the_schedule_gives(answer: str, passes: bool) -> None:
     from agentbench.scoring.clocks import run_count_problems
 
-    crontab = "# m h dom mon dow command\n51 18 * * * /usr/local/bin/reindex\n*/15 6-9 * * 1-5 rotate"
+    crontab = "# m h dom mon dow command\n51 18 * * * /usr/bin/reindex\n*/15 6-9 * * 1-5 rotate"
     reading = Reading(answer, declared_entities(ENV, ""), [], [])
     assert (run_count_problems(reading, [crontab]) == []) is passes
