@@ -129,6 +129,9 @@ def test_a_negation_inside_a_statement_across_clauses_is_its_own() -> None:
     found = reading.occurrences(entry("missing-secret").span)
     assert [o.stance for o in found] == [Stance.asserted]
     secret = entry("missing-secret").span
-    for said in ("The Secret, ledger-creds, exists; it is not missing.", "The secret is not missing."):
+    for said in (
+        "The Secret, ledger-creds, exists; it is not missing.",
+        "The secret is not missing.",
+    ):
         denied = Reading(said, reading.entities, [], []).occurrences(secret)
         assert denied and all(o.stance is not Stance.asserted for o in denied), said
