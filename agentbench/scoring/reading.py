@@ -110,7 +110,7 @@ class Reading:
             if own and not _negated(group[i]):
                 return frozenset(own)
         for earlier in range(s - 1, -1, -1):
-            if _table_row(self.groups[earlier]):
+            if table_row(self.groups[earlier]):
                 continue  # a row is about its own first cell; the text after the table is not
             keys = [
                 k
@@ -185,7 +185,7 @@ class Reading:
         return None
 
 
-def _table_row(group: list[Clause]) -> bool:
+def table_row(group: list[Clause]) -> bool:
     """Whether the sentence is a row of a markdown table (`| FRA-1 | 68 | 23 | 45 |`)."""
     sentence = (group[0].sentence or "").strip() if group else ""
     return sentence.startswith("|") and sentence.endswith("|")

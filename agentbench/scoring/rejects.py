@@ -19,7 +19,7 @@ from agentbench.scoring.claims import Stance
 from agentbench.scoring.lexicon import phrase_pattern, regex
 from agentbench.scoring.numbers import derivation_operand
 from agentbench.scoring.quantities import quantities
-from agentbench.scoring.reading import Occurrence, Reading
+from agentbench.scoring.reading import Occurrence, Reading, table_row
 from agentbench.tasks.expectations import Fact
 
 # A figure taken apart: "243 on hand minus 26 reserved", "on_hand 243 = ...", "of which".
@@ -67,7 +67,7 @@ def reject_problems(
             continue  # a line-level pattern ("not on the sibling's line") the whole sentence fails
         if _quoted_output(clause, o.span, outputs):
             continue  # it answered "unknown flag: --limit": a quote of what a tool printed
-        if answered and _table_row(reading, o):
+        if answered and table_row(reading.groups[o.sentence]):
             continue  # a row of the table the answer drew its answer from, beside the answer
         asserted = o.stance is Stance.asserted and answered
         if asserted and true_of(o, fact, lexical, reading, required or [], subject is None):
@@ -102,12 +102,6 @@ def _in_sentence(fact: Fact, reading: Reading, o: Occurrence) -> bool:
     return any(regex(p).search(sentence) for p in fact.patterns) or any(
         phrase_pattern(w).search(sentence) for w in fact.wordings
     )
-
-
-def _table_row(reading: Reading, o: Occurrence) -> bool:
-    """Whether the statement lies in a row of a markdown table (`| 3.21.0 | rolled_back |`)."""
-    sentence = reading.groups[o.sentence][o.clause].sentence or ""
-    return sentence.lstrip().startswith("|") and sentence.rstrip().endswith("|")
 
 
 def _answered(reading: Reading, required: list[Fact]) -> bool:
