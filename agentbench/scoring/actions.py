@@ -278,13 +278,18 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
             if not ok:
                 return [f"reports a check no successful call made: {said!r}"]
             entities = reading.entities
+            # what the check verb names ("I got it from X and cross-checked it against Y": Y)
+            verb_at = found.end() - len(found.group().split()[-1])
             named = [
                 n
                 for a, _, k in reading.mentions[s][c]
-                if a >= found.start() and k in entities.by_key
+                if a >= verb_at and k in entities.by_key
                 for n in entities.by_key[k].names
             ]
-            patterns = [_strictly_named(n) for n in named]
+            # a host's bare first label (`stock`) is also a path word (`/stock/H-5521`): a call
+            # reaches it by a name with a dot, a dash or a digit when it has one
+            marked = [n for n in named if re.search(r"[.\-\d]", n)]
+            patterns = [_strictly_named(n) for n in marked or named]
             reading_it = [x for x in calls if any(p.search(x.command_text()) for p in patterns)]
             if reading_it and not any(x in ok for x in reading_it):
                 return [f"reports a check of what only failed calls reached: {said!r}"]

@@ -4,7 +4,8 @@ A reject is asserted (or offered as a candidate) when its predicate is stated of
 anywhere when it names none. It is no wrong answer where it is said of what it is: a figure
 beside its own label ("781 on hand"), next to the required figure as its breakdown, combined
 into it, in a sentence naming an identifier of the reject's own name ("the reindex-search
-entry's time"), in a clause that names someone else, or, once the answer states every required
+entry's time"), in a clause that names someone else or, in the first person, no one (the agent's
+own call: "my first probe got a 404"), or, once the answer states every required
 fact of its own subject by name, where it is true of the entity it is said of
 (agentbench.scoring.assertions) or lies in a row of a table the answer shows beside it.
 """
@@ -75,11 +76,14 @@ def reject_problems(
         own = {k for _, _, k in reading.mentions[o.sentence][o.clause]}
         if subject is not None and own and not own & family:
             continue  # the clause names whom it is about, and it is someone else
+        if not o.bound and subject is not None and _FIRST_PERSON.search(clause):
+            continue  # "my first probe got a 404": the agent's own call, said of nobody else
         if subject is None or not o.bound or o.bound & family:
             return [f"wrong answer {fact.label()!r} is {o.stance.value}"]
     return []
 
 
+_FIRST_PERSON = re.compile(r"\b(?:I|[Mm]y|[Mm]e|[Ww]e|[Oo]ur)\b")
 _QUOTE = re.compile(r'"([^"\n]{3,200})"|`([^`\n]{3,200})`')
 
 

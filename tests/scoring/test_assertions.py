@@ -168,3 +168,16 @@ def test_a_rejected_wording_quoted_from_a_tool_output_is_a_quote(suite: TaskSuit
         "The recurring error is", "The app's own error is unknown flag: --limit, and then"
     )
     assert score(suite, "logs-unknown-flag-06", calls, owned)[0] < 1.0
+
+
+def test_the_agent_s_own_failed_call_is_said_of_no_service(suite: TaskSuite) -> None:
+    reads = [("auth", "health"), ("profile", "healthz"), ("notifications", "healthz")]
+    calls = [
+        {"tool": "http_get", "args": {"url": f"http://{h}.internal/{p}"}}
+        for h, p in [*reads, ("auth", "healthz")]
+    ]
+    done = "notifications is the sick one: it has run out of Redis connections (64/64 in use)."
+    mine = "My first probe used /health by mistake and got a 404; the real one is /healthz. "
+    assert score(suite, "health-three-services-07", calls, mine + done)[0] == 1.0
+    theirs = "profile got a 404 on /healthz. "
+    assert score(suite, "health-three-services-07", calls, theirs + done)[0] < 1.0

@@ -198,6 +198,7 @@ def test_a_check_re_done_against_a_host_only_failed_calls_reached_fails() -> Non
     for said in (
         "I read it from the replica and then cross-checked it against the primary warehouse-api.",
         "The replica said 250 and I re-queried the primary warehouse.internal after its 503.",
+        "I read it from warehouse-replica and cross-checked it against the primary warehouse-api.",
     ):
         assert claimed_check_problems(Reading(said, entities, [], []), calls), said
     fine = "I read it from warehouse-replica; the primary warehouse-api answered 503."
