@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from agentbench.scoring.cues import NEGATION
 from agentbench.scoring.quantities import quantities
 from agentbench.scoring.reading import Reading
 
@@ -33,8 +34,8 @@ def equivalence_problems(reading: Reading) -> list[str]:
     """Why two figures the answer equates are different amounts (empty: none are)."""
     for group in reading.groups:
         sentence = next((c.sentence for c in group if c.sentence), "")
-        if not sentence or ("not" in sentence.lower().split()):
-            continue
+        if not sentence or NEGATION.search(sentence):
+            continue  # "not 30 s but 30 ms": a correction, not an equation
         found = [q for q in quantities(sentence[:20_000]) if q.dimension is not None]
         for left, right in pairwise(found):
             if left.dimension != right.dimension or right.start < left.end:

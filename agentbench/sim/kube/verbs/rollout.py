@@ -8,15 +8,14 @@ import copy
 from agentbench.sim.core.base import Change, CommandResult
 from agentbench.sim.kube.cli.identity import identity
 from agentbench.sim.kube.cli.parse import Args, KubectlError
-from agentbench.sim.kube.cli.targets import Target, resource_type, targets
+from agentbench.sim.kube.cli.targets import resource_type, targets
 from agentbench.sim.kube.controllers.replicasets import CHANGE_CAUSE, REVISION, progress_stalled
 from agentbench.sim.kube.objects.store import Obj, Store
 from agentbench.sim.kube.printers.describe import Writer
 from agentbench.sim.kube.printers.describe_kinds import write_template
 from agentbench.sim.kube.printers.render import qualified_name
 from agentbench.sim.kube.printers.tabwriter import align
-from agentbench.sim.kube.verbs.ops import check
-from agentbench.sim.kube.verbs.read import filtered, not_found, scope
+from agentbench.sim.kube.verbs.read import not_found
 from agentbench.sim.kube.verbs.write import SYSTEM, finish, resolve_objects, target_of
 
 
@@ -121,7 +120,10 @@ def rollout_write(store: Store, args: Args) -> CommandResult:
     # `rollout restart deployment` with no name restarts every one in the namespace (or those
     # the selector picks), as kubectl does; undo, pause and resume still need a name
     every = action == "restart"
-    for plural, obj in _objects(store, args, want, every):
+    found = resolve_objects(store, args, "patch", want, allow_selector=every, type_alone=every)
+    if every and not found:
+        raise KubectlError("error: no objects passed to restart")
+    for plural, obj in found:
         name = qualified_name(obj)
         if action == "undo":
             line, detail = _undo(store, args, obj)
@@ -149,24 +151,6 @@ def rollout_write(store: Store, args: Args) -> CommandResult:
         if detail is not None:
             changes.append(Change(SYSTEM, f"rollout-{action}", target_of(obj), detail))
     return finish(store, args, lines, changes, *extra)
-
-
-def _objects(
-    store: Store, args: Args, want: list[Target], every: bool
-) -> list[tuple[str, Obj]]:
-    """The workloads a rollout write names; for `restart`, a type with no name is all of them
-    in the namespace (filtered by --selector)."""
-    if not every or any(t.names for t in want):
-        return resolve_objects(store, args, "patch", want, allow_selector=every)
-    found: list[tuple[str, Obj]] = []
-    for target in want:
-        rtype, namespace = target.rtype, scope(args, target.rtype)
-        check(store, "patch", rtype.plural, namespace or "")
-        listed = store.list_of(rtype.plural, namespace)
-        found += [(rtype.plural, o) for o in filtered(args, rtype, listed)]
-    if not found:
-        raise KubectlError("error: no objects passed to restart")
-    return found
 
 
 def _undo(store: Store, args: Args, dep: Obj) -> tuple[str, str | None]:

@@ -33,8 +33,11 @@ def resolve_objects(
     verb: str,
     want: list[Target] | None = None,
     allow_selector: bool = True,
+    type_alone: bool = False,
 ) -> list[tuple[str, Obj]]:
-    """(plural, object) for every object a write names; NotFound and Forbidden raise."""
+    """(plural, object) for every object a write names; NotFound and Forbidden raise. With
+    `type_alone` a type with no name is every object of it in the namespace (`rollout restart
+    deployment -n web`), filtered by a selector."""
     found: list[tuple[str, Obj]] = []
     for target in want if want is not None else targets(args.args, allow_all=verb == "delete"):
         rtype, namespace = target.rtype, scope(args, target.rtype)
@@ -45,7 +48,7 @@ def resolve_objects(
                 if obj is None:
                     raise KubectlError(not_found(rtype, name))
                 found.append((rtype.plural, obj))
-        elif allow_selector and (args.get("selector") or args.has("all")):
+        elif type_alone or (allow_selector and (args.get("selector") or args.has("all"))):
             check(store, verb, rtype.plural, namespace or "")
             found += [
                 (rtype.plural, o)
