@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 LEXICON_FILE = Path(__file__).resolve().parents[1] / "data" / "lexicon.yaml"
-KINDS = ("cause", "state", "condition", "component")
+KINDS = ("cause", "state", "condition", "component", "event")
 
 
 @lru_cache(maxsize=8192)

@@ -33,6 +33,8 @@ def unsupported_problems(
             clause = reading.groups[o.sentence][o.clause].text
             if _in_code(clause, o.span):
                 continue  # `kubectl drain --timeout=300s`: a command written out, not a claim
+            if cause.kind == "event" and _advised(clause, o.span):
+                continue  # "roll back to 1.6.1", "you should refund it": advice, not history
             if any(
                 find
                 and (s := find(clause))
@@ -56,9 +58,13 @@ def unsupported_problems(
                     f"asserts {cause.id} of {show_key(there)}, which the environment declares "
                     "(it exists)"
                 ]
-            text = _evidence(reading, cause.own, o.bound) if cause.kind != "component" else ""
+            text = (
+                _evidence(reading, cause.own, o.bound)
+                if cause.kind not in ("component", "event")
+                else ""
+            )
             if not text.strip():
-                text = reading.entities.global_evidence
+                text = "\n".join([reading.entities.global_evidence, *(outputs or [])])
             if not quoted and not cause.supported_by("\n".join([text, *reading.happened])):
                 who = ", ".join(sorted(show_key(k) for k in o.bound)) or "the system"
                 return [
@@ -94,6 +100,28 @@ def _evidence(reading: Reading, own: tuple[str, ...], keys: frozenset[str]) -> s
 
 
 _CODE = re.compile(r"`[^`\n]+`")
+
+# what before an event's words makes it advice, a plan or a condition, not a report of history
+_ADVICE = re.compile(
+    r"\b(?:should|could|can|would|may|might|must|need(?:s|ed)?\s+to|want(?:s|ed)?\s+to"
+    r"|ha(?:ve|s)\s+to|ought\s+to|recommend\w*|suggest\w*|consider\w*|propos\w*|advis\w*"
+    r"|plan(?:s|ning)?\s+to|going\s+to|will|'ll|let's|please|safe\s+to|if|unless|whether"
+    r"|in\s+case|before|instead\s+of|rather\s+than|option|candidate|target)\b"
+    r"|\bto\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(r"^[\s\-*\u2022>#\d.)]*(?:\*\*[^*]*\*\*:?\s*)?$")
+
+
+def _advised(clause: str, span: tuple[int, int]) -> bool:
+    """Whether an event's words stand in advice, a plan or a condition: an imperative that
+    opens the clause ("Roll back to 1.6.1"), or a modal, "to", "if" or "recommend" before it
+    in the clause ("you should refund it", "safe to roll back to")."""
+    before = clause[: span[0]]
+    said = clause[span[0] : span[1]]
+    if _LEAD.match(before) and not re.search(r"(?:ed|'d)\b", said, re.IGNORECASE):
+        return True
+    return bool(_ADVICE.search(before))
 
 
 def _in_code(clause: str, span: tuple[int, int]) -> bool:

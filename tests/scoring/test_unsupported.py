@@ -2,6 +2,7 @@
 that the declared environment does not support fails the answer; background facts the
 environment does support, quoted error text and negated causes do not."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,34 @@ def test_a_tabulated_record_beside_the_answer_is_no_wrong_answer() -> None:
     )
     assert check(task, table + answer, read)[0]
     assert not check(task, table + "Last successful production deploy: **3.21.0**.", read)[0]
+
+
+def test_an_event_nothing_mentions_fails_and_advice_does_not(tasks: dict[str, Task]) -> None:
+    task = tasks["data-deploy-last-successful"]
+    read = (json.dumps(task.environment.http[0].body),)
+    good = (
+        "The last successful production deploy of checkout was version 2.14.0 (dep-9b77e0), "
+        "finished at 2026-11-25T09:41:03Z."
+    )
+    assert check(task, good, read)[0]
+    ok, why = check(task, good + " Production has been running it plus a hotfix since then.", read)
+    assert not ok and "hotfix" in why
+    ok, why = check(task, good + " The customer was refunded for the failed order.", read)
+    assert not ok and "refunded" in why
+    for advice in (
+        " If the next release misbehaves, redeploy 2.14.0.",
+        " You should redeploy 2.14.0 if needed.",
+        " Redeploy 2.14.0 to restore the service.",
+    ):
+        ok, why = check(task, good + advice, read)
+        assert ok, (advice, why)
+
+
+def test_an_event_the_environment_records_passes(tasks: dict[str, Task]) -> None:
+    task = tasks["data-deploy-failures-log"]
+    answer = (
+        "Three: dep-70e8, dep-72a7 (rolled back automatically on its 5xx rate) and dep-73c8; "
+        "the cancelled deploy does not count as failed."
+    )
+    ok, why = check(task, answer)
+    assert ok, why
