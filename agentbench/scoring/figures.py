@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 from itertools import combinations
 
+from agentbench.jsontext import json_values
 from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.entities import IDENT, Entities, kind_of_token
 from agentbench.scoring.numbers import derivation_operand, worked_results
@@ -81,6 +82,29 @@ def _number(text: str) -> float:
     return parse_number(text)
 
 
+def column_sums(texts: list[str]) -> set[float]:
+    """The total of each numeric field over the records of a JSON list the texts print (the
+    102 on hand of three warehouses' `on_hand`): a figure read off the data, not invented."""
+    sums: set[float] = set()
+    stack: list[object] = [v for t in texts for _, _, v in json_values(t[:200_000])]
+    while stack and len(sums) < 2_000:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+            rows = [r for r in value if isinstance(r, dict)]
+            for key in {k for r in rows for k in r}:
+                cells = [r[key] for r in rows if _numeric(r.get(key))]
+                if len(cells) >= 2:
+                    sums.add(round(float(sum(cells)), 2))
+    return sums
+
+
+def _numeric(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 class Stated:
     """Every figure the environment, the prompt and the tool outputs state."""
 
@@ -102,6 +126,7 @@ class Stated:
         small = raws[:_PAIRS_LIMIT] if len(raws) > _PAIRS_LIMIT else raws
         self.derived: set[float] = {round(r / k, 2) for r in raws for k in (100, 1000)}
         self.derived |= {round(r * 1000, 2) for r in raws}  # cents, milliseconds
+        self.derived |= column_sums(texts)
         for a, b in combinations(small, 2):
             self.derived |= {round(a + b, 2), round(abs(a - b), 2)}
             if a and b:

@@ -22,13 +22,16 @@ _TENS = {
     "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
     "eighty": 80, "ninety": 90,
 }  # fmt: skip
-_SCALES = {"hundred": 100, "thousand": 1000}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 
 _UNIT = "|".join(_UNITS)
 _BELOW_100 = rf"(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{_UNIT}))?|{'|'.join(_TEENS)}|{_UNIT})"
 _GROUP = rf"{_BELOW_100}(?:\s+hundred(?:\s+(?:and\s+)?{_BELOW_100})?)?"
+_AND = r",?\s+(?:and\s+)?"
+_THOUSANDS = rf"(?:{_GROUP})\s+thousand(?:{_AND}(?:{_GROUP}))?"
 _SPELLED = re.compile(
-    rf"(?<![\w-])(?:{_GROUP})(?:\s+thousand(?:\s+(?:and\s+)?(?:{_GROUP}))?)?"
+    rf"(?<![\w-])(?:(?:{_GROUP})\s+million(?:{_AND}(?:{_THOUSANDS}|{_GROUP}))?"
+    rf"|{_THOUSANDS}|{_GROUP})"
     r"(?!\w)(?!-(?!(?:second|minute|hour|day|week|month|year)s?\b))",
     re.IGNORECASE,
 )
@@ -36,12 +39,12 @@ _SPELLED = re.compile(
 
 def _value(words: str) -> int:
     total = current = 0
-    for word in re.split(r"[\s-]+", words.lower()):
-        if word == "and":
+    for word in re.split(r"[\s,-]+", words.lower()):
+        if word in ("and", ""):
             continue
         if word in _SCALES:
             current = max(current, 1) * _SCALES[word]
-            if word == "thousand":
+            if word in ("thousand", "million"):
                 total, current = total + current, 0
         else:
             current += _UNITS.get(word) or _TEENS.get(word) or _TENS[word]

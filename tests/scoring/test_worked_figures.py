@@ -3,6 +3,7 @@ before its result is not asserted as the answer nor held as an unsupported figur
 
 from agentbench.scoring.answer import answer_check
 from agentbench.scoring.facts import EpisodeFacts
+from agentbench.scoring.figures import column_sums
 from agentbench.scoring.numbers import derivation_operand
 from agentbench.scoring.spelled import with_digits
 from agentbench.tasks.model import AnswerExpectation
@@ -12,6 +13,10 @@ def test_spelled_cardinals_become_digits() -> None:
     assert with_digits("which leaves thirty-four units") == "which leaves 34 units"
     assert with_digits("Fourteen orders, two hundred and five rows") == "14 orders, 205 rows"
     assert with_digits("three thousand four hundred") == "3400"
+    spelled = "two million five hundred and five thousand six hundred seconds"
+    assert with_digits(spelled) == "2505600 seconds"
+    assert with_digits("three million, four hundred thousand") == "3400000"
+    assert with_digits("five six") == "5 6"  # two figures, not one
     assert with_digits("one of the pods is gone") == "one of the pods is gone"
     assert with_digits("someone, tone, fortyish") == "someone, tone, fortyish"
 
@@ -56,3 +61,12 @@ def test_modes_and_identifier_parts_count_as_read() -> None:
     pods = "order-router-7f9c6d5b8-66967   1/1   Running"
     assert identifier_part("66967", [pods])
     assert not identifier_part("6696", [pods])
+
+
+def test_a_field_totalled_over_the_records_printed_is_read_not_invented() -> None:
+    body = '{"sku": "P-6717", "warehouses": [{"on_hand": 40, "reserved": 21},'
+    body += ' {"on_hand": 62, "reserved": 28}, {"on_hand": 0, "reserved": 0}]}'
+    sums = column_sums([body])
+    assert 102.0 in sums and 49.0 in sums
+    assert 103.0 not in sums  # no field totals to it
+    assert column_sums(["not json at all [1, 2"]) == set()
