@@ -120,7 +120,9 @@ def sentences(text: str) -> Iterator[tuple[str, str]]:
             line = line[bullet.end() :]
         else:
             lead = ""
-        for sentence in _SENTENCE_END.split(line):
+        # a table row is one sentence, its cells its clauses: "| applies at 10:00? |" asks
+        # about its own cell, not the row
+        for sentence in [line] if line.startswith("|") else _SENTENCE_END.split(line):
             if sentence.strip(" \t\"'`,"):
                 yield sentence.strip(), lead if bullet else ""
         if line.endswith(":"):
@@ -176,11 +178,17 @@ def sentence_clauses(text: str) -> list[list[Clause]]:
         if colon and _lead(label):
             group.append(Clause(label))
             sentence, lead = rest, _lead(label)
-        base = lead == "hedged" or sentence.rstrip().endswith("?")  # a question asserts nothing
+        question = sentence.rstrip().endswith("?") and not sentence.startswith("|")
+        base = lead == "hedged" or question  # a question asserts nothing
         hedged, after_so = base, False
         parts = _split_outside_code(sentence)
+        first_look = bool(_FIRST_LOOK.match(sentence))
         for index, part in enumerate(parts):
             if index % 2:  # a break: a hedge reaches past commas, not past "; but however"
+                if first_look and group and _TURN.search(part):
+                    # "At first glance it looked like 102, but that is on-hand stock"
+                    group[:] = [replace(c, negated_before=True) for c in group]
+                    first_look = False
                 if HEDGE_STOP.fullmatch(part.strip()):
                     hedged = base
                 after_so = after_so or bool(CONSEQUENCE.search(part))
@@ -195,6 +203,15 @@ def sentence_clauses(text: str) -> list[list[Clause]]:
         _disown(group)
     return out
 
+
+# a first impression the sentence goes on to correct: "At first glance X, but Y", "My first
+# guess was X; actually Y"
+_FIRST_LOOK = re.compile(
+    r"\W*(?:at\s+first(?:\s+(?:glance|sight))?|initially|my\s+first\s+(?:guess|read|reading|"
+    r"thought|impression|hunch)|i\s+(?:first|initially)\s+(?:thought|assumed|suspected|read|took))\b",
+    re.IGNORECASE,
+)
+_TURN = re.compile(r"\b(?:but|however|actually)\b", re.IGNORECASE)
 
 # Inline code and quoted text are one piece: `proxy_pass http://x;` or "unexpected ';', expected
 # ':'" hold no clause breaks of the answer's own.

@@ -36,7 +36,12 @@ CONSEQUENCE = re.compile(r"\b(?:so|therefore|hence|thus)\b", re.IGNORECASE)
 DISOWNED = re.compile(
     r"^\W*(?:and\s+|but\s+)?(?:(?:it|this|that|which)\s+(?:is|was)\s+)?(?:not|never)\s+"
     r"(?:the|a|an|its|their|our)?\s*(?:[\w-]+'s\s+)?(?:root\s+|real\s+|actual\s+|underlying\s+)?"
-    r"(?:cause|problem|issue|culprit|reason|failure|error|fault)s?\b",
+    r"(?:cause|problem|issue|culprit|reason|failure|error|fault)s?\b"
+    # a retraction: "my first guess was X, but that is wrong", "…, which turned out wrong"
+    r"|^\W*(?:and\s+|but\s+)?(?:that|this|it|which)\s+(?:is|was|'s|turned\s+out\s+(?:to\s+be\s+)?)"
+    r"\s*(?:wrong|incorrect|mistaken|not\s+(?:quite\s+)?(?:it|right|correct|the\s+case"
+    r"|what\s+happened)|a\s+red\s+herring)\b"
+    r"|^\W*(?:scratch\s+that|no\s*,?\s+wait|wait\s*,?\s+no|actually\s*,?\s+no)\b",
     re.IGNORECASE,
 )
 # Said right after a claim, clears it: "the liveness probe is fine", "the image looks OK".
@@ -48,7 +53,12 @@ EXCULPATED = re.compile(
 # Breaks a hedge does not reach past: "maybe X; Y" asserts Y, while "maybe X, Y" hedges both.
 HEDGE_STOP = re.compile(r";|[-–—]|but|however|whereas|although|though|yet|while", re.IGNORECASE)
 # "X rather than Y": X keeps its stance, Y is negated.
-CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to)\b\s*", re.IGNORECASE)
+# what follows is not so: "X rather than Y", "an override replacing Sara Haddad as primary"
+CONTRAST = re.compile(
+    r"\s*\b(?:rather than|instead of|as opposed to|in place of|replacing|standing in for"
+    r"|covering for)\b\s*",
+    re.IGNORECASE,
+)
 NEGATION = re.compile(
     r"\b(?:"
     + _cues(
@@ -71,6 +81,7 @@ NEGATION = re.compile(
         "red herring",
         "unlike",
         "nothing",
+        "nobody",
         "not due to",
         "different from",
         "distinct from",

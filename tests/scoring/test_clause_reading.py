@@ -135,3 +135,42 @@ def test_a_negation_inside_a_statement_across_clauses_is_its_own() -> None:
     ):
         denied = Reading(said, reading.entities, [], []).occurrences(secret)
         assert denied and all(o.stance is not Stance.asserted for o in denied), said
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "My first guess was an OOM kill, but that is wrong: the exit code is 1.",
+        "At first glance it looked like OOMKilled, but the last state says Error.",
+        "OOMKilled - no wait, that's not quite it: the exit code is 1.",
+    ],
+)
+def test_a_first_impression_the_sentence_retracts_is_negated(answer: str) -> None:
+    for clause in sentence_clauses(answer)[0]:
+        at = clause.text.lower().find("oom")
+        if at >= 0:
+            assert stance_at(clause, (at, at + 3)) is Stance.negated, clause.text
+            return
+    raise AssertionError("no clause names the OOM kill")
+
+
+def test_a_question_in_a_table_cell_hedges_no_other_cell() -> None:
+    rows = sentence_clauses(
+        "| window | primary | applies at 10:00? |\n|---|---|---|\n| Nov 20 - Nov 22 | Clara | no |"
+    )
+    header = rows[0]
+    assert [c.text.strip() for c in header][:2] == ["window", "primary"]
+    assert not any(c.hedged_before for c in header[:2])
+
+
+def test_replacing_negates_whom_it_replaces() -> None:
+    group = sentence_clauses("An override replacing Sara Haddad as primary is in force.")[0]
+    replaced = next(c for c in group if "Sara" in c.text)
+    at = replaced.text.index("primary")
+    assert stance_at(replaced, (at, at + 7)) is Stance.negated
+
+
+def test_nobody_negates() -> None:
+    clause = sentence_clauses("So nobody has been paged about it.")[0][0]
+    at = clause.text.index("paged")
+    assert stance_at(clause, (at, at + 5)) is Stance.negated
