@@ -92,6 +92,7 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
             kinds.add(reading.entities.by_key[subject].kind)
         found = [_with_siblings(o, kinds, reading) for o in reading.occurrences(find)]
         found = [_without_attributes(o, subject, reading) for o in found]
+        found = [_account_of(o, subject, reading) for o in found]
         good = [
             o
             for o in found
@@ -139,6 +140,21 @@ def _without_attributes(o: Occurrence, subject: str | None, reading: Reading) ->
     if not kept:  # the clause's other names, once the attribute is set aside
         kept = frozenset(k for _, _, k in reading.mentions[o.sentence][o.clause] if rival(k))
     return Occurrence(o.sentence, o.clause, o.span, o.stance, kept, o.inside)
+
+
+def _account_of(o: Occurrence, subject: str | None, reading: Reading) -> Occurrence:
+    """An account the subject's own records name is the subject's, not a rival: in "password
+    authentication failed for user backup" of a job whose log says it logs in "as user backup",
+    the failure is the job's."""
+    by_key = reading.entities.by_key
+    if subject not in by_key or by_key[subject].kind == "user" or not o.bound:
+        return o
+    if not all(k.startswith("user:") for k in o.bound):
+        return o
+    record = reading.evidence(frozenset({subject})).lower()
+    if all(re.search(rf"\b{re.escape(k.split(':', 1)[1].lower())}\b", record) for k in o.bound):
+        return Occurrence(o.sentence, o.clause, o.span, o.stance, frozenset({subject}), o.inside)
+    return o
 
 
 def _with_siblings(o: Occurrence, kinds: set[str], reading: Reading) -> Occurrence:

@@ -6,8 +6,13 @@ too: "Postgres crashed" is about the server, "as user postgres" about the accoun
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
+from agentbench.scoring.claims import Stance, stance_at
 from agentbench.tasks.model import Environment
+
+if TYPE_CHECKING:
+    from agentbench.scoring.reading import Reading
 
 _USER_BEFORE = re.compile(
     r"(?:\b(?:user|users|account|as|by|owner|uid|login|for|su|sudo\s+-u)|-u|~)\s*[:=]?\s*[`'\"]?$",
@@ -42,3 +47,31 @@ def service_names(host: str, body: str, environment: Environment) -> list[str]:
     )
 
 
+
+
+# a name written as an account: "for user \"postgres\"", "as the backup user", "role 'etl'"
+_ACCOUNT = re.compile(
+    r"\b(?:for|as|by|of)\s+(?:the\s+)?(?:user|role|account|login)\s+[`'\"]?(?P<a>[a-z_][\w.-]*\w)"
+    r"|[`'\"](?P<b>[a-z_][\w.-]*\w)[`'\"]\s+(?:user|role|account|login)\b",
+    re.IGNORECASE,
+)
+
+
+def unknown_user_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """An account the answer names (`for user "postgres"`) where the environment declares its
+    users, and neither they, the prompt nor any tool output holds that name: the right failure
+    pinned on an account nothing shows."""
+    entities = reading.entities
+    users = {k.split(":", 1)[1].lower() for k in entities.by_key if k.startswith("user:")}
+    if not users:
+        return []
+    seen = "\n".join([entities.global_evidence, *outputs]).lower()
+    for group in reading.groups:
+        for clause in group:
+            for m in _ACCOUNT.finditer(clause.text):
+                name = (m.group("a") or m.group("b")).lower()
+                if name in users or re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", seen):
+                    continue
+                if stance_at(clause, m.span()) is Stance.asserted:
+                    return [f"names the account {name!r}, which nothing in the environment holds"]
+    return []

@@ -30,6 +30,27 @@ class Occurrence:
         return self.bound | self.inside
 
 
+_PLURAL = re.compile(
+    r"\b(?:are|were|have|both|all|several|these|those|two|three|four|five|\d+)\b", re.IGNORECASE
+)
+
+
+def _introduces(clause: Clause) -> bool:
+    """Whether the clause is a lead-in about several things that its sentence lists after a
+    colon ("Two services are unhealthy: ..."; not "CreateContainerConfigError: ...")."""
+    at = clause.sentence.find(clause.text) if clause.sentence else -1
+    if at < 0 or not clause.sentence[at + len(clause.text) :].lstrip().startswith(":"):
+        return False
+    return bool(_PLURAL.search(clause.text))
+
+
+def _parenthetical(clause: Clause) -> bool:
+    """Whether the clause lies inside parentheses of its sentence: "(override for Priya)"."""
+    at = clause.sentence.find(clause.text) if clause.sentence else -1
+    before = clause.sentence[:at] if at >= 0 else ""
+    return before.count("(") > before.count(")")
+
+
 class Reading:
     """One answer, cut into clauses, with the entities each clause names."""
 
@@ -104,6 +125,16 @@ class Reading:
                 break
             later.append(i)
         order = [*range(c - 1, -1, -1), *later]
+        if after and _introduces(group[c]):
+            # "Two services are unhealthy: auth (503) and profile (...)": said of every one
+            listed = [
+                k
+                for i in later
+                if not _negated(group[i]) and not _parenthetical(group[i])
+                for _, _, k in self.mentions[s][i]
+            ]
+            if listed and not any(self.mentions[s][i] for i in range(c)):
+                return frozenset(listed)
         for i in order:
             # the user an action ran as ("... as user indexer") is not what a later clause is about
             own = [k for a, _, k in self.mentions[s][i] if not _AS_USER.search(group[i].text[:a])]

@@ -70,8 +70,8 @@ def reject_problems(
             continue  # it answered "unknown flag: --limit": a quote of what a tool printed
         if answered and table_row(reading.groups[o.sentence]):
             continue  # a row of the table the answer drew its answer from, beside the answer
-        asserted = o.stance is Stance.asserted and answered
-        if asserted and true_of(o, fact, lexical, reading, required or [], subject is None):
+        said = o.stance is not Stance.negated and answered  # hedged or not: "you may see"
+        if said and true_of(o, fact, lexical, reading, required or [], subject is None):
             continue  # said of what it is: "FRA-2 has another 59 available"
         own = {k for _, _, k in reading.mentions[o.sentence][o.clause]}
         if subject is not None and own and not own & family:

@@ -181,3 +181,42 @@ def test_the_agent_s_own_failed_call_is_said_of_no_service(suite: TaskSuite) -> 
     assert score(suite, "health-three-services-07", calls, mine + done)[0] == 1.0
     theirs = "profile got a 404 on /healthz. "
     assert score(suite, "health-three-services-07", calls, theirs + done)[0] < 1.0
+
+
+def test_the_account_a_job_logs_in_as_is_the_job_s(suite: TaskSuite) -> None:
+    log = "/var/log/nightly-backup/nightly-backup.log"
+    read = [{"tool": "run_command", "args": {"cmd": f"sudo cat {log}"}}]
+    answer = (
+        "The 2026-11-26 run failed one second in: password authentication failed for user "
+        '"backup" on pg-main.internal:5432.'
+    )
+    found, why = score(suite, "denied-log-sudo-04", read, answer)
+    assert found == 1.0, why
+
+
+HEALTH = [
+    {"tool": "http_get", "args": {"url": f"http://{s}.internal/healthz"}}
+    for s in ("auth", "profile", "notifications")
+]
+
+
+def test_a_state_a_colon_lead_in_gives_a_list_is_said_of_each_item(suite: TaskSuite) -> None:
+    good = "One service is unhealthy: auth (503, degraded: stripe timeout). The others are ok."
+    assert score(suite, "health-three-services-02", HEALTH, good)[0] == 1.0
+    wrong = "Two services are unhealthy: auth (503, degraded: stripe timeout) and profile."
+    found, why = score(suite, "health-three-services-02", HEALTH, wrong)
+    assert found < 1.0 and "profile" in why
+
+
+def test_a_hedged_figure_said_of_what_it_is_is_no_wrong_answer(suite: TaskSuite) -> None:
+    calls = [
+        {"tool": "http_get", "args": {"url": "http://inventory.internal/api/v1/stock/H-5521"}},
+        {"tool": "http_get", "args": {"url": "http://inventory-ro.internal/api/v1/stock/H-5521"}},
+    ]
+    answer = (
+        "The primary API is down for maintenance, so I read the replica: 801 units can be sold "
+        "from WAW-1 (873 on hand minus 72 reserved). The 102 you may see in the same response "
+        "belongs to FRA-2, not to the Warsaw warehouse."
+    )
+    found, why = score(suite, "api-maintenance-fallback-04", calls, answer)
+    assert found == 1.0, why

@@ -240,3 +240,17 @@ def test_an_event_the_environment_records_passes(tasks: dict[str, Task]) -> None
     )
     ok, why = check(task, answer)
     assert ok, why
+
+
+def test_an_account_nothing_shows_fails(tasks: dict[str, Task]) -> None:
+    task = tasks["err-permission-denied-sudo"]
+    log = task.environment.files["/var/log/backup/nightly.log"]
+    read = (log if isinstance(log, str) else log.content,)
+    good = (
+        "The backup failed at 02:00:02: pg_dump got \"password authentication failed for user "
+        "backup\" from orders-db.internal, so nothing was uploaded."
+    )
+    ok, why = check(task, good, read)
+    assert ok, why
+    ok, why = check(task, good.replace("for user backup", 'for user "postgres"'), read)
+    assert not ok and "'postgres'" in why
