@@ -317,3 +317,43 @@ def cited_evidence_problems(answer: str, calls: list[CallFact]) -> list[str]:
         if cited and not any(source.search(args) for args in read):
             return [f"cites {cited.group().strip()!r} but no call read that source"]
     return []
+
+
+# "I ran kubectl logs --limit=500 and got the 500 lines back" of a call that failed
+_RAN = re.compile(
+    r"\b(?:I|we)(?:'ve|\s+have|\s+had|\s+then|\s+first|\s+also|\s+just)*\s+"
+    r"(?:ran|run|executed|tried|called|used|issued|passed)\b",
+    re.IGNORECASE,
+)
+_WORKED = re.compile(
+    r"\b(?:got|returned|worked|succeeded|came\s+back|gave|printed|showed|produced|listed)\b",
+    re.IGNORECASE,
+)
+_FAILED = re.compile(
+    r"\b(?:fail\w*|errors?|erred|unknown|reject\w*|refus\w*|denied|invalid|unsupported|not|no"
+    r"|never|nothing|cannot)\b|n't\b",
+    re.IGNORECASE,
+)
+_FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*(?:=[^\s`'\",;)]+)?")
+
+
+def failed_call_claimed_problems(reading: Reading, calls: list[CallFact]) -> list[str]:
+    """A first-person report that a call worked, naming a flag that only failed calls
+    passed: the command was refused, yet the answer says it returned what was asked."""
+    failed = [c.command_text().lower() for c in calls if not c.ok]
+    if not failed:
+        return []
+    worked = "\n".join(c.command_text() for c in calls if c.ok).lower()
+    for group in reading.groups:
+        sentence = " ".join(c.text for c in group)
+        ran = _RAN.search(sentence)
+        if ran is None:
+            continue
+        rest = sentence[ran.end() :]
+        if _FAILED.search(rest) or not _WORKED.search(rest):
+            continue  # "I tried --limit first, which failed": said as it happened
+        for flag in _FLAG.findall(rest):
+            token = flag.lower()
+            if any(token in f for f in failed) and token not in worked:
+                return [f"reports that a call which failed worked: {sentence.strip()[:80]!r}"]
+    return []

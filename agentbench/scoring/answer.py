@@ -17,6 +17,7 @@ from agentbench.scoring.actions import (
     cited_evidence_problems,
     claimed_action_problems,
     claimed_check_problems,
+    failed_call_claimed_problems,
 )
 from agentbench.scoring.asked import spelling_problems
 from agentbench.scoring.assertions import Reading, fact_problems
@@ -30,6 +31,7 @@ from agentbench.scoring.equivalences import equivalence_problems
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.field_figures import field_figure_problems
 from agentbench.scoring.figures import figure_problems, identifier_problems
+from agentbench.scoring.naming import unknown_user_problems
 from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.unsupported import unsupported_problems
@@ -156,6 +158,7 @@ def answer_check(
     problems += unsupported_problems(reading, required, outputs)
     problems += figure_problems(reading, required, outputs)
     problems += identifier_problems(reading, outputs)
+    problems += unknown_user_problems(reading, outputs)
     problems += count_problems(reading, required, outputs)
     problems += zone_problems(reading, outputs)
     problems += unstated_time_problems(reading, [prompt, *outputs, *happened])
@@ -166,6 +169,7 @@ def answer_check(
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
     problems += change_count_problems(reading, facts.changes)
     problems += claimed_check_problems(reading, facts.calls)
+    problems += failed_call_claimed_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)
     detail = "; ".join(problems) if problems else "answer accepted"
     return CheckRecord(name="answer", passed=not problems, detail=detail[:600])
