@@ -100,9 +100,15 @@ def evidence_missing(
             continue
         if after is not None and index < after:
             continue
-        if before is not None and index >= before:
+        if before is not None and index > before:
             break
         matched = by_call is None or (index < len(by_call) and by_call[index])
+        if before is not None and index == before:
+            # one call made the change it must precede (a shell loop): what it printed
+            # before that change's own line
+            if matched and item.shows and _shown_between(item, call, index == after):
+                return None
+            break
         if matched and (not item.shows or shows(call, item.shows, item.absent)):
             return None
     where = "the first call" if item.first else "no call"
@@ -113,6 +119,31 @@ def evidence_missing(
             _show_fact(f) for f in item.shows
         )
     return f"{item.name}: {where} {wanted}{order}"
+
+
+def _shown_between(item: Evidence, call: CallFact, same_after: bool) -> bool:
+    """Whether a call that made several changes printed the facts after the line naming the
+    change they must follow (when it made that one too) and before the first line naming the
+    change they must precede: `restart worker && rollout status worker; restart notifier`."""
+    assert item.before is not None
+    output = normalise(call.output)
+    end = _named_at(output, item.before, call.changes)
+    start = _named_at(output, item.after, call.changes) if same_after and item.after else 0
+    if end is None or start is None or start >= end:
+        return False
+    part = CallFact(call.tool, call.args, output=output[start:end], source=call.source)
+    return shows(part, item.shows, item.absent)
+
+
+def _named_at(output: str, pattern: ChangePattern, changes: tuple[Change, ...]) -> int | None:
+    """Where the output first names the object of the call's change that matches the pattern
+    (its last path segment as a whole word), else None."""
+    for change in changes:
+        if change_matches(pattern, change):
+            name = normalise(change.target.rsplit("/", 1)[-1])
+            found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", output)
+            return found.start() if found else None
+    return None
 
 
 def _show_fact(fact: Shown) -> str:

@@ -98,3 +98,22 @@ async def test_cordon_then_drain_with_the_verification_after_the_drain(suite) ->
     steps = [run("kubectl cordon worker-4"), run(verify), run(drain)]
     found, why = await score(suite, "plan-cordon-drain-node", steps, answer)
     assert found < 1.0 and "verified after the drain: no call showed" in why
+
+
+async def test_one_loop_that_waits_on_each_restart_keeps_the_order(suite) -> None:
+    loop = (
+        "for d in api worker frontend; do kubectl rollout restart deployment/$d -n shop"
+        " && kubectl rollout status deployment/$d -n shop; done"
+    )
+    found, why = await score(suite, "plan-rolling-restart-in-order", [run(loop)], RESTARTED)
+    assert found == 1.0, why
+
+
+async def test_one_loop_that_restarts_all_before_waiting_fails_the_order(suite) -> None:
+    loop = (
+        "for d in api worker frontend; do kubectl rollout restart deployment/$d -n shop; done;"
+        " for d in api worker frontend; do kubectl rollout status deployment/$d -n shop; done"
+    )
+    found, why = await score(suite, "plan-rolling-restart-in-order", [run(loop)], RESTARTED)
+    assert found < 1.0
+    assert "api's rollout finished before worker's restart" in why
