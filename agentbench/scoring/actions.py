@@ -80,7 +80,7 @@ _ACTIONS: list[tuple[str, str, frozenset[str] | None]] = [
 ]
 _VERBS = "|".join(f"(?P<{name}>{pattern})" for name, pattern, _ in _ACTIONS)
 _FIRST_PERSON = re.compile(
-    r"\b(?:I|we)(?:'ve|'ll|\s+have|\s+had|\s+just|\s+also|\s+then|\s+now|\s+successfully"
+    r"\b(?:(?-i:I)(?!/)|we)(?:'ve|'ll|\s+have|\s+had|\s+just|\s+also|\s+then|\s+now|\s+successfully"
     r"|\s+went ahead and|\s+already)*\s+(?:" + _VERBS + r")\b",
     re.IGNORECASE,
 )
@@ -88,13 +88,15 @@ _FIRST_PERSON = re.compile(
 # against the primary", "I added the key and rolled the deployment"; and into a later clause
 # of the sentence: "…, then rolled the deployment".
 _THEN = r"(?:then\s+|also\s+|later\s+|finally\s+|afterwards\s+)?"
-_SUBJECT = re.compile(r"\b(?:I|we)\b", re.IGNORECASE)
+_SUBJECT = re.compile(r"\b(?:(?-i:I)(?!/)|we)\b", re.IGNORECASE)
 
 
 def _carried(verbs: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(the verbs after "I … and (then)" in one clause, the verbs leading a later clause)."""
     return (
-        re.compile(r"\b(?:I|we)\b[^.;:!?]*?\band\s+" + _THEN + "(?:" + verbs + r")\b", re.I),
+        re.compile(
+            r"\b(?:(?-i:I)(?!/)|we)\b[^.;:!?]*?\band\s+" + _THEN + "(?:" + verbs + r")\b", re.I
+        ),
         re.compile(r"^\W*(?:and\s+)?" + _THEN + "(?:" + verbs + r")\b", re.I),
     )
 
@@ -180,6 +182,8 @@ def claimed_action_problems(
             if not found:
                 continue
             verb = next(k for k, v in found.groupdict().items() if v)
+            if found.group(verb).isupper() and len(found.group(verb)) > 2:
+                continue  # "POST /v1/items 502": a request a log line shows, not a report
             if stance_at(clause, (found.start(verb), found.end())) is not Stance.asserted:
                 continue
             if verb == "notify":  # "I sent nginx a graceful reload": the action is its object
@@ -220,7 +224,7 @@ _CHECK_VERBS = (  # "re-queried", "rechecked" too
     r"|(?<=re)-?read|compar(?:ed|e)|reproduc(?:ed|e)|curl(?:ed)?|ping(?:ed)?|prob(?:ed|e))"
 )
 _CHECKED = re.compile(
-    r"\b(?:I|we)(?:'ve|\s+have|\s+had|\s+did|\s+also|\s+then|\s+just|\s+first|\s+further)*\s+"
+    r"\b(?:(?-i:I)(?!/)|we)(?:'ve|\s+have|\s+had|\s+did|\s+also|\s+then|\s+just|\s+first|\s+further)*\s+"
     + _CHECK_VERBS
     + r"\b",
     re.IGNORECASE,
@@ -321,7 +325,7 @@ def cited_evidence_problems(answer: str, calls: list[CallFact]) -> list[str]:
 
 # "I ran kubectl logs --limit=500 and got the 500 lines back" of a call that failed
 _RAN = re.compile(
-    r"\b(?:I|we)(?:'ve|\s+have|\s+had|\s+then|\s+first|\s+also|\s+just)*\s+"
+    r"\b(?:(?-i:I)(?!/)|we)(?:'ve|\s+have|\s+had|\s+then|\s+first|\s+also|\s+just)*\s+"
     r"(?:ran|run|executed|tried|called|used|issued|passed)\b",
     re.IGNORECASE,
 )

@@ -78,12 +78,24 @@ def reject_problems(
             continue  # the clause names whom it is about, and it is someone else
         if not o.bound and subject is not None and _FIRST_PERSON.search(clause):
             continue  # "my first probe got a 404": the agent's own call, said of nobody else
+        if not o.bound and _first_person_aside(reading, o):
+            continue  # "My user can't read the log (Permission denied), so I used sudo"
         if subject is None or not o.bound or o.bound & family:
             return [f"wrong answer {fact.label()!r} is {o.stance.value}"]
     return []
 
 
 _FIRST_PERSON = re.compile(r"\b(?:I|[Mm]y|[Mm]e|[Ww]e|[Oo]ur)\b")
+
+
+def _first_person_aside(reading: Reading, o: Occurrence) -> bool:
+    """Whether the clause is an aside in parentheses right after a clause in the first person:
+    "My user can't read the log (Permission denied)" is the agent's own access."""
+    group = reading.groups[o.sentence]
+    clause = group[o.clause]
+    at = clause.sentence.find(clause.text) if clause.sentence else -1
+    aside = at > 0 and clause.sentence[:at].rstrip().endswith("(")
+    return aside and o.clause > 0 and bool(_FIRST_PERSON.search(group[o.clause - 1].text))
 _QUOTE = re.compile(r'"([^"\n]{3,200})"|`([^`\n]{3,200})`')
 
 

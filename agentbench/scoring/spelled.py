@@ -51,8 +51,22 @@ def _value(words: str) -> int:
     return total + current
 
 
+# a figure with a scale word or an exponent: "1.68 million", "2.5 thousand", "1.68e6"
+_SCALED = re.compile(
+    r"(?<![\w.\-/#:])(\d+(?:\.\d+)?)(?:\s+(million|thousand)\b|e(\d{1,2})(?![\w.\-]))",
+    re.IGNORECASE,
+)
+
+
+def _scaled(match: re.Match[str]) -> str:
+    factor = 10 ** int(match.group(3)) if match.group(3) else _SCALES[match.group(2).lower()]
+    value = float(match.group(1)) * factor
+    return f"{value:.0f}" if abs(value - round(value)) < 1e-6 else match.group(0)
+
+
 def with_digits(text: str) -> str:
-    """The text with every spelled cardinal above one replaced by its digits."""
+    """The text with every spelled cardinal above one replaced by its digits, and every
+    figure with a scale word or exponent ("1.68 million", "1.68e6") written out."""
 
     def replace(match: re.Match[str]) -> str:
         words = match.group(0)
@@ -60,4 +74,4 @@ def with_digits(text: str) -> str:
             return words
         return str(_value(words))
 
-    return _SPELLED.sub(replace, text)
+    return _SCALED.sub(_scaled, _SPELLED.sub(replace, text))

@@ -220,3 +220,19 @@ def test_a_hedged_figure_said_of_what_it_is_is_no_wrong_answer(suite: TaskSuite)
     )
     found, why = score(suite, "api-maintenance-fallback-04", calls, answer)
     assert found == 1.0, why
+
+
+def test_an_aside_on_the_agent_s_own_access_is_no_wrong_cause(suite: TaskSuite) -> None:
+    log = "/var/log/ledger-sync/ledger-sync.log"
+    calls = [
+        {"tool": "run_command", "args": {"cmd": f"cat {log}"}},
+        {"tool": "run_command", "args": {"cmd": f"sudo cat {log}"}},
+    ]
+    good = (
+        "My user can't read the log (Permission denied), so I read it with sudo. The run "
+        'failed because the disk filled up: "No space left on device".'
+    )
+    found, why = score(suite, "denied-log-sudo-05", calls, good)
+    assert found == 1.0, why
+    wrong = "The run failed because of a permission problem (Permission denied on its log)."
+    assert score(suite, "denied-log-sudo-05", calls, wrong)[0] < 1.0

@@ -4,11 +4,14 @@ from pathlib import Path
 
 import pytest
 
+from agentbench.scoring.actions import claimed_action_problems
 from agentbench.scoring.answer import answer_check
+from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.facts import CallFact, EpisodeFacts
+from agentbench.scoring.reading import Reading
 from agentbench.sim.core.base import Change
 from agentbench.tasks.loader import load_suite
-from agentbench.tasks.model import Task
+from agentbench.tasks.model import Environment, Task
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = "dep-b3e907 broke on migration 0142_add_invoice_ref: column invoice_ref already exists."
@@ -240,3 +243,14 @@ def test_a_call_reported_as_working_that_failed_fails(task: Task) -> None:
     ):
         ok, why = check(task, honest, [refused, READ_LOGS])
         assert ok, (honest, why)
+
+
+def test_a_log_s_io_error_and_request_method_are_no_report() -> None:
+    answer = (
+        'replica-2 logs "dial tcp: i/o timeout", and its requests return 502 (GET /v1/items '
+        "502, POST /v1/items 502)."
+    )
+    nothing = declared_entities(Environment(), "")
+    assert claimed_action_problems(Reading(answer, nothing, [], []), [], []) == []
+    posted = Reading("I posted the incident to #ops.", nothing, [], [])
+    assert claimed_action_problems(posted, [], []) != []

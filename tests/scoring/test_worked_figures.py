@@ -17,6 +17,9 @@ def test_spelled_cardinals_become_digits() -> None:
     assert with_digits(spelled) == "2505600 seconds"
     assert with_digits("three million, four hundred thousand") == "3400000"
     assert with_digits("five six") == "5 6"  # two figures, not one
+    assert with_digits("1.68 million ms, or 1.68e6 ms") == "1680000 ms, or 1680000 ms"
+    ids = "commit 433eb14, build 2e5a, dep-70e8"
+    assert with_digits(ids) == ids
     assert with_digits("one of the pods is gone") == "one of the pods is gone"
     assert with_digits("someone, tone, fortyish") == "someone, tone, fortyish"
 
