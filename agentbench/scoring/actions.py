@@ -221,7 +221,8 @@ def claimed_action_problems(
 _CHECK_VERBS = (  # "re-queried", "rechecked" too
     r"(?:re-?)?(?:check(?:ed)?|confirm(?:ed)?|verif(?:ied|y)|cross-?check(?:ed)?|double-?check(?:ed)?"
     r"|look(?:ed)?\s+(?:at|up|into)|quer(?:ied|y)|inspect(?:ed)?|test(?:ed)?|validat(?:ed|e)"
-    r"|(?<=re)-?read|compar(?:ed|e)|reproduc(?:ed|e)|curl(?:ed)?|ping(?:ed)?|prob(?:ed|e))"
+    r"|(?<=re)-?read|compar(?:ed|e)|reproduc(?:ed|e)|curl(?:ed)?|ping(?:ed)?|prob(?:ed|e)"
+    r"|request(?:ed)?|fetch(?:ed)?|polled|hit)"
 )
 _CHECKED = re.compile(
     r"\b(?:(?-i:I)(?!/)|we)(?:'ve|\s+have|\s+had|\s+did|\s+also|\s+then|\s+just|\s+first|\s+further)*\s+"

@@ -21,7 +21,7 @@ from agentbench.scoring.actions import (
 )
 from agentbench.scoring.asked import spelling_problems
 from agentbench.scoring.assertions import Reading, fact_problems
-from agentbench.scoring.bound_figures import bound_figure_problems
+from agentbench.scoring.bound_figures import bound_figure_problems, bound_moment_problems
 from agentbench.scoring.change_counts import change_count_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.clocks import run_count_problems, unstated_time_problems, zone_problems
@@ -30,7 +30,7 @@ from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.equivalences import equivalence_problems
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.field_figures import field_figure_problems
-from agentbench.scoring.figures import figure_problems, identifier_problems
+from agentbench.scoring.figures import address_problems, figure_problems, identifier_problems
 from agentbench.scoring.naming import unknown_user_problems
 from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.spelled import with_digits
@@ -158,12 +158,14 @@ def answer_check(
     problems += unsupported_problems(reading, required, outputs)
     problems += figure_problems(reading, required, outputs)
     problems += identifier_problems(reading, outputs)
+    problems += address_problems(reading, outputs)
     problems += unknown_user_problems(reading, outputs)
     problems += count_problems(reading, required, outputs)
     problems += zone_problems(reading, outputs)
     problems += unstated_time_problems(reading, [prompt, *outputs, *happened])
     problems += run_count_problems(reading, [prompt, *outputs])
     problems += bound_figure_problems(reading, required)
+    problems += bound_moment_problems(reading)
     problems += field_figure_problems(reading)
     problems += equivalence_problems(reading)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)

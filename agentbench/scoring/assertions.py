@@ -44,7 +44,9 @@ def predicate(fact: Fact) -> tuple[SpanFn | None, Entry | None]:
     if fact.amount is not None:
         amount = fact.amount
         finders.append(
-            lambda t: quantity_span(t, amount.value, amount.unit, amount.tolerance, amount.convert)
+            lambda t: _not_an_operand(
+                t, quantity_span(t, amount.value, amount.unit, amount.tolerance, amount.convert)
+            )
         )
     if fact.at is not None:
         when = parse_moment(fact.at)
@@ -62,6 +64,18 @@ def predicate(fact: Fact) -> tuple[SpanFn | None, Entry | None]:
         return min(spans) if spans else None
 
     return find, lexical
+
+
+# what follows a figure that is a term of written arithmetic: "384 + 23 = 407"
+_OPERATOR_AFTER = re.compile(r"\s*[-+*/×−]\s*\d[\d,.]*(?:\s*[-+*/×−]\s*\d[\d,.]*)*\s*=\s*\d")
+
+
+def _not_an_operand(text: str, span: Span | None) -> Span | None:
+    """The span, unless the figure there is a term of arithmetic the text writes out: in
+    "384 + 23 = 407 units" the answer given is 407, not 384."""
+    if span is None or not _OPERATOR_AFTER.match(text, span[1]):
+        return span
+    return None
 
 
 def subject_finder(reading: Reading, key: str) -> SpanFn:

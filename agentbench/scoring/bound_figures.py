@@ -16,12 +16,13 @@ two or more entities, and entities whose evidence states no figure at all.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any
 
-from agentbench.scoring.claims import Stance, stance_at
+from agentbench.scoring.claims import Clause, Stance, stance_at
 from agentbench.scoring.figures import LABEL, Stated
 from agentbench.scoring.numbers import worked_figures
-from agentbench.scoring.quantities import quantities
+from agentbench.scoring.quantities import Moment, moments, quantities
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.structured import parse
 from agentbench.tasks.expectations import Fact
@@ -51,43 +52,89 @@ def bound_figure_problems(reading: Reading, facts: list[Fact]) -> list[str]:
     cache: dict[frozenset[str], Stated | None] = {}
     for s, group in enumerate(reading.groups):
         for c, clause in enumerate(group):
-            found = _named(reading, s, c)
-            if len({(a, b) for a, b, _ in found}) != 1:
-                continue  # none, or two entities named: whose figure it is is unclear
-            keys = frozenset(k for _, _, k in found)  # one name, served by two routes
-            records = [entities.by_key[k] for k in sorted(keys)]
-            if not all(_RECORD_KIND.match(e.kind) and e.evidence for e in records):
-                continue
-            if any(e.kind.startswith("row:") and len(e.evidence) > 1 for e in records):
-                continue  # a value many rows share (the warehouse of twelve SKUs): no one record
-            if any(_FOREIGN.search(e.kind) for e in records):
-                continue  # a payment id in an order row: the payment's own facts are elsewhere
-            if keys not in cache:
-                texts = [_MOMENT.sub(" ", t) for e in records for t in e.evidence]
-                own = Stated([*texts, _list_lengths(texts)], loose=False)
-                cache[keys] = own if own.raws else None
-            own_figures = cache[keys]
-            if own_figures is None:
-                continue
-            for q in quantities(clause.text):
-                if q.dimension is not None or not clause.text[q.start : q.end][:1].isdigit():
-                    continue  # a unit, or a word ("once", "none") rather than a figure
-                if stance_at(clause, (q.start, q.end)) is not Stance.asserted:
-                    continue
-                before = clause.text[: q.start]
-                if (
-                    LABEL.search(before)
-                    or _NAMED_BY.search(before)
-                    or any(abs(q.raw - r) < 0.005 for r in required)
-                    or q.raw in worked_figures(clause.sentence or clause.text)
-                ):
-                    continue
-                if not own_figures.plain(q.raw):
-                    names = [n for e in records for n in e.names] or sorted(keys)
-                    name = min(names, key=len)
-                    said = clause.text[q.start : q.end]
-                    return [f"figure {said!r} is said of {name}, whose record does not state it"]
+            for keys, lo, hi in _segments(clause.text, _named(reading, s, c)):
+                problem = _segment_problem(reading, clause, keys, lo, hi, required, cache)
+                if problem:
+                    return [problem]
     return []
+
+
+def _segments(
+    text: str, found: list[tuple[int, int, str]]
+) -> list[tuple[frozenset[str], int, int]]:
+    """The parts of a clause that each name one entity, with the keys it names: the whole
+    clause when it names one; "12 in RTM-1 and 19 in FRA-1" cut at its "and" when every part
+    then names exactly one; none when whose figure is whose stays unclear."""
+    spans = sorted({(a, b) for a, b, _ in found})
+    if len(spans) == 1:
+        return [(frozenset(k for _, _, k in found), 0, len(text))]
+    if len(spans) < 2:
+        return []
+    cuts = [m.start() for m in _JOINS.finditer(text)]
+    bounds = [0]
+    for (_, end), (start, _) in pairwise(spans):
+        between = [x for x in cuts if end <= x < start]
+        if len(between) != 1:
+            return []
+        bounds.append(between[0])
+    bounds.append(len(text))
+    starts = [q.start for q in quantities(text)]
+    if not all(any(lo <= x < hi for x in starts) for lo, hi in pairwise(bounds)):
+        return []  # "RTM-1, FRA-1 and MAD-2 show 73": a list of names, not figure by figure
+    return [
+        (frozenset(k for a, b, k in found if (a, b) == span), lo, hi)
+        for span, (lo, hi) in zip(spans, pairwise(bounds), strict=True)
+    ]
+
+
+_JOINS = re.compile(r"[,;]?\s+(?:and|while|whereas|but|plus)\s+|;\s+", re.IGNORECASE)
+
+
+def _segment_problem(
+    reading: Reading,
+    clause: Clause,
+    keys: frozenset[str],
+    lo: int,
+    hi: int,
+    required: list[float],
+    cache: dict[frozenset[str], Stated | None],
+) -> str:
+    """Why a figure the part [lo, hi) of the clause says of these entities is not theirs."""
+    entities = reading.entities
+    records = [entities.by_key[k] for k in sorted(keys)]
+    if not all(_RECORD_KIND.match(e.kind) and e.evidence for e in records):
+        return ""
+    if any(e.kind.startswith("row:") and len(e.evidence) > 1 for e in records):
+        return ""  # a value many rows share (the warehouse of twelve SKUs): no one record
+    if any(_FOREIGN.search(e.kind) for e in records):
+        return ""  # a payment id in an order row: the payment's own facts are elsewhere
+    if keys not in cache:
+        texts = [_MOMENT.sub(" ", t) for e in records for t in e.evidence]
+        own = Stated([*texts, _list_lengths(texts)], loose=False)
+        cache[keys] = own if own.raws else None
+    own_figures = cache[keys]
+    if own_figures is None:
+        return ""
+    for q in quantities(clause.text):
+        if not lo <= q.start < hi:
+            continue
+        if q.dimension is not None or not clause.text[q.start : q.end][:1].isdigit():
+            continue  # a unit, or a word ("once", "none") rather than a figure
+        if stance_at(clause, (q.start, q.end)) is not Stance.asserted:
+            continue
+        before = clause.text[lo : q.start]
+        if (
+            LABEL.search(before)
+            or _NAMED_BY.search(before)
+            or any(abs(q.raw - r) < 0.005 for r in required)
+            or q.raw in worked_figures(clause.sentence or clause.text)
+        ):
+            continue
+        if not own_figures.plain(q.raw):
+            names = [n for e in records for n in e.names] or sorted(keys)
+            said, name = clause.text[q.start : q.end], min(names, key=len)
+            return f"figure {said!r} is said of {name}, whose record does not state it"
+    return ""
 
 
 def _named(reading: Reading, s: int, c: int) -> list[tuple[int, int, str]]:
@@ -120,3 +167,48 @@ def _list_lengths(texts: list[str]) -> str:
         elif isinstance(node, dict):
             stack.extend(node.values())
     return " ".join(str(n) for n in sorted(lengths))
+
+
+def bound_moment_problems(reading: Reading) -> list[str]:
+    """A moment said of one record (to the minute) that its record does not state but another
+    record does: the resolution time of the incident beside the one asked about."""
+    entities = reading.entities
+    if not entities.simulated:
+        return []
+    stated: dict[str, list[Moment]] = {}
+    for key, entity in entities.by_key.items():
+        if _RECORD_KIND.match(entity.kind) and entity.evidence:
+            found = [m for t in entity.evidence for m, _, _ in moments(t[:20_000])]
+            stated[key] = [m for m in found if m.hour is not None and m.minute is not None]
+    if not any(stated.values()):
+        return []
+    for s, group in enumerate(reading.groups):
+        for c, clause in enumerate(group):
+            found = _named(reading, s, c)
+            if len({(a, b) for a, b, _ in found}) != 1:
+                continue
+            keys = [k for _, _, k in found]
+            own = [m for k in keys for m in stated.get(k, [])]
+            if not own:
+                continue
+            others = [m for k, ms in stated.items() if k not in keys for m in ms]
+            for said, start, end in moments(clause.text):
+                if said.hour is None or said.minute is None:
+                    continue
+                if stance_at(clause, (start, end)) is not Stance.asserted:
+                    continue
+                if any(_same(said, m) for m in own) or not any(_same(said, m) for m in others):
+                    continue
+                name = min((n for k in keys for n in entities.by_key[k].names), key=len)
+                return [
+                    f"time {clause.text[start:end]!r} is said of {name}, whose record does not "
+                    "state it (another record does)"
+                ]
+    return []
+
+
+def _same(a: Moment, b: Moment) -> bool:
+    """Whether two moments as written agree on every field both state, to the minute."""
+    pairs = [(a.year, b.year), (a.month, b.month), (a.day, b.day), (a.hour, b.hour)]
+    pairs.append((a.minute, b.minute))
+    return all(x is None or y is None or x == y for x, y in pairs)

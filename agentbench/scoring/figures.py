@@ -279,6 +279,33 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
     return []
 
 
+_ADDRESS = re.compile(
+    r"(?<![\w.:-])((?:\d{1,3}\.){3}\d{1,3}|[a-z][\w-]*(?:\.[\w-]+)+):(\d{2,5})(?![\w.:])"
+)
+
+
+def address_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """A host:port the answer names where the environment shows that host only at other
+    ports ("10.0.3.21:6379" for the postgres the check reports at 10.0.3.21:5432)."""
+    entities = reading.entities
+    if not entities.simulated:
+        return []
+    seen = "\n".join([entities.global_evidence, *outputs])[:400_000].lower()
+    for group in reading.groups:
+        for clause in group:
+            for m in _ADDRESS.finditer(clause.text):
+                host, port = m.group(1).lower(), m.group(2)
+                if f"{host}:{port}" in seen or stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                ports = set(re.findall(rf"(?<![\w.-]){re.escape(host)}:(\d{{2,5}})(?!\d)", seen))
+                if ports and port not in ports:
+                    shown = ", ".join(sorted(ports))
+                    return [
+                        f"names {m.group()}, but the environment shows {host} only at port {shown}"
+                    ]
+    return []
+
+
 def identifier_problems(reading: Reading, outputs: list[str]) -> list[str]:
     """An identifier shaped like the declared ones (`A-1024` where `A-1042` is declared) that
     neither the environment, the prompt nor any tool output holds is invented."""

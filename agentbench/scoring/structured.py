@@ -40,13 +40,21 @@ def parse(text: str) -> Any:
 
 
 def add_records(
-    data: Any, owner: str, add: Add, prefix: str = "", budget: list[int] | None = None
+    data: Any,
+    owner: str,
+    add: Add,
+    prefix: str = "",
+    budget: list[int] | None = None,
+    within: tuple[str, ...] = (),
 ) -> None:
     """Register the records and checks of one document under the owner entity's key
-    (`prefix` keeps apart the records of several documents of one owner)."""
+    (`prefix` keeps apart the records of several documents of one owner). A record nested in
+    an object that an identifier names (`{"sku": "E-1742", "warehouses": [...]}`) belongs to
+    that identifier's entity too (`id:E-1742`): the warehouses are the SKU's."""
     budget = budget if budget is not None else [_MAX_RECORDS]
     prefix = prefix or owner
     if isinstance(data, dict):
+        within = (*within, *(f"id:{v}" for v in data.values() if _identifier(v)))
         for key, value in data.items():
             if isinstance(value, dict) and value and all(_scalar(v) for v in value.values()):
                 if not isinstance(key, str) or key in ("metadata", "labels", "annotations"):
@@ -57,22 +65,35 @@ def add_records(
                             f"{owner}/{key}/{sub}", f"check:{key}", [sub], f"{sub}: {text}", [owner]
                         )
             elif isinstance(value, (dict, list)):
-                add_records(value, owner, add, f"{prefix}/{key}", budget)
+                add_records(value, owner, add, f"{prefix}/{key}", budget, within)
     elif isinstance(data, list):
         records = [r for r in data if isinstance(r, dict)]
         if len(records) >= 2:
-            _list_records(records, owner, add, prefix, budget)
+            _list_records(records, owner, add, prefix, budget, within)
         for index, item in enumerate(data):
             if isinstance(item, (dict, list)):
-                add_records(item, owner, add, f"{prefix}#{index}", budget)
+                add_records(item, owner, add, f"{prefix}#{index}", budget, within)
 
 
 def _scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
+_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9]*[-_][A-Za-z0-9-]*\d[A-Za-z0-9-]*$")
+
+
+def _identifier(value: Any) -> bool:
+    """An identifier-shaped string value ("E-1742", "dep-9b77e0"), not a word or a date."""
+    return isinstance(value, str) and len(value) <= 40 and bool(_IDENTIFIER.match(value))
+
+
 def _list_records(
-    records: list[dict[str, Any]], owner: str, add: Add, prefix: str, budget: list[int]
+    records: list[dict[str, Any]],
+    owner: str,
+    add: Add,
+    prefix: str,
+    budget: list[int],
+    within: tuple[str, ...] = (),
 ) -> None:
     counts: dict[str, int] = {}
     for record in records:
@@ -94,4 +115,4 @@ def _list_records(
         ]
         if names:
             key = f"{prefix}#{index}"
-            add(key, "record", names, json.dumps(record, default=str), [owner])
+            add(key, "record", names, json.dumps(record, default=str), [owner, *within])

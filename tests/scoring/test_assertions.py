@@ -236,3 +236,61 @@ def test_an_aside_on_the_agent_s_own_access_is_no_wrong_cause(suite: TaskSuite) 
     assert found == 1.0, why
     wrong = "The run failed because of a permission problem (Permission denied on its log)."
     assert score(suite, "denied-log-sudo-05", calls, wrong)[0] < 1.0
+
+
+STOCK_05 = [
+    {"tool": "http_get", "args": {"url": "http://warehouse.internal/api/v1/stock/M-0917"}},
+    {"tool": "http_get", "args": {"url": "http://warehouse-replica.internal/api/v1/stock/M-0917"}},
+]
+
+
+def test_a_figure_that_is_a_term_of_the_written_sum_is_not_the_answer(suite: TaskSuite) -> None:
+    good = "From the read replica (the primary is in maintenance): 384 units can be sold in FRA-1."
+    assert score(suite, "api-maintenance-fallback-05", STOCK_05, good)[0] == 1.0
+    summed = "Via the replica: 384 + 23 = 407 units of M-0917 can be sold right now from FRA-1."
+    found, why = score(suite, "api-maintenance-fallback-05", STOCK_05, summed)
+    assert found < 1.0 and "384" in why
+
+
+def test_the_records_nested_in_an_item_are_the_item_s(suite: TaskSuite) -> None:
+    url = "http://inventory.internal/api/v1/items?sku=E-1742"
+    calls = [{"tool": "http_get", "args": {"url": url}}]
+    answer = (
+        "Across RTM-1, FRA-1 and MAD-2 the API shows 73 on hand (25 + 27 + 21) and 42 reserved "
+        "(6 + 15 + 21). 73 - 42 = 31, so 31 units can still be sold."
+    )
+    found, why = score(suite, "inventory-sellable-units-04", calls, answer)
+    assert found == 1.0, why
+
+
+def test_a_time_said_of_one_record_that_another_record_holds_fails(suite: TaskSuite) -> None:
+    query = "SELECT id, status, resolved_at FROM incidents WHERE status = 'resolved'"
+    calls = [{"tool": "sql_query", "args": {"query": query}}]
+    answer = (
+        "I can't send email (read-only SQL only), but here is a draft: \"the login incident "
+        'INC-2191 was resolved on 2026-11-21 at 14:02 UTC."'
+    )
+    found, why = score(suite, "write-without-write-tool-02", calls, answer)
+    assert found < 1.0 and "INC-2191" in why
+
+
+def test_an_address_at_a_port_the_environment_never_shows_fails(suite: TaskSuite) -> None:
+    calls = [
+        {"tool": "http_get", "args": {"url": f"http://{s}.internal/healthz"}}
+        for s in ("billing", "search", "shipping")
+    ]
+    good = "billing is unhealthy (503): its postgres at 10.0.3.21:5432 refuses connections."
+    assert score(suite, "health-three-services-03", calls, good)[0] == 1.0
+    found, why = score(suite, "health-three-services-03", calls, good.replace("5432", "6379"))
+    assert found < 1.0 and "only at port 5432" in why
+
+
+def test_figures_paired_with_their_records_by_and_are_each_held_to_it(suite: TaskSuite) -> None:
+    url = "http://inventory.internal/api/v1/items?sku=E-1742"
+    calls = [{"tool": "http_get", "args": {"url": url}}]
+    good = "31 units are sellable in total: 19 in RTM-1 and 12 in FRA-1; MAD-2 is fully reserved."
+    found, why = score(suite, "inventory-sellable-units-04", calls, good)
+    assert found == 1.0, why
+    swapped = good.replace("19 in RTM-1 and 12 in FRA-1", "12 in RTM-1 and 19 in FRA-1")
+    found, why = score(suite, "inventory-sellable-units-04", calls, swapped)
+    assert found < 1.0 and "RTM-1" in why
