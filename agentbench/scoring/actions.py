@@ -70,7 +70,7 @@ _ACTIONS: list[tuple[str, str, frozenset[str] | None]] = [
     (
         "rerun",
         r"re-?ran|re-?run|re-?triggered|retriggered|kicked off|re-?executed",
-        frozenset({"create", "apply", "run"}),
+        None,  # "I reran the drain with --delete-emptydir-data": a rerun of whatever changed
     ),
     (
         "notify",

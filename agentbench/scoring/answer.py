@@ -21,10 +21,19 @@ from agentbench.scoring.actions import (
 )
 from agentbench.scoring.asked import spelling_problems
 from agentbench.scoring.assertions import Reading, fact_problems
-from agentbench.scoring.bound_figures import bound_figure_problems, bound_moment_problems
+from agentbench.scoring.bound_figures import (
+    bound_figure_problems,
+    bound_moment_problems,
+    crossed_value_problems,
+)
 from agentbench.scoring.change_counts import change_count_problems
 from agentbench.scoring.claims import claim_problems, json_spans
-from agentbench.scoring.clocks import run_count_problems, unstated_time_problems, zone_problems
+from agentbench.scoring.clocks import (
+    half_day_problems,
+    run_count_problems,
+    unstated_time_problems,
+    zone_problems,
+)
 from agentbench.scoring.counts import count_problems
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.equivalences import equivalence_problems
@@ -163,9 +172,11 @@ def answer_check(
     problems += count_problems(reading, required, outputs)
     problems += zone_problems(reading, outputs)
     problems += unstated_time_problems(reading, [prompt, *outputs, *happened])
+    problems += half_day_problems(reading, [prompt, *outputs, *happened])
     problems += run_count_problems(reading, [prompt, *outputs])
     problems += bound_figure_problems(reading, required)
     problems += bound_moment_problems(reading)
+    problems += crossed_value_problems(reading)
     problems += field_figure_problems(reading)
     problems += equivalence_problems(reading)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)

@@ -212,3 +212,71 @@ def _same(a: Moment, b: Moment) -> bool:
     pairs = [(a.year, b.year), (a.month, b.month), (a.day, b.day), (a.hour, b.hour)]
     pairs.append((a.minute, b.minute))
     return all(x is None or y is None or x == y for x, y in pairs)
+
+
+_VALUE_TOKEN = re.compile(r"(?<![\w.@-])([A-Za-z][\w.@-]*[.@_][\w.@-]*[A-Za-z0-9])(?![\w@-])")
+
+
+def crossed_value_problems(reading: Reading) -> list[str]:
+    """A handle or identifier said of one record (`deployed by a.tanaka`) that another record
+    of the same kind holds and this one does not: a field read off the neighbouring row."""
+    entities = reading.entities
+    if not entities.simulated:
+        return []
+    values: dict[str, set[str]] = {}
+    for key, entity in entities.by_key.items():
+        if _RECORD_KIND.match(entity.kind) and entity.evidence:
+            values[key] = {str(v).lower() for t in entity.evidence for v in _strings(parse(t))}
+    for s, group in enumerate(reading.groups):
+        for c, clause in enumerate(group):
+            for keys, lo, hi in _segments(clause.text, _records_about(reading, s, c, values)):
+                own = set().union(*(values.get(k, set()) for k in keys))
+                kinds = {entities.by_key[k].kind for k in keys if k in entities.by_key}
+                if not own:
+                    continue
+                others = {
+                    v
+                    for k, vs in values.items()
+                    if k not in keys and entities.by_key[k].kind in kinds
+                    for v in vs
+                    if _VALUE_TOKEN.fullmatch(v)
+                }
+                for m in _VALUE_TOKEN.finditer(clause.text, lo, hi):
+                    token = m.group(1).lower()
+                    if token in own or token not in others:
+                        continue
+                    if stance_at(clause, m.span()) is not Stance.asserted:
+                        continue
+                    name = min((n for k in keys for n in entities.by_key[k].names), key=len)
+                    return [
+                        f"{m.group(1)!r} is said of {name}, whose record does not hold it "
+                        "(another record does)"
+                    ]
+    return []
+
+
+def _records_about(
+    reading: Reading, s: int, c: int, records: dict[str, set[str]]
+) -> list[tuple[int, int, str]]:
+    """The records clause c names, else those the nearest earlier clause of its sentence names
+    ("3.20.1, finished …; it was triggered by p.raman" is about 3.20.1)."""
+    for i in range(c, -1, -1):
+        found = [(a, b, k) for a, b, k in reading.mentions[s][i] if k in records]
+        if found:
+            return found if i == c else [(0, 0, k) for _, _, k in found]
+    return []
+
+
+def _strings(node: Any) -> list[str]:
+    """Every string value of a parsed document, at any depth."""
+    out: list[str] = []
+    stack = [node]
+    while stack and len(out) < 5_000:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            out.append(item)
+    return out

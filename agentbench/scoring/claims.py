@@ -276,6 +276,12 @@ _DENIED_NEGATIVE = re.compile(
     r"exhausted|expired|broken|failing|down|unhealthy|lost)\b",
     re.IGNORECASE,
 )
+# a definition follows: what it says is the term's meaning, its negations the meaning's own
+_DEFINES = re.compile(
+    r"\W{0,3}(?:\([^)]{0,40}\)\s*)?(?:means|meant|indicates|signals|signifies|tells you|is when|"
+    r"stands for|says that)\b",
+    re.IGNORECASE,
+)
 _CONDITION = re.compile(r"\s*(?:if|unless|in case|whenever|should)\b", re.IGNORECASE)
 
 
@@ -288,7 +294,10 @@ def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
     before = text[: span[0]]
     if _CONDITION.match(before):
         before = ""  # "if she doesn't acknowledge, it escalates to X": the `not` is the condition's
-    rest = before + " … " + _own_predication(text[span[1] :])
+    after = _own_predication(text[span[1] :])
+    if _DEFINES.match(after) and not NEGATION.match(text[span[0] : span[1]]):
+        after = ""  # "502 Bad Gateway means the proxy couldn't get …": the definition's `not`
+    rest = before + " … " + after
     cleared = span[1] > 0 and EXCULPATED.match(clause.text[span[1] :])
     if DOUBLE_NEGATION.search(rest):
         return Stance.hedged  # "I can't rule out X" keeps X open

@@ -205,3 +205,29 @@ def run_count_problems(reading: Reading, texts: list[str]) -> list[str]:
                         f"({' or '.join(str(n) for n in sorted(allowed))})"
                     ]
     return []
+
+
+_HALF_DAY = re.compile(r"(?<![\d:])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
+
+
+def half_day_problems(reading: Reading, texts: list[str]) -> list[str]:
+    """A 12-hour clock time read in the wrong half of the day: "3 PM" where the texts state
+    03:00 (a cron schedule's hour 3) and never 15:00."""
+    seen: set[int] | None = None
+    for group in reading.groups:
+        for clause in group:
+            for m in _HALF_DAY.finditer(clause.text):
+                hour, minute = int(m.group(1)), int(m.group(2) or 0)
+                if not 1 <= hour <= 12 or minute > 59:
+                    continue
+                if stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                at = (hour % 12 + (12 if m.group(3).lower() == "p" else 0)) * 60 + minute
+                seen = _instants(texts) if seen is None else seen
+                if at not in seen and (at + 720) % 1440 in seen:
+                    flipped = (at + 720) % 1440
+                    return [
+                        f"time {m.group().strip()} is {at // 60:02d}:{at % 60:02d}, but what was "
+                        f"read states {flipped // 60:02d}:{flipped % 60:02d}"
+                    ]
+    return []

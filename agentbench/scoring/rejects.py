@@ -58,6 +58,10 @@ def reject_problems(
         clause = reading.groups[o.sentence][o.clause].text
         if o.stance is Stance.negated or (o.sentence in near and _BREAKDOWN.search(clause)):
             continue
+        if fact.amount is not None and _MENTIONED.search(clause[: o.span[0]]) and _NOUN.match(
+            clause[o.span[1] :]
+        ):
+            continue  # "The 436 figure is what sits on the shelf": the figure talked about
         if labels is not None and labels.search(clause[max(0, o.span[0] - 40) : o.span[1] + 25]):
             continue  # "781 on hand", "retry_backoff would be 45000 ms": said of what it is
         if idents is not None and idents.search(_sentence(reading, o.sentence)):
@@ -85,6 +89,8 @@ def reject_problems(
     return []
 
 
+_MENTIONED = re.compile(r"\b(?:the|that|this)\s+$", re.IGNORECASE)
+_NOUN = re.compile(r"\s*(?:figure|number|value|count|total|reading)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|[Mm]y|[Mm]e|[Ww]e|[Oo]ur)\b")
 
 

@@ -294,3 +294,30 @@ def test_figures_paired_with_their_records_by_and_are_each_held_to_it(suite: Tas
     swapped = good.replace("19 in RTM-1 and 12 in FRA-1", "12 in RTM-1 and 19 in FRA-1")
     found, why = score(suite, "inventory-sellable-units-04", calls, swapped)
     assert found < 1.0 and "RTM-1" in why
+
+
+def test_a_handle_another_record_holds_said_of_this_one_fails(suite: TaskSuite) -> None:
+    task = next(t for t in suite.tasks if t.id == "deploy-last-successful-07")
+    url = task.environment.http[0].url
+    calls = [{"tool": "http_get", "args": {"url": url}}]
+    good = "The last good production deploy is 3.20.1, finished 2026-11-17T10:54:54Z."
+    found, why = score(suite, "deploy-last-successful-07", calls, good)
+    assert found == 1.0, why
+    crossed = good.rstrip(".") + "; it was triggered manually by p.raman."
+    found, why = score(suite, "deploy-last-successful-07", calls, crossed)
+    assert found < 1.0 and "p.raman" in why
+
+
+def test_a_figure_named_as_the_figure_talked_about_is_no_wrong_answer(suite: TaskSuite) -> None:
+    calls = [
+        {"tool": "http_get", "args": {"url": "http://inventory.internal/api/v1/stock/B-2207"}},
+        {"tool": "http_get", "args": {"url": "http://inventory-ro.internal/api/v1/stock/B-2207"}},
+    ]
+    answer = (
+        "426 units of B-2207 are sellable from FRA-1 (read from the replica; the main API is in "
+        "maintenance). The 436 figure is what sits on the shelf, but 10 of those are reserved."
+    )
+    found, why = score(suite, "api-maintenance-fallback-07", calls, answer)
+    assert found == 1.0, why
+    found, why = score(suite, "api-maintenance-fallback-07", calls, "436 units can be sold.")
+    assert found < 1.0

@@ -174,3 +174,12 @@ def test_nobody_negates() -> None:
     clause = sentence_clauses("So nobody has been paged about it.")[0][0]
     at = clause.text.index("paged")
     assert stance_at(clause, (at, at + 5)) is Stance.negated
+
+
+def test_a_negation_inside_a_definition_is_the_definition_s() -> None:
+    clause = sentence_clauses(
+        "502 Bad Gateway means the proxy couldn't get a valid response from the upstream."
+    )[0][0]
+    assert stance_at(clause, (4, 15)) is Stance.asserted
+    plain = sentence_clauses("Bad Gateway is not what the log shows.")[0][0]
+    assert stance_at(plain, (0, 11)) is Stance.negated

@@ -2,7 +2,7 @@
 
 import pytest
 
-from agentbench.scoring.clocks import unstated_time_problems
+from agentbench.scoring.clocks import half_day_problems, unstated_time_problems
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.reading import Reading
 from agentbench.tasks.model import Environment
@@ -56,3 +56,15 @@ def test_a_count_of_runs_is_what_the_schedule_gives(answer: str, passes: bool) -
     crontab = "# m h dom mon dow command\n51 18 * * * /usr/bin/reindex\n*/15 6-9 * * 1-5 rotate"
     reading = Reading(answer, declared_entities(ENV, ""), [], [])
     assert (run_count_problems(reading, [crontab]) == []) is passes
+
+
+def test_a_twelve_hour_time_in_the_wrong_half_of_the_day_fails() -> None:
+    cron = "*/20 3-5 * * 6,0 /usr/local/bin/sync-reports"
+    nothing = declared_entities(Environment(), "")
+
+    def problems(answer: str) -> list[str]:
+        return half_day_problems(Reading(answer, nothing, [], []), [cron])
+
+    assert problems("It runs every 20 minutes from 3 PM until 5:40 PM on weekends.")
+    assert not problems("It runs every 20 minutes from 3 AM until 5:40 AM on weekends.")
+    assert not problems("It runs from 3:00 to 5:40, never at 3 PM.")
