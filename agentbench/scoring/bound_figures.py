@@ -115,9 +115,10 @@ def _segment_problem(
     own_figures = cache[keys]
     if own_figures is None:
         return ""
+    moments_at = [m.span() for m in _MOMENT.finditer(clause.text)]
     for q in quantities(clause.text):
-        if not lo <= q.start < hi:
-            continue
+        if not lo <= q.start < hi or any(a <= q.start < b for a, b in moments_at):
+            continue  # outside the part, or inside a date or clock time ("09:14:00+00")
         if q.dimension is not None or not clause.text[q.start : q.end][:1].isdigit():
             continue  # a unit, or a word ("once", "none") rather than a figure
         if stance_at(clause, (q.start, q.end)) is not Stance.asserted:
@@ -144,6 +145,8 @@ def _named(reading: Reading, s: int, c: int) -> list[tuple[int, int, str]]:
     found = [(a, b, k) for a, b, k in reading.mentions[s][c] if k in by_key]
     if found or c == 0:
         return found
+    if any(k in by_key for i in range(1, c) for _, _, k in reading.mentions[s][i]):
+        return []  # "M-4223, K-1102 (+40 each) and T-8161 (+134)": not all the opener's
     label = reading.groups[s][0].text
     lead = [(a, b, k) for a, b, k in reading.mentions[s][0] if k in by_key]
     spans = {(a, b) for a, b, _ in lead}

@@ -13,7 +13,7 @@ import re
 from agentbench.scoring.assertions import predicate
 from agentbench.scoring.claims import Stance
 from agentbench.scoring.lexicon import causes
-from agentbench.scoring.reading import Reading, show_key
+from agentbench.scoring.reading import Occurrence, Reading, show_key
 from agentbench.tasks.expectations import Fact
 
 
@@ -33,7 +33,8 @@ def unsupported_problems(
             clause = reading.groups[o.sentence][o.clause].text
             if _in_code(clause, o.span):
                 continue  # `kubectl drain --timeout=300s`: a command written out, not a claim
-            if cause.kind == "event" and _advised(clause, o.span):
+            lead = _lead_in(reading, o) if cause.kind == "event" else ""
+            if cause.kind == "event" and _advised(lead + clause, o.span, len(lead)):
                 continue  # "roll back to 1.6.1", "you should refund it": advice, not history
             if any(
                 find
@@ -110,18 +111,29 @@ _ADVICE = re.compile(
     r"|\bto\s+(?:\w+\s+)?$",
     re.IGNORECASE,
 )
-_LEAD = re.compile(r"^[\s\-*\u2022>#\d.)]*(?:\*\*[^*]*\*\*:?\s*)?$")
+_LEAD = re.compile(
+    r"^[\s\-*\u2022>#\d.)]*(?:\*\*[^*]*\*\*:?\s*)?(?:(?:or|and|then|else|otherwise)\s+)?$",
+    re.IGNORECASE,
+)
 
 
-def _advised(clause: str, span: tuple[int, int]) -> bool:
+def _advised(text: str, span: tuple[int, int], shift: int = 0) -> bool:
     """Whether an event's words stand in advice, a plan or a condition: an imperative that
-    opens the clause ("Roll back to 1.6.1"), or a modal, "to", "if" or "recommend" before it
-    in the clause ("you should refund it", "safe to roll back to")."""
-    before = clause[: span[0]]
-    said = clause[span[0] : span[1]]
-    if _LEAD.match(before) and not re.search(r"(?:ed|'d)\b", said, re.IGNORECASE):
+    opens the clause ("Roll back to 1.6.1", "... or roll back to 4.16.4"), or a modal, "to",
+    "if" or "recommend" before it in its sentence ("someone should create it or roll back",
+    "safe to roll back to"). `text` is the sentence up to the clause (`shift` characters) and
+    the clause; `span` is within the clause."""
+    before = text[: shift + span[0]]
+    said = text[shift + span[0] : shift + span[1]]
+    if _LEAD.match(before[shift:]) and not re.search(r"(?:ed|'d)\b", said, re.IGNORECASE):
         return True
     return bool(_ADVICE.search(before))
+
+
+def _lead_in(reading: Reading, o: Occurrence) -> str:
+    """The sentence's text before the occurrence's clause."""
+    group = reading.groups[o.sentence]
+    return " ".join(c.text for c in group[: o.clause]) + (" " if o.clause else "")
 
 
 def _in_code(clause: str, span: tuple[int, int]) -> bool:

@@ -227,6 +227,7 @@ def test_an_event_nothing_mentions_fails_and_advice_does_not(tasks: dict[str, Ta
         " If the next release misbehaves, redeploy 2.14.0.",
         " You should redeploy 2.14.0 if needed.",
         " Redeploy 2.14.0 to restore the service.",
+        " To unblock it, someone should fix the config or redeploy 2.14.0.",
     ):
         ok, why = check(task, good + advice, read)
         assert ok, (advice, why)
