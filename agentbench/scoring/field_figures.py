@@ -45,6 +45,7 @@ _GENERIC = frozenset(
     ]
 )
 _NEAR = 3  # words either side of a figure a label may sit in
+_KEY_VALUE = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z_]*)=(\d+(?:\.\d+)?)(?![\w.])")
 
 
 def field_figure_problems(reading: Reading) -> list[str]:
@@ -63,9 +64,12 @@ def field_figure_problems(reading: Reading) -> list[str]:
                 if stance_at(clause, (q.start, q.end)) is not Stance.asserted:
                     continue
                 value = _key(q)
-                if value not in every or (q.dimension is None and (q.raw < 10 or _counts(text, q))):
+                if value not in every or (q.dimension is None and q.raw < 10):
+                    continue
+                labels = _labels(text, q, fields)
+                if q.dimension is None and _counts(text, q) and not _named_field(text, q, labels):
                     continue  # "3 pods", "2 replicas": a count of things, not a field's value
-                label = next((w for w in _labels(text, q, fields) if value not in fields[w]), None)
+                label = next((w for w in labels if value not in fields[w]), None)
                 if label is None:
                     continue
                 said = text[q.start : q.end]
@@ -83,6 +87,10 @@ def _key(q: Quantity) -> tuple[str | None, float]:
 def _fields(texts: list[str]) -> dict[str, set[tuple[str | None, float]]]:
     """label word -> the values of every field whose path holds it."""
     out: dict[str, set[tuple[str | None, float]]] = defaultdict(set)
+    for text in texts[:2000]:  # a log line's own fields: "total=10, active=10, waiting=42"
+        for m in _KEY_VALUE.finditer(text[:200_000]):
+            for word in _words(m.group(1)):
+                out[word].add((None, round(float(m.group(2)), 6)))
     stack: list[tuple[Any, tuple[str, ...]]] = [(parse(t), ()) for t in texts[:2000]]
     while stack:
         node, path = stack.pop()
@@ -114,13 +122,24 @@ def _labels(text: str, q: Quantity, fields: dict[str, set[tuple[str | None, floa
     after = text[q.end :].split()[:_NEAR]
     out = []
     for side, words in (("before", before), ("after", after)):
-        for word in words if side == "after" else reversed(words):
+        ordered = words if side == "after" else list(reversed(words))
+        for i, word in enumerate(ordered):
             if quantities(word) and not word.strip("()[],.:;").isalpha():
                 break  # another figure: what lies past it is its own
+            if side == "after" and i + 1 < len(ordered) and _figure(ordered[i + 1]):
+                break  # "size 20 overflow 10": a label right before a figure is that one's
+            if side == "before" and word.lower().strip(",;") in ("and", "or", "but", "while"):
+                break  # "10 are active and 42 waiting": `active` is the 10's
+            if side == "before" and re.search(r"['’]s$", word):
+                break  # "the customer's card ending 8318": the customer owns the card, not 8318
             label = _singular(re.sub(r"[^a-z]", "", word.lower()))
             if label in fields and _own(text, q, label, figures):
                 out.append(label)
     return out
+
+
+def _figure(word: str) -> bool:
+    return bool(quantities(word)) and not word.strip("()[],.:;").isalpha()
 
 
 def _own(text: str, q: Quantity, label: str, figures: list[Quantity]) -> bool:
@@ -130,6 +149,14 @@ def _own(text: str, q: Quantity, label: str, figures: list[Quantity]) -> bool:
     span = min(spans, key=lambda s: _gap(s, (q.start, q.end)))
     nearest = min(figures, key=lambda f: _gap(span, (f.start, f.end)))
     return (nearest.start, nearest.end) == (q.start, q.end)
+
+
+def _named_field(text: str, q: Quantity, labels: list[str]) -> bool:
+    """Whether a label other than the counted noun names the figure's field ("42 connections
+    are active": `active`)."""
+    after = text[q.end :].split()[:1]
+    noun = _singular(re.sub(r"[^a-z]", "", after[0].lower())) if after else ""
+    return any(label != noun for label in labels)
 
 
 def _counts(text: str, q: Quantity) -> bool:

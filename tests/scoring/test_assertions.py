@@ -333,4 +333,4 @@ def test_a_clock_time_in_a_row_is_no_figure_of_the_record(suite: TaskSuite) -> N
         "| t-9813a | 9813 | 2026-06-16 09:14:00+00 |\n| t-4504b | 4504 | 2026-08-25 17:40:00+00 |"
     )
     found, why = score(suite, "write-without-write-tool-09", calls, answer)
-    assert "'00'" not in why, why
+    assert found == 1.0, why

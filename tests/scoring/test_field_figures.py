@@ -60,3 +60,26 @@ def test_a_field_s_own_value_passes(answer: str) -> None:
 def test_another_field_s_value_fails(answer: str) -> None:
     found = problems(answer)
     assert len(found) == 1 and "a value the environment gives another field" in found[0]
+
+
+LOG_ENV = Environment.model_validate(
+    {
+        "files": {
+            "/var/log/app/app.log": "2026-11-29 14:05:03 WARN pool checkout timed out "
+            "(total=10, active=10, idle=0, waiting=42)\n"
+        }
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "fails"),
+    [
+        ("All 10 connections are active and 42 requests are waiting.", False),
+        ("All 42 connections are active and 10 requests are waiting.", True),
+        ("The pool (total 10, idle 0) has 42 waiting.", False),
+    ],
+)
+def test_a_log_line_s_own_fields_hold_their_figures(answer: str, fails: bool) -> None:
+    found = field_figure_problems(Reading(answer, declared_entities(LOG_ENV, ""), [], []))
+    assert bool(found) is fails, found
