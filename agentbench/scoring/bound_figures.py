@@ -181,8 +181,8 @@ def bound_moment_problems(reading: Reading) -> list[str]:
     stated: dict[str, list[Moment]] = {}
     for key, entity in entities.by_key.items():
         if _RECORD_KIND.match(entity.kind) and entity.evidence:
-            found = [m for t in entity.evidence for m, _, _ in moments(t[:20_000])]
-            stated[key] = [m for m in found if m.hour is not None and m.minute is not None]
+            held = [m for t in entity.evidence for m, _, _ in moments(t[:20_000])]
+            stated[key] = [m for m in held if m.hour is not None and m.minute is not None]
     if not any(stated.values()):
         return []
     for s, group in enumerate(reading.groups):
