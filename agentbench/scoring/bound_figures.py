@@ -24,7 +24,7 @@ from agentbench.scoring.figures import LABEL, Stated
 from agentbench.scoring.numbers import worked_figures
 from agentbench.scoring.quantities import Moment, moments, quantities
 from agentbench.scoring.reading import Reading
-from agentbench.scoring.structured import parse
+from agentbench.scoring.structured import nodes, parse
 from agentbench.tasks.expectations import Fact
 
 # a number that names a thing rather than measures it: "order 88412", "invoice 1207"
@@ -160,15 +160,7 @@ def _named(reading: Reading, s: int, c: int) -> list[tuple[int, int, str]]:
 def _list_lengths(texts: list[str]) -> str:
     """How many items each list of a record holds ("declined 3 times" for a record whose
     `attempts` list has three entries): a record states its counts by listing."""
-    lengths: set[int] = set()
-    stack: list[Any] = [parse(t) for t in texts]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            lengths.add(len(node))
-            stack.extend(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
+    lengths = {len(v) for t in texts for v in nodes(parse(t)) if isinstance(v, list)}
     return " ".join(str(n) for n in sorted(lengths))
 
 
@@ -270,16 +262,6 @@ def _records_about(
     return []
 
 
-def _strings(node: Any) -> list[str]:
+def _strings(document: Any) -> list[str]:
     """Every string value of a parsed document, at any depth."""
-    out: list[str] = []
-    stack = [node]
-    while stack and len(out) < 5_000:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str):
-            out.append(item)
-    return out
+    return [v for v in nodes(document) if isinstance(v, str)][:5_000]

@@ -33,6 +33,7 @@ from agentbench.scoring.quantities import (
     unit_base,
 )
 from agentbench.scoring.reading import Reading
+from agentbench.scoring.structured import nodes
 from agentbench.tasks.expectations import Fact
 
 _PAIRS_LIMIT = 300  # distinct stated figures combined pairwise, at most
@@ -86,18 +87,14 @@ def column_sums(texts: list[str]) -> set[float]:
     """The total of each numeric field over the records of a JSON list the texts print (the
     102 on hand of three warehouses' `on_hand`): a figure read off the data, not invented."""
     sums: set[float] = set()
-    stack: list[object] = [v for t in texts for _, _, v in json_values(t[:200_000])]
-    while stack and len(sums) < 2_000:
-        value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-            rows = [r for r in value if isinstance(r, dict)]
-            for key in {k for r in rows for k in r}:
-                cells = [r[key] for r in rows if _numeric(r.get(key))]
-                if len(cells) >= 2:
-                    sums.add(round(float(sum(cells)), 2))
+    for _, _, document in (j for t in texts for j in json_values(t[:200_000])):
+        for value in nodes(document):
+            if isinstance(value, list) and len(sums) < 2_000:
+                rows = [r for r in value if isinstance(r, dict)]
+                for key in {k for r in rows for k in r}:
+                    cells = [r[key] for r in rows if _numeric(r.get(key))]
+                    if len(cells) >= 2:
+                        sums.add(round(float(sum(cells)), 2))
     return sums
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import yaml
@@ -73,6 +73,21 @@ def add_records(
         for index, item in enumerate(data):
             if isinstance(item, (dict, list)):
                 add_records(item, owner, add, f"{prefix}#{index}", budget, within)
+
+
+def nodes(document: Any, limit: int = 50_000) -> Iterator[Any]:
+    """Every value of a parsed document (the document, its lists, objects and scalars),
+    depth-first, at most `limit` of them."""
+    stack = [document]
+    seen = 0
+    while stack and seen < limit:
+        item = stack.pop()
+        seen += 1
+        yield item
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _scalar(value: Any) -> bool:
