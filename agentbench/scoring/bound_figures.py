@@ -132,8 +132,7 @@ def _segment_problem(
         ):
             continue
         if not own_figures.plain(q.raw):
-            names = [n for e in records for n in e.names] or sorted(keys)
-            said, name = clause.text[q.start : q.end], min(names, key=len)
+            said, name = clause.text[q.start : q.end], _record_name(reading, keys)
             return f"figure {said!r} is said of {name}, whose record does not state it"
     return ""
 
@@ -171,10 +170,9 @@ def bound_moment_problems(reading: Reading) -> list[str]:
     if not entities.simulated:
         return []
     stated: dict[str, list[Moment]] = {}
-    for key, entity in entities.by_key.items():
-        if _RECORD_KIND.match(entity.kind) and entity.evidence:
-            held = [m for t in entity.evidence for m, _, _ in moments(t[:20_000])]
-            stated[key] = [m for m in held if m.hour is not None and m.minute is not None]
+    for key, texts in _record_texts(reading):
+        held = [m for t in texts for m, _, _ in moments(t[:20_000])]
+        stated[key] = [m for m in held if m.hour is not None and m.minute is not None]
     if not any(stated.values()):
         return []
     for s, group in enumerate(reading.groups):
@@ -194,7 +192,7 @@ def bound_moment_problems(reading: Reading) -> list[str]:
                     continue
                 if any(_same(said, m) for m in own) or not any(_same(said, m) for m in others):
                     continue
-                name = min((n for k in keys for n in entities.by_key[k].names), key=len)
+                name = _record_name(reading, keys)
                 return [
                     f"time {clause.text[start:end]!r} is said of {name}, whose record does not "
                     "state it (another record does)"
@@ -218,10 +216,10 @@ def crossed_value_problems(reading: Reading) -> list[str]:
     entities = reading.entities
     if not entities.simulated:
         return []
-    values: dict[str, set[str]] = {}
-    for key, entity in entities.by_key.items():
-        if _RECORD_KIND.match(entity.kind) and entity.evidence:
-            values[key] = {str(v).lower() for t in entity.evidence for v in _strings(parse(t))}
+    values = {
+        key: {v.lower() for t in texts for v in _strings(parse(t))}
+        for key, texts in _record_texts(reading)
+    }
     for s, group in enumerate(reading.groups):
         for c, clause in enumerate(group):
             for keys, lo, hi in _segments(clause.text, _records_about(reading, s, c, values)):
@@ -242,7 +240,7 @@ def crossed_value_problems(reading: Reading) -> list[str]:
                         continue
                     if stance_at(clause, m.span()) is not Stance.asserted:
                         continue
-                    name = min((n for k in keys for n in entities.by_key[k].names), key=len)
+                    name = _record_name(reading, keys)
                     return [
                         f"{m.group(1)!r} is said of {name}, whose record does not hold it "
                         "(another record does)"
@@ -260,6 +258,22 @@ def _records_about(
         if found:
             return found if i == c else [(0, 0, k) for _, _, k in found]
     return []
+
+
+def _record_texts(reading: Reading) -> list[tuple[str, tuple[str, ...]]]:
+    """(key, evidence) of every declared record that has evidence."""
+    return [
+        (key, tuple(e.evidence))
+        for key, e in reading.entities.by_key.items()
+        if _RECORD_KIND.match(e.kind) and e.evidence
+    ]
+
+
+def _record_name(reading: Reading, keys: frozenset[str] | list[str]) -> str:
+    """The shortest name of these records (one name may be served by two routes)."""
+    by_key = reading.entities.by_key
+    names = [n for k in keys if k in by_key for n in by_key[k].names]
+    return min(names, key=len) if names else min(keys)
 
 
 def _strings(document: Any) -> list[str]:
