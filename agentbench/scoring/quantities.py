@@ -148,13 +148,16 @@ def _compounds(text: str) -> list[Quantity]:
 def quantities(text: str) -> list[Quantity]:
     """Every figure and spelled-out count in the text, normalised."""
     out: list[Quantity] = _compounds(text)
-    dates = [(a, b) for _, a, b in moments(text)]
-    taken = [(q.start, q.end) for q in out]
+    # a figure inside a date (a day of the month, an hour) or a compound duration is part of
+    # that, not a figure of its own; one mark per character keeps the test linear in the text
+    covered = bytearray(len(text) + 1)
+    for _, a, b in moments(text):
+        covered[a:b] = b"\x01" * (b - a)
+    for q in out:
+        covered[q.start : q.end] = b"\x01" * (q.end - q.start)
     for match in _FIGURE.finditer(text):
-        if any(a <= match.start() < b for a, b in dates):
-            continue  # a day of the month, an hour: part of a date, not a figure
-        if any(a <= match.start() < b for a, b in taken):
-            continue  # part of a compound duration
+        if covered[match.start()]:
+            continue
         value = parse_number(match.group("num"))
         unit = match.group("unit") or (match.group("cur") or match.group("cur2") or "").strip()
         dimension, raw = None, value
