@@ -49,6 +49,7 @@ class Stance(Enum):
     asserted = "asserted"
     hedged = "hedged"
     negated = "negated"
+    supposed = "supposed"  # inside an "if" clause: neither claimed nor offered as a candidate
 
 
 @dataclass(frozen=True)
@@ -68,11 +69,14 @@ class Clause:
 _TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
-# a sentence ends at . ! ? (not an abbreviation's, "i.e.", "e.g.", "vs.", nor an ellipsis in a
+# a sentence ends at . ! ? (not an abbreviation's, "i.e.", "e.g.", "vs.", "a.m." before a
+# lowercase word, nor an ellipsis in a
 # list, "02:15, ... 04:30") and at one closed by
 # markdown or a quote: "**Clara Moreau.** The ..."
 _SENTENCE_END = re.compile(
-    r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bapprox\.)(?<!\bcf\.)(?<!\.\.\.)(?<=[.!?])\s+"
+    r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bapprox\.)(?<!\bcf\.)(?<!\.\.\.)"
+    r"(?<!\b[ap]\.m\.)(?<!\betc\.)(?<=[.!?])\s+"
+    r"|(?<=\b[ap]\.m\.)\s+(?=(?-i:[A-Z]))|(?<=\betc\.)\s+(?=(?-i:[A-Z]))"
     r"|(?<=[.!?][*_\"')\]])\s+|(?<=[.!?][*_]{2})\s+",
     re.IGNORECASE,
 )
@@ -182,17 +186,23 @@ def sentence_clauses(text: str) -> list[list[Clause]]:
         base = lead == "hedged" or question  # a question asserts nothing
         hedged, after_so = base, False
         parts = _split_outside_code(sentence)
-        first_look = bool(_FIRST_LOOK.match(sentence))
+        # where a first impression starts ("At first glance ...", "... 6417 - at first that
+        # looks like EUR 6,417"): None while the sentence has none
+        first_look: int | None = len(group) if _FIRST_LOOK.match(sentence) else None
         for index, part in enumerate(parts):
             if index % 2:  # a break: a hedge reaches past commas, not past "; but however"
-                if first_look and group and _TURN.search(part):
+                if first_look is not None and len(group) > first_look and _TURN.search(part):
                     # "At first glance it looked like 102, but that is on-hand stock"
-                    group[:] = [replace(c, negated_before=True) for c in group]
-                    first_look = False
+                    group[first_look:] = [
+                        replace(c, negated_before=True) for c in group[first_look:]
+                    ]
+                    first_look = None
                 if HEDGE_STOP.fullmatch(part.strip()):
                     hedged = base
                 after_so = after_so or bool(CONSEQUENCE.search(part))
                 continue
+            if first_look is None and index and _FIRST_LOOK.match(part):
+                first_look = len(group)
             for i, piece in enumerate(CONTRAST.split(part)):
                 if piece.strip():
                     group.append(
@@ -282,6 +292,20 @@ _DEFINES = re.compile(
     r"stands for|says that)\b",
     re.IGNORECASE,
 )
+# what the statement is said of is over: "her override as primary ended at 22:00"
+_ENDED = re.compile(
+    r"\W*(?:(?:role|shift|override|rota|slot|window|status)\s+)?(?:had\s+|has\s+|had\s+already\s+|"
+    r"has\s+already\s+|already\s+)?(?:ended|expired|lapsed|ran\s+out|finished)\b"
+    r"|\W*(?:is|was|were|are)\s+(?:already\s+)?over\b",
+    re.IGNORECASE,
+)
+# the consequence of a condition in the same clause: "if she doesn't acknowledge it escalates"
+_CONSEQUENT = re.compile(
+    r"\b(?:then|it|they|this|that|he|she|we|you|(?:the|a|an|its|their)\s+\w+)\s+"
+    r"(?:\w+s|will|would|should|must|goes|gets)\b"
+    r"(?![^\w]*$)",
+    re.IGNORECASE,
+)
 _CONDITION = re.compile(r"\s*(?:if|unless|in case|whenever|should)\b", re.IGNORECASE)
 
 
@@ -293,11 +317,15 @@ def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
         return Stance.negated  # "the secret is not missing": its own words deny it
     before = text[: span[0]]
     if _CONDITION.match(before):
-        before = ""  # "if she doesn't acknowledge, it escalates to X": the `not` is the condition's
+        if not _CONSEQUENT.search(before):
+            return Stance.supposed  # "if she doesn't respond within 10 minutes": a supposition
+        before = ""  # "if she doesn't acknowledge it escalates to X": the `not` is the condition's
     after = _own_predication(text[span[1] :])
     if _DEFINES.match(after) and not NEGATION.match(text[span[0] : span[1]]):
         after = ""  # "502 Bad Gateway means the proxy couldn't get …": the definition's `not`
     rest = before + " … " + after
+    if _ENDED.match(after):
+        return Stance.negated  # "Marta's override of the primary ended Sunday": no longer so
     cleared = span[1] > 0 and EXCULPATED.match(clause.text[span[1] :])
     if DOUBLE_NEGATION.search(rest):
         return Stance.hedged  # "I can't rule out X" keeps X open

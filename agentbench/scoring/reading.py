@@ -137,7 +137,12 @@ class Reading:
                 return frozenset(listed)
         for i in order:
             # the user an action ran as ("... as user indexer") is not what a later clause is about
-            own = [k for a, _, k in self.mentions[s][i] if not _AS_USER.search(group[i].text[:a])]
+            own = [
+                k
+                for a, b, k in self.mentions[s][i]
+                if not _AS_USER.search(group[i].text[:a])
+                and not _REPORTS.match(group[i].text[b:])  # "the payments API shows ...": a source
+            ]
             if own and not _negated(group[i]):
                 return frozenset(own)
         for earlier in range(s - 1, -1, -1):
@@ -201,7 +206,10 @@ class Reading:
             lo = starts[covered[0]] if covered else 0
             hi = starts[covered[-1]] + len(group[covered[-1]].text) if covered else len(text)
             lo, hi = min(lo, span[0]), max(hi, span[1])
-            whole = Clause(text[lo:hi], group[0].hedged_before, False, group[0].negated_before)
+            # the context of the first clause it covers, not of the sentence's first: "My
+            # first thought was X, but that's not right: 6-8 ... 08:55" retracts only X
+            first = group[covered[0]] if covered else group[0]
+            whole = Clause(text[lo:hi], first.hedged_before, False, first.negated_before)
             stance = stance_at(whole, (span[0] - lo, span[1] - lo))
             # a later clause it spans negates it by words outside the statement's own
             # ("the Secret ..., X, isn't present" holds its `n't` inside the statement)
@@ -222,6 +230,12 @@ def table_row(group: list[Clause]) -> bool:
     return sentence.startswith("|") and sentence.endswith("|")
 
 
+_REPORTS = re.compile(
+    r"\s*(?:api|endpoint|service|log|logs|output|table|record|response)?\s*(?:shows|showed|says|said|"
+    r"reports|reported|lists|listed|returns|returned|confirms|confirmed|prints|printed)\s+"
+    r"(?:that|this|the|its|those|these)\b",  # "... shows that payment as failed": of another
+    re.IGNORECASE,
+)
 _AS_USER = re.compile(r"\bas\s+(?:the\s+)?(?:user\s+|account\s+)?$", re.IGNORECASE)
 _MODIFIER = re.compile(
     r"\b(?:on|at|from|to|via|behind|inside|against|towards?|into|onto|than|like|as)\s+"

@@ -183,3 +183,36 @@ def test_a_negation_inside_a_definition_is_the_definition_s() -> None:
     assert stance_at(clause, (4, 15)) is Stance.asserted
     plain = sentence_clauses("Bad Gateway is not what the log shows.")[0][0]
     assert stance_at(plain, (0, 11)) is Stance.negated
+
+
+def test_a_clock_time_in_am_ends_no_sentence_before_a_lowercase_word() -> None:
+    assert len(sentence_clauses("It runs from 6:00 a.m. until 8:55 a.m. on weekends.")) == 1
+    assert len(sentence_clauses("It runs until 8:55 a.m. Then it stops.")) == 2
+
+
+def _stance(text: str, words: str) -> Stance:
+    for group in sentence_clauses(text):
+        for clause in group:
+            if words in clause.text:
+                at = clause.text.index(words)
+                return stance_at(clause, (at, at + len(words)))
+    raise AssertionError(f"{words!r} not in {text!r}")
+
+
+def test_what_an_if_clause_supposes_is_neither_claimed_nor_offered() -> None:
+    said = "If she doesn't respond within 10 minutes, it escalates to Piotr."
+    assert _stance(said, "respond within") is Stance.supposed
+    assert _stance("She doesn't respond within 10 minutes.", "respond within") is Stance.negated
+
+
+def test_a_state_said_to_have_ended_is_no_longer_so() -> None:
+    said = "Marta's weekend override of the primary ended Sunday at 22:00 UTC."
+    assert _stance(said, "primary") is Stance.negated
+    assert _stance("Marta is primary until Sunday.", "primary") is Stance.asserted
+
+
+def test_a_first_impression_mid_sentence_is_retracted_from_where_it_starts() -> None:
+    said = "The API lists 6417 - at first that looks like EUR 6,417, but it is in cents."
+    groups = sentence_clauses(said)
+    assert not groups[0][0].negated_before  # "The API lists 6417" stands
+    assert _stance(said, "looks like") is Stance.negated
