@@ -29,6 +29,7 @@ from agentbench.scoring.bound_figures import (
 from agentbench.scoring.change_counts import change_count_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.clocks import (
+    dated_clock_problems,
     half_day_problems,
     run_count_problems,
     unstated_time_problems,
@@ -39,8 +40,13 @@ from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.equivalences import equivalence_problems
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.field_figures import field_figure_problems
-from agentbench.scoring.figures import address_problems, figure_problems, identifier_problems
-from agentbench.scoring.naming import unknown_user_problems
+from agentbench.scoring.figures import (
+    address_problems,
+    figure_problems,
+    identifier_problems,
+    required_unit_problems,
+)
+from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
 from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.unsupported import unsupported_problems
@@ -166,13 +172,16 @@ def answer_check(
         problems += reject_problems(fact, reading, required, outputs)
     problems += unsupported_problems(reading, required, outputs)
     problems += figure_problems(reading, required, outputs)
+    problems += required_unit_problems(reading, required)
     problems += identifier_problems(reading, outputs)
     problems += address_problems(reading, outputs)
     problems += unknown_user_problems(reading, outputs)
+    problems += crossed_parent_problems(reading)
     problems += count_problems(reading, required, outputs)
     problems += zone_problems(reading, outputs)
     problems += unstated_time_problems(reading, [prompt, *outputs, *happened])
     problems += half_day_problems(reading, [prompt, *outputs, *happened])
+    problems += dated_clock_problems(reading, [prompt, *outputs, *happened])
     problems += run_count_problems(reading, [prompt, *outputs])
     problems += bound_figure_problems(reading, required)
     problems += bound_moment_problems(reading)

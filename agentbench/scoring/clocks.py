@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 
 from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.quantities import moments, zone_offset
@@ -98,7 +99,7 @@ def zone_problems(reading: Reading, outputs: list[str]) -> list[str]:
 
 _CRON = re.compile(
     r"(?<![\w*/,.:-])([\d*/,-]+)\s+([\d*/,-]+)\s+[\d*/,?LW-]+\s+[\d*/,A-Za-z-]+"
-    r"\s+[\d*/,A-Za-z?L#-]+(?=\s|$|[\"'])"
+    r"\s+([\d*/,A-Za-z?L#-]+)(?=\s|$|[\"'])"
 )
 
 
@@ -175,30 +176,42 @@ _RUN_COUNT = re.compile(
     r"(?<![\d.,])(?P<n>\d+)\s+(?:scheduled\s+)?(?:runs?|times|executions?|invocations?|firings?|jobs)"
     r"\s+(?:an?|per|each|every|on\s+(?:a|each|every))\s+(?P<per>hour|day|weekday|working\s+day"
     r"|business\s+day|weekend\s+day|night|morning|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-    r"|monday\s+to\s+friday)",
+    r"|monday\s+to\s+friday|week|weekend)\b",
     re.IGNORECASE,
 )
+
+
+_WEEK = ("week", "weekend")
 
 
 def run_count_problems(reading: Reading, texts: list[str]) -> list[str]:
     """A count of a cron schedule's runs per day or per hour ("12 executions per weekday") that
     no schedule the prompt or an output shows gives: `*/15 6-9 * * 1-5` runs 16 times a day."""
-    schedules = [
-        (_field(m.group(1), 59), _field(m.group(2), 23))
+    found = [
+        (_field(m.group(1), 59), _field(m.group(2), 23), _field(m.group(3), 7))
         for text in texts
         for m in _CRON.finditer(text[:200_000])
     ]
-    schedules = [(minutes, hours) for minutes, hours in schedules if minutes and hours]
+    schedules = [(minutes, hours) for minutes, hours, _ in found if minutes and hours]
     if not schedules:
         return []
     per_day = {len(minutes) * len(hours) for minutes, hours in schedules}
     per_hour = {len(minutes) for minutes, _ in schedules}
+    # a week's runs: a day's times each day the day-of-week field selects (0 and 7 are Sunday)
+    per_week = {
+        len(minutes) * len(hours) * len({d % 7 for d in days})
+        for minutes, hours, days in found
+        if minutes and hours and days
+    }
     for group in reading.groups:
         for clause in group:
             for m in _RUN_COUNT.finditer(clause.text):
                 if stance_at(clause, m.span()) is not Stance.asserted:
                     continue
-                allowed = per_hour if m.group("per").lower() == "hour" else per_day
+                per = m.group("per").lower()
+                allowed = per_hour if per == "hour" else per_week if per in _WEEK else per_day
+                if not allowed:
+                    continue
                 if int(m.group("n")) not in allowed:
                     return [
                         f"count {m.group().strip()!r} is not what the schedule gives "
@@ -231,3 +244,86 @@ def half_day_problems(reading: Reading, texts: list[str]) -> list[str]:
                         f"read states {flipped // 60:02d}:{flipped % 60:02d}"
                     ]
     return []
+
+
+def dated_clock_problems(reading: Reading, texts: list[str]) -> list[str]:
+    """A clock time the answer dates by the one date its sentence names, where what was read
+    states that clock time only on other days: "declined three times on 2026-11-06
+    (21:16:51-21:16:53)" where the attempts were on the 6th, 7th and 8th."""
+    if not reading.entities.simulated:
+        return []
+    dated: dict[tuple[int, int, int | None], set[tuple[int, int]]] = {}
+    undated: set[tuple[int, int, int | None]] = set()
+    for text in texts:
+        text = text[:200_000]
+        spans = []
+        for m, start, end in moments(text):
+            spans.append((start, end))
+            if m.hour is not None and m.minute is not None:
+                dated.setdefault((m.hour, m.minute, m.second), set()).add((m.month, m.day))
+        for c in _CLOCK_TIME.finditer(text):
+            if not any(a <= c.start() < b for a, b in spans):
+                undated.add(_clock(c))
+    if not dated:
+        return []
+    for group in reading.groups:
+        sentence = next((c.sentence for c in group if c.sentence), "")
+        found = moments(sentence)
+        days = {(m.month, m.day) for m, _, _ in found if m.hour is None}
+        if len(days) != 1 or any(m.hour is not None for m, _, _ in found):
+            continue  # no date, several, or times that carry their own
+        if any(_MORE_DAYS.match(sentence, end) for _, _, end in found):
+            continue  # "on Nov 6, 7 and 8": several days, one spelled out
+        if _OTHER_DAYS.search(sentence):
+            continue  # "from Friday 18:00 until Monday 14:00, so on 2026-11-16": days by name
+        (day,) = days
+        dated_at = found[0][2]
+        for clause in group:
+            at = sentence.find(clause.text)
+            for c in _CLOCK_TIME.finditer(clause.text):
+                if at < 0 or not dated_at <= at + c.start() <= dated_at + 100:
+                    continue  # a time before the date, or far after it, is not dated by it
+                clock = _clock(c)
+                on = {d for k, ds in dated.items() if _agree(k, clock) for d in ds}
+                if not on or day in on or any(_agree(u, clock) for u in undated):
+                    continue
+                if _past_midnight(day, clock[0], on):
+                    continue  # "started on Nov 6 at 23:58 and ended 00:02": the next day's
+                if stance_at(clause, c.span()) is not Stance.asserted:
+                    continue
+                others = ", ".join(f"{mo:02d}-{d:02d}" for mo, d in sorted(on))
+                return [
+                    f"time {c.group()} is dated {day[0]:02d}-{day[1]:02d} by its sentence, but "
+                    f"what was read states it on {others}"
+                ]
+    return []
+
+
+_OTHER_DAYS = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|today|tomorrow|tonight|previous"
+    r"|prior|next|earlier|later|before|after)\b",
+    re.IGNORECASE,
+)
+_MORE_DAYS = re.compile(
+    r"(?:\s*,\s*\d{1,2}(?:st|nd|rd|th)?)*\s*,?\s*(?:and|&|to|through|-|–)\s*\d{1,2}\b(?!:)"
+)
+
+
+def _clock(m: re.Match[str]) -> tuple[int, int, int | None]:
+    return int(m.group(1)), int(m.group(2)), int(m.group(3)) if m.group(3) else None
+
+
+def _agree(a: tuple[int, int, int | None], b: tuple[int, int, int | None]) -> bool:
+    return a[:2] == b[:2] and (a[2] is None or b[2] is None or a[2] == b[2])
+
+
+def _past_midnight(day: tuple[int, int], hour: int, on: set[tuple[int, int]]) -> bool:
+    """Whether a clock time near midnight may lie on the day after (or before) the one named."""
+    try:
+        named = date(2000, *day)
+    except ValueError:
+        return False
+    after, before = named + timedelta(days=1), named - timedelta(days=1)
+    return ((after.month, after.day) in on and hour < 3) or (
+        (before.month, before.day) in on and hour >= 21
+    )

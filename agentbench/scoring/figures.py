@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from itertools import combinations
 
 from agentbench.jsontext import json_values
-from agentbench.scoring.claims import Stance, stance_at
+from agentbench.scoring.claims import Clause, Stance, stance_at
 from agentbench.scoring.entities import IDENT, Entities, kind_of_token
 from agentbench.scoring.numbers import derivation_operand, worked_results
 from agentbench.scoring.quantities import (
@@ -274,6 +274,44 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                 ):
                     return [f"figure {said!r} is stated nowhere in the prompt or the tool outputs"]
     return []
+
+
+def required_unit_problems(reading: Reading, facts: list[Fact]) -> list[str]:
+    """The required figure's number asserted in another unit of its dimension: "691,200 ms"
+    or "691200 (milliseconds)" where 691,200 seconds is the answer."""
+    for fact in facts:
+        amount = fact.amount
+        if amount is None or amount.unit is None:
+            continue
+        dimension, factor = unit_base(amount.unit)
+        slack = amount.tolerance + 1e-9 * max(1.0, abs(amount.value))
+        for group in reading.groups:
+            sentence = group[0].sentence if group and group[0].sentence else ""
+            for q in quantities(sentence):
+                own = q.value / q.raw if q.raw else factor
+                if q.dimension != dimension or abs(q.raw - amount.value) > slack:
+                    continue
+                if _close(own, factor, 0.075):
+                    continue  # 64 MB for 64Mi is a rounding
+                if _negated_at(group, sentence, q.start):
+                    continue
+                said = sentence[q.start : q.end]
+                return [f"figure {said!r} gives the answer's number in the wrong unit "
+                        f"({amount.unit} asked)"]
+    return []
+
+
+def _negated_at(group: list[Clause], sentence: str, at: int) -> bool:
+    """Whether the clause of the sentence that holds position `at` negates what stands there."""
+    start = 0
+    for clause in group:
+        found = sentence.find(clause.text, start)
+        if found < 0:
+            continue
+        if found <= at < found + len(clause.text):
+            return stance_at(clause, (at - found, at - found + 1)) is Stance.negated
+        start = found + len(clause.text)
+    return False
 
 
 _ADDRESS = re.compile(

@@ -75,3 +75,41 @@ def unknown_user_problems(reading: Reading, outputs: list[str]) -> list[str]:
                 if stance_at(clause, m.span()) is Stance.asserted:
                     return [f"names the account {name!r}, which nothing in the environment holds"]
     return []
+
+
+def crossed_parent_problems(reading: Reading) -> list[str]:
+    """A record named under a table that is not its own: "the sessions table has three rows
+    that expired: t-6716a, t-7151b and o-7151a" where o-7151a is a row of upload_links (the
+    sentence naming no other table)."""
+    by_key = reading.entities.by_key
+    for s, group in enumerate(reading.groups):
+        named = [(c, k) for c, m in enumerate(reading.mentions[s]) for _, _, k in m]
+        tables = {k for _, k in named if k in by_key and by_key[k].kind == "table"}
+        if len(tables) != 1:
+            continue
+        # the columns of the named table's rows the sentence lists ("t-6716a, t-7151b and ...")
+        listed = {
+            by_key[k].kind.rsplit(".", 1)[-1]
+            for _, k in named
+            if k in by_key and by_key[k].kind.startswith("row:") and by_key[k].parents & tables
+        }
+        for c, key in named:
+            entity = by_key.get(key)
+            if entity is None or not entity.kind.startswith("row:"):
+                continue
+            parents = {p for p in entity.parents if by_key.get(p) and by_key[p].kind == "table"}
+            if not parents or parents & tables or entity.kind.rsplit(".", 1)[-1] not in listed:
+                continue  # no list of the table's own records it stands in
+            (table,) = tables
+            held = reading.evidence(frozenset({table})).lower()
+            if any(n.lower() in held for n in entity.names):
+                continue  # a foreign key: the customer an order row holds
+            clause = group[c]
+            at = next((a for a, _, k in reading.mentions[s][c] if k == key), 0)
+            if stance_at(clause, (at, at + 1)) is not Stance.asserted:
+                continue
+            return [
+                f"names {sorted(entity.names)[0]} as a record of {table.split(':', 1)[1]}; it is "
+                f"a row of {', '.join(sorted(p.split(':', 1)[1] for p in parents))}"
+            ]
+    return []

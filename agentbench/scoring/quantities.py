@@ -72,6 +72,7 @@ _WORD_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _UNIT_ALT = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True) if u not in "$€")
+_BRACKETED_UNIT = re.compile(r"\s*\(\s*(" + _UNIT_ALT + r")\s*\)", re.IGNORECASE)
 # A figure: 1,234.5 / 1.234,5 / 1 234,5 / 1234.5 / 1234,5; not inside an identifier, an IP
 # address, a version, a date or a time of day.
 _FIGURE = re.compile(
@@ -160,11 +161,16 @@ def quantities(text: str) -> list[Quantity]:
             continue
         value = parse_number(match.group("num"))
         unit = match.group("unit") or (match.group("cur") or match.group("cur2") or "").strip()
+        end = match.end()
+        if not unit:
+            labelled = _BRACKETED_UNIT.match(text, end)  # "set it to 691200 (milliseconds)"
+            if labelled:
+                unit, end = labelled.group(1), labelled.end()
         dimension, raw = None, value
         if unit:
             dimension, factor = _UNITS[unit.lower()]
             value *= factor
-        out.append(Quantity(value, dimension, match.start(), match.end(), raw, unit or None))
+        out.append(Quantity(value, dimension, match.start(), end, raw, unit or None))
     for match in _WORD_NUMBER.finditer(text):
         word = match.group("word").lower()
         if word == "no":  # "no restarts" is zero only before a plural noun
@@ -317,7 +323,7 @@ _ZONES.update({"eet": 2, "eest": 3, "msk": 3, "ist": 5.5, "jst": 9, "aest": 10, 
 _ZONES.update({"edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7})
 _ZONE = re.compile(
     r"^\s*\(?\s*(?:(?P<name>[A-Za-z]{1,4})\b(?:\s*(?P<sign1>[+-])\s*(?P<h1>\d{1,2})(?::?(?P<m1>\d\d))?)?"
-    r"|(?P<sign>[+-])(?P<h>\d\d):?(?P<m>\d\d)\b)"
+    r"|(?P<sign>[+-])(?P<h>\d\d)(?::?(?P<m>\d\d))?(?![\w:]))"  # +01:00, +0100, PostgreSQL's +00
 )
 
 
@@ -327,7 +333,7 @@ def zone_offset(after: str) -> timedelta | None:
     if not m:
         return None
     if m.group("sign"):
-        hours = int(m.group("h")) + int(m.group("m")) / 60
+        hours = int(m.group("h")) + int(m.group("m") or 0) / 60
         return timedelta(hours=hours if m.group("sign") == "+" else -hours)
     name = m.group("name").lower()
     if name not in _ZONES:

@@ -56,13 +56,15 @@ def reject_problems(
     idents = _label_identifiers(fact.label()) if not fact.subject else None
     for o in reading.occurrences(find):
         clause = reading.groups[o.sentence][o.clause].text
-        if o.stance is Stance.negated or (o.sentence in near and _BREAKDOWN.search(clause)):
+        if o.stance in (Stance.negated, Stance.supposed) or (
+            o.sentence in near and _BREAKDOWN.search(clause)
+        ):
             continue
         if fact.amount is not None and _MENTIONED.search(clause[: o.span[0]]) and _NOUN.match(
             clause[o.span[1] :]
         ):
             continue  # "The 436 figure is what sits on the shelf": the figure talked about
-        if labels is not None and labels.search(clause[max(0, o.span[0] - 40) : o.span[1] + 25]):
+        if labels is not None and _labelled(labels, reading, o):
             continue  # "781 on hand", "retry_backoff would be 45000 ms": said of what it is
         if idents is not None and idents.search(_sentence(reading, o.sentence)):
             continue  # "(the other entry, reindex-search, runs daily at 21:22)"
@@ -92,13 +94,21 @@ def reject_problems(
 _MENTIONED = re.compile(r"\b(?:the|that|this)\s+$", re.IGNORECASE)
 _NOUN = re.compile(r"\s*(?:figure|number|value|count|total|reading)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|[Mm]y|[Mm]e|[Ww]e|[Oo]ur)\b")
+_OWN_SIDE = re.compile(
+    r"^\W*(?:is|was|'s|are|were)\s+(?:(?:all|only|just)\s+)?(?:mine|ours|my\s+own|our\s+own|"
+    r"on\s+(?:my|our)\s+(?:side|end))\b",
+    re.IGNORECASE,
+)
 
 
 def _first_person_aside(reading: Reading, o: Occurrence) -> bool:
-    """Whether the clause is an aside in parentheses right after a clause in the first person:
-    "My user can't read the log (Permission denied)" is the agent's own access."""
+    """Whether the clause is an aside in parentheses right after a clause in the first person,
+    or says the problem is the agent's own: "My user can't read the log (Permission denied)",
+    "that permission problem is mine, not the job's"."""
     group = reading.groups[o.sentence]
     clause = group[o.clause]
+    if _OWN_SIDE.search(clause.text[o.span[1] :]):
+        return True
     at = clause.sentence.find(clause.text) if clause.sentence else -1
     aside = at > 0 and clause.sentence[:at].rstrip().endswith("(")
     return aside and o.clause > 0 and bool(_FIRST_PERSON.search(group[o.clause - 1].text))
@@ -175,6 +185,22 @@ def _labels(name: str) -> re.Pattern[str] | None:
     if not words:
         return None
     return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b", re.I)
+
+
+_PRONOUN = re.compile(r"\b(?:it|that|this|which)\b[^,;]{0,30}$", re.IGNORECASE)
+
+
+def _labelled(labels: re.Pattern[str], reading: Reading, o: Occurrence) -> bool:
+    """Whether the figure stands beside its own label, or a pronoun right before it refers
+    back to the label earlier in its sentence ("your cooldown of 46h isn't what you asked,
+    but for reference it would be 165600 seconds")."""
+    clause = reading.groups[o.sentence][o.clause]
+    if labels.search(clause.text[max(0, o.span[0] - 40) : o.span[1] + 25]):
+        return True
+    if not _PRONOUN.search(clause.text[: o.span[0]]) or not clause.sentence:
+        return False
+    at = clause.sentence.find(clause.text)
+    return at > 0 and bool(labels.search(clause.sentence[:at]))
 
 
 def _worked(fact: Fact, reading: Reading, o: Occurrence, required: list[Fact] | None) -> bool:

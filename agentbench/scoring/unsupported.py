@@ -12,7 +12,7 @@ import re
 
 from agentbench.scoring.assertions import predicate
 from agentbench.scoring.claims import Stance
-from agentbench.scoring.lexicon import causes
+from agentbench.scoring.lexicon import Entry, causes
 from agentbench.scoring.reading import Occurrence, Reading, show_key
 from agentbench.tasks.expectations import Fact
 
@@ -36,6 +36,9 @@ def unsupported_problems(
             lead = _lead_in(reading, o) if cause.kind == "event" else ""
             if cause.kind == "event" and _advised(lead + clause, o.span, len(lead)):
                 continue  # "roll back to 1.6.1", "you should refund it": advice, not history
+            ref = _other_tag(clause, cause, reading, outputs or [])
+            if ref:
+                return [f"asserts {cause.id} of image {ref}: what was read shows it of another tag"]
             if any(
                 find
                 and (s := find(clause))
@@ -73,6 +76,33 @@ def unsupported_problems(
                     "supports it"
                 ]
     return []
+
+
+# an image reference with a version tag: registry.internal/search/invoice-worker:1.9.6 (a
+# host:port has no dotted tag)
+_IMAGE_REF = re.compile(
+    r"(?<![\w./-])([a-z0-9][\w./-]*[a-z0-9]):(v?\d+(?:\.[\w-]+)+)(?![\w-]|\.\w)", re.IGNORECASE
+)
+
+
+def _other_tag(clause: str, cause: Entry, reading: Reading, outputs: list[str]) -> str:
+    """An image tag the clause states the cause of, where the lines of what was read that
+    support the cause name other tags and the lines naming this one do not support it:
+    "manifest unknown for invoice-worker:1.9.6" when the pull failed for 1.106."""
+    if not _IMAGE_REF.search(clause):
+        return ""
+    seen = "\n".join([reading.entities.global_evidence, *outputs])[:400_000]
+    lines = [line for line in seen.splitlines() if line.strip()]
+    supporting = [line for line in lines if cause.supported_by(line)]
+    if not supporting:
+        return ""
+    for m in _IMAGE_REF.finditer(clause):
+        tagged = f"{m.group(1).rsplit('/', 1)[-1]}:{m.group(2)}".lower()
+        naming = [line for line in lines if tagged in line.lower()]
+        named_elsewhere = naming and not any(line in supporting for line in naming)
+        if named_elsewhere and any(_IMAGE_REF.search(line) for line in supporting):
+            return m.group()
+    return ""
 
 
 def _declared_present(reading: Reading, kinds: tuple[str, ...], keys: frozenset[str]) -> str:
@@ -137,5 +167,9 @@ def _lead_in(reading: Reading, o: Occurrence) -> str:
 
 
 def _in_code(clause: str, span: tuple[int, int]) -> bool:
-    """Whether the statement lies inside inline code."""
+    """Whether the statement lies inside inline code or is a command's flag (`--timeout=300s`
+    in a fenced loop)."""
+    flag = re.search(r"(?:^|\s)--?[\w-]*$", clause[: span[0]])
+    if flag and re.match(r"[\w-]*[=\s]", clause[span[1] :] + " "):
+        return True
     return any(m.start() <= span[0] and span[1] <= m.end() for m in _CODE.finditer(clause))

@@ -68,3 +68,44 @@ def test_a_twelve_hour_time_in_the_wrong_half_of_the_day_fails() -> None:
     assert problems("It runs every 20 minutes from 3 PM until 5:40 PM on weekends.")
     assert not problems("It runs every 20 minutes from 3 AM until 5:40 AM on weekends.")
     assert not problems("It runs from 3:00 to 5:40, never at 3 PM.")
+
+
+PAYMENT = [
+    '{"attempts": [{"at": "2026-11-06T21:16:51Z"}, {"at": "2026-11-07T21:16:53Z"}, '
+    '{"at": "2026-11-08T21:16:52Z"}]}',
+    "job started 2026-11-06T23:58:10Z, finished 2026-11-07T00:02:41Z",
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("It was declined on 2026-11-06 at 21:16:51.", True),
+        ("Declined three times on 2026-11-06 (21:16:51-21:16:53).", False),
+        ("Declined on Nov 6, 7 and 8 at 21:16:51, 21:16:53 and 21:16:52.", True),  # three dates
+        ("The job ran on 2026-11-06 from 23:58:10 to 00:02:41.", True),  # past midnight
+        ("It was not declined on 2026-11-06 at 21:16:53.", True),  # negated
+        ("The second attempt, 2026-11-07 21:16:53, was declined.", True),  # dated itself
+    ],
+)
+def test_a_clock_time_dated_by_its_sentence_must_be_on_that_day(answer: str, passes: bool) -> None:
+    from agentbench.scoring.clocks import dated_clock_problems
+
+    reading = Reading(answer, declared_entities(ENV, ""), [], [])
+    assert (dated_clock_problems(reading, PAYMENT) == []) is passes
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("That is 36 runs per weekend day.", True),
+        ("That adds up to 72 runs per weekend.", True),
+        ("That adds up to 36 runs per weekend in total.", False),
+        ("It fires 36 times a week.", False),
+    ],
+)
+def test_a_weeks_runs_count_the_days_the_schedule_selects(answer: str, passes: bool) -> None:
+    from agentbench.scoring.clocks import run_count_problems
+
+    reading = Reading(answer, declared_entities(ENV, ""), [], [])
+    assert (run_count_problems(reading, ["*/5 6-8 * * 0,6 /usr/local/bin/sync"]) == []) is passes

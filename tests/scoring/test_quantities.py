@@ -91,3 +91,17 @@ def test_currency_before_the_amount() -> None:
     assert [(q.raw, q.dimension) for q in quantities("The EUR 21,436 payment")] == [
         (21436.0, "eur")
     ]
+
+
+def test_a_unit_in_brackets_after_a_bare_number_is_its_unit() -> None:
+    (found,) = quantities("set it to 691200 (milliseconds)")
+    assert found.unit == "milliseconds" and found.value == 691.2
+    assert quantities("see step 3 (below)")[0].unit is None
+
+
+def test_postgres_hour_offsets_are_zones() -> None:
+    from agentbench.scoring.quantities import zone_offset
+
+    assert zone_offset("+00").total_seconds() == 0  # type: ignore[union-attr]
+    assert zone_offset("+05:30").total_seconds() == 5.5 * 3600  # type: ignore[union-attr]
+    assert zone_offset("+0012x") is None

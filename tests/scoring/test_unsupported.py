@@ -255,3 +255,67 @@ def test_an_account_nothing_shows_fails(tasks: dict[str, Task]) -> None:
     assert ok, why
     ok, why = check(task, good.replace("for user backup", 'for user "postgres"'), read)
     assert not ok and "'postgres'" in why
+
+
+EVENTS = (
+    "Image: registry.internal/search/invoice-worker:1.106\n"
+    'Warning Failed kubelet Failed to pull image "registry.internal/search/invoice-worker:1.106":'
+    " manifest unknown\n"
+    "Image: registry.internal/search/invoice-worker:1.9.6\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "passes"),
+    [
+        ("Pull failed: manifest unknown for registry.internal/search/invoice-worker:1.106", True),
+        ("Pull failed: manifest unknown for registry.internal/search/invoice-worker:1.9.6", False),
+        ("The pull of invoice-worker:1.106 fails (manifest unknown); 1.9.6 pods run fine.", True),
+        ("Run it with `kubectl rollout status deploy/x --timeout=300s`.", True),
+    ],
+)
+def test_a_cause_said_of_an_image_tag_must_be_that_tags(said: str, passes: bool) -> None:
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.reading import Reading
+    from agentbench.scoring.unsupported import unsupported_problems
+    from agentbench.tasks.model import Environment
+
+    env = Environment.model_validate({"files": {"/srv/describe.txt": EVENTS}})
+    reading = Reading(said, declared_entities(env, ""), [], [])
+    assert (unsupported_problems(reading, [], [EVENTS]) == []) is passes
+
+
+def test_a_commands_flag_is_no_claim() -> None:
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.reading import Reading
+    from agentbench.scoring.unsupported import unsupported_problems
+    from agentbench.tasks.model import Environment
+
+    env = Environment.model_validate({"files": {"/srv/app.log": "all rollouts finished"}})
+    loop = "```\nfor d in a b; do\n  kubectl rollout status deploy/$d --timeout=300s\ndone\n```"
+    assert unsupported_problems(Reading(loop, declared_entities(env, ""), [], []), []) == []
+    said = "The rollout hit a timeout."
+    assert unsupported_problems(Reading(said, declared_entities(env, ""), [], []), [])
+
+
+@pytest.mark.parametrize(
+    ("said", "passes"),
+    [
+        ("8 days is 691,200 seconds.", True),
+        ("8 days works out to 691,200 ms, so set it to 691200 (milliseconds).", False),
+        ("Set it to 691200 (seconds), not 691200 ms.", True),
+        ("8 days = 192 hours = 691,200 s.", True),
+    ],
+)
+def test_the_answers_number_in_another_unit_fails(said: str, passes: bool) -> None:
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.figures import required_unit_problems
+    from agentbench.scoring.reading import Reading
+    from agentbench.tasks.expectations import Fact
+    from agentbench.tasks.model import Environment
+
+    fact = Fact.model_validate(
+        {"name": "691200 seconds", "amount": {"value": 691200, "unit": "s", "convert": False}}
+    )
+    reading = Reading(said, declared_entities(Environment(), ""), [], [])
+    assert (required_unit_problems(reading, [fact]) == []) is passes
