@@ -35,7 +35,7 @@ from agentbench.scoring.clocks import (
     unstated_time_problems,
     zone_problems,
 )
-from agentbench.scoring.counts import count_problems
+from agentbench.scoring.counts import count_problems, occurrence_problems
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.equivalences import equivalence_problems
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
@@ -46,7 +46,9 @@ from agentbench.scoring.figures import (
     identifier_problems,
     required_unit_problems,
 )
+from agentbench.scoring.handover import handover_problems
 from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
+from agentbench.scoring.quotes import misquote_problems
 from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.unsupported import unsupported_problems
@@ -178,6 +180,7 @@ def answer_check(
     problems += unknown_user_problems(reading, outputs)
     problems += crossed_parent_problems(reading)
     problems += count_problems(reading, required, outputs)
+    problems += occurrence_problems(reading, outputs)
     problems += zone_problems(reading, outputs)
     problems += unstated_time_problems(reading, [prompt, *outputs, *happened])
     problems += half_day_problems(reading, [prompt, *outputs, *happened])
@@ -193,5 +196,7 @@ def answer_check(
     problems += claimed_check_problems(reading, facts.calls)
     problems += failed_call_claimed_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)
+    problems += misquote_problems(answer, outputs)
+    problems += handover_problems(answer, exp.handover, environment.sql)
     detail = "; ".join(problems) if problems else "answer accepted"
     return CheckRecord(name="answer", passed=not problems, detail=detail[:600])

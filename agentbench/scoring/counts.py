@@ -74,3 +74,51 @@ def count_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> l
                         f"{', '.join(sorted(keys)[:3])} say"
                     ]
     return []
+
+
+# how often something shows up: "the same error shows up 5 times", "logged 3 times"
+_TIMES_SEEN = re.compile(
+    r"\b(?:shows?\s+up|showed\s+up|appears?|appeared|occurs?|occurred|logged|seen|repeated|"
+    r"recurs?|fires?|fired)\s+(?:\w+\s+){0,2}?(?P<n>\d+)\s+times\b"
+    r"|\b(?P<m>\d+)\s+(?:times|occurrences)\s+(?:\w+\s+){0,3}?(?:in|across|over)\s+the\s+(?:last\s+)?",
+    re.IGNORECASE,
+)
+# what is counted: an exception or error class ("SocketTimeoutException")
+_COUNTED_TOKEN = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Exception|Error)\b")
+_REPEATS = re.compile(r"\(x(\d+) over\b")  # an event kubectl printed once for many
+
+
+def occurrence_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """How often the answer says a named error shows up ("SocketTimeoutException ... 5 times")
+    against the lines of what was read that hold it: their count in one output, or in all."""
+    for group in reading.groups:
+        sentence = " ".join(c.text for c in group)
+        tokens = [m.group() for m in _COUNTED_TOKEN.finditer(sentence)]
+        if not tokens:
+            continue
+        for clause in group:
+            for m in _TIMES_SEEN.finditer(clause.text):
+                if stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                said = int(m.group("n") or m.group("m"))
+                for token in tokens:
+                    counts = [_lines_with(o, token) for o in outputs]
+                    if not any(counts):
+                        continue
+                    allowed = {c for c in counts if c} | {sum(counts)}
+                    if said not in allowed:
+                        return [
+                            f"says {token!r} shows up {said} times; what was read holds it "
+                            f"{' or '.join(str(n) for n in sorted(allowed))} times"
+                        ]
+                    break
+    return []
+
+
+def _lines_with(output: str, token: str) -> int:
+    total = 0
+    for line in output[:400_000].splitlines():
+        if token in line:
+            repeats = _REPEATS.search(line)
+            total += int(repeats.group(1)) if repeats else 1
+    return total

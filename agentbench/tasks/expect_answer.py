@@ -283,3 +283,9 @@ class AnswerExpectation(_Strict):
         default_factory=dict,
         description="Key -> literal (text-compared) or matcher, on the answer's JSON object.",
     )
+    handover: list[str] = Field(
+        default_factory=list,
+        description="SQL writes the answer may hand over for someone else to run: a write "
+        "statement in the answer must touch the same rows of the task's database as one of "
+        "these (run on a writable copy, never on the episode's).",
+    )

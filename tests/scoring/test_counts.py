@@ -32,3 +32,29 @@ def problems(answer: str) -> list[str]:
 )
 def test_a_count_agrees_with_the_field_of_its_noun(answer: str, passes: bool) -> None:
     assert (problems(answer) == []) is passes
+
+
+@pytest.mark.parametrize(
+    ("said", "passes"),
+    [
+        ("SocketTimeoutException shows up 3 times in the last 50 lines of both pods.", True),
+        ("SocketTimeoutException shows up 2 times in login-api-b's tail.", True),  # one output
+        ("Across both pods the same error shows up 5 times: SocketTimeoutException.", False),
+        ("The pod restarted 5 times.", True),  # nothing named to count
+    ],
+)
+def test_how_often_a_named_error_shows_up_is_counted_in_what_was_read(
+    said: str, passes: bool
+) -> None:
+    from agentbench.scoring.counts import occurrence_problems
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.reading import Reading
+    from agentbench.tasks.model import Environment
+
+    outputs = [
+        "10:01 ERROR java.net.SocketTimeoutException: Read timed out\n10:02 INFO ok",
+        "10:03 ERROR java.net.SocketTimeoutException: Read timed out\n"
+        "10:04 ERROR java.net.SocketTimeoutException: Read timed out",
+    ]
+    reading = Reading(said, declared_entities(Environment(), ""), [], [])
+    assert (occurrence_problems(reading, outputs) == []) is passes

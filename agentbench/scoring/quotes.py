@@ -1,0 +1,57 @@
+"""What the answer quotes, held against what the tools printed.
+
+A model quotes an error to say what the system said: `'too many connections for role postgres'`.
+A quote that is nearly a line of a tool output, one or two words changed, is a misquote: the
+changed word is usually the fact (the role, the port, the path). Quotes that match an output
+word for word (spacing, case and quote marks aside) pass, and so do quotes of nothing printed
+(a config value the agent proposes, a phrase of its own): only a near-copy is held against its
+line.
+"""
+
+from __future__ import annotations
+
+import re
+
+_QUOTED = re.compile(r'"([^"\n]{12,300})"|`([^`\n]{12,300})`|(?<!\w)\'([^\'\n]{12,300})\'(?!\w)')
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9_.:/-]*[a-z0-9]|[a-z0-9]")
+_MIN_TOKENS = 4
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+def _contains(haystack: list[str], needle: list[str]) -> bool:
+    n = len(needle)
+    return any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+def misquote_problems(answer: str, outputs: list[str]) -> list[str]:
+    """A quote that is a line of what was read with a word or two changed."""
+    lines = [t for o in outputs for line in o[:400_000].splitlines() if (t := _tokens(line))]
+    if not lines:
+        return []
+    for m in _QUOTED.finditer(answer[:20_000]):
+        quote = m.group(1) or m.group(2) or m.group(3)
+        for part in re.split(r"\.\.\.|…", quote):  # an ellipsis: each part is quoted
+            said = _tokens(part)
+            if len(said) < _MIN_TOKENS or any(_contains(line, said) for line in lines):
+                continue
+            near = _nearest(said, lines)
+            if near:
+                return [f"quotes {part.strip()!r}, but what was read says {near!r}"]
+    return []
+
+
+def _nearest(said: list[str], lines: list[list[str]]) -> str:
+    """The stretch of an output line the quote copies with at most two words changed (the
+    same length, the same words elsewhere), else ""."""
+    n = len(said)
+    allowed = 1 if n < 6 else 2
+    for line in lines:
+        for i in range(len(line) - n + 1):
+            window = line[i : i + n]
+            changed = sum(1 for a, b in zip(window, said, strict=True) if a != b)
+            if 0 < changed <= allowed and window[0] == said[0] and window[-1] == said[-1]:
+                return " ".join(window)
+    return ""
