@@ -19,6 +19,7 @@ import re
 from itertools import pairwise
 from typing import Any
 
+from agentbench.jsontext import json_values
 from agentbench.scoring.claims import Clause, Stance, stance_at
 from agentbench.scoring.figures import LABEL, Stated
 from agentbench.scoring.numbers import worked_figures
@@ -102,7 +103,9 @@ def _segment_problem(
     """Why a figure the part [lo, hi) of the clause says of these entities is not theirs."""
     entities = reading.entities
     records = [entities.by_key[k] for k in sorted(keys)]
-    if not all(_RECORD_KIND.match(e.kind) and e.evidence for e in records):
+    # a host's responses are its record for figures ("auth ... up 404349 s"); its name is too
+    # common a word ("a manual deploy") to own handles and times
+    if not all((_RECORD_KIND.match(e.kind) or e.kind == "host") and e.evidence for e in records):
         return ""
     if any(e.kind.startswith("row:") and len(e.evidence) > 1 for e in records):
         return ""  # a value many rows share (the warehouse of twelve SKUs): no one record
@@ -119,11 +122,16 @@ def _segment_problem(
     for q in quantities(clause.text):
         if not lo <= q.start < hi or any(a <= q.start < b for a, b in moments_at):
             continue  # outside the part, or inside a date or clock time ("09:14:00+00")
-        if q.dimension is not None or not clause.text[q.start : q.end][:1].isdigit():
-            continue  # a unit, or a word ("once", "none") rather than a figure
+        if not clause.text[q.start : q.end][:1].isdigit():
+            continue  # a word ("once", "none") rather than a figure
         if stance_at(clause, (q.start, q.end)) is not Stance.asserted:
             continue
         before = clause.text[lo : q.start]
+        counted = _PLURAL.match(clause.text, q.end)
+        fields = {(a or b).lower().rstrip("s") for e in records for t in e.evidence for a, b in
+                  _FIELD.findall(t)}
+        if counted and counted.group(1).lower().rstrip("s") in fields:
+            continue  # "the three warehouses": a count of its rows' warehouses, not a field
         if (
             LABEL.search(before)
             or _NAMED_BY.search(before)
@@ -131,10 +139,18 @@ def _segment_problem(
             or q.raw in worked_figures(clause.sentence or clause.text)
         ):
             continue
-        if not own_figures.plain(q.raw):
+        if q.raw < 10 and any(e.kind == "host" for e in records):
+            continue  # "after 3 tries", "2 of its checks": a host's small counts are the agent's
+        held = own_figures.plain(q.raw) or (q.dimension is not None and own_figures.sized(q))
+        if not held:
             said, name = clause.text[q.start : q.end], _record_name(reading, keys)
             return f"figure {said!r} is said of {name}, whose record does not state it"
     return ""
+
+
+_PLURAL = re.compile(r"\s+([a-z]+s)\b", re.IGNORECASE)
+_FIELD = re.compile(r"\b([a-z][a-z_]*)=|\"([a-z][a-z_]*)\"\s*:")
+_PRONOUN_START = re.compile(r"^\W*(?:it|its|it's|it’s|this\s+one|that\s+one)\b", re.IGNORECASE)
 
 
 def _named(reading: Reading, s: int, c: int) -> list[tuple[int, int, str]]:
@@ -142,6 +158,15 @@ def _named(reading: Reading, s: int, c: int) -> list[tuple[int, int, str]]:
     opening is the name alone ("D-5487: 6 on hand, reorder point 17" is all about D-5487)."""
     by_key = reading.entities.by_key
     found = [(a, b, k) for a, b, k in reading.mentions[s][c] if k in by_key]
+    pronoun = s > 0 and bool(_PRONOUN_START.match(reading.groups[s][0].text))
+    if not found and c == 0 and pronoun and not any(reading.mentions[s]):
+        # "auth is unhealthy: ... It is running 2.3.4 ...": the subject the sentence before
+        # opens with (the first of its clauses to name a record)
+        for named in reading.mentions[s - 1]:
+            before = {k for _, _, k in named if k in by_key}
+            if before:
+                return [(0, 0, k) for k in before] if len(before) == 1 else []
+        return []
     if found or c == 0:
         return found
     if any(k in by_key for i in range(1, c) for _, _, k in reading.mentions[s][i]):
@@ -159,7 +184,9 @@ def _named(reading: Reading, s: int, c: int) -> list[tuple[int, int, str]]:
 def _list_lengths(texts: list[str]) -> str:
     """How many items each list of a record holds ("declined 3 times" for a record whose
     `attempts` list has three entries): a record states its counts by listing."""
-    lengths = {len(v) for t in texts for v in nodes(parse(t)) if isinstance(v, list)}
+    documents = [parse(t) for t in texts]
+    documents += [v for t in texts for _, _, v in json_values(t[:200_000])]  # "status 200 {...}"
+    lengths = {len(v) for d in documents for v in nodes(d) if isinstance(v, list)}
     return " ".join(str(n) for n in sorted(lengths))
 
 
@@ -252,11 +279,19 @@ def _records_about(
     reading: Reading, s: int, c: int, records: dict[str, set[str]]
 ) -> list[tuple[int, int, str]]:
     """The records clause c names, else those the nearest earlier clause of its sentence names
-    ("3.20.1, finished …; it was triggered by p.raman" is about 3.20.1)."""
+    ("3.20.1, finished …; it was triggered by p.raman" is about 3.20.1), else, in a sentence
+    naming nothing declared, those of the nearest of the three sentences before it that names
+    any (a list: "- Version: 2.17.4", "- Finished: …", "- Triggered by m.silva")."""
     for i in range(c, -1, -1):
         found = [(a, b, k) for a, b, k in reading.mentions[s][i] if k in records]
         if found:
             return found if i == c else [(0, 0, k) for _, _, k in found]
+    if any(reading.mentions[s][i] for i in range(len(reading.mentions[s]))):
+        return []
+    for earlier in range(s - 1, max(-1, s - 4), -1):
+        keys = [k for m in reading.mentions[earlier] for _, _, k in m if k in records]
+        if keys:
+            return [(0, 0, k) for k in keys]
     return []
 
 

@@ -299,6 +299,12 @@ _ENDED = re.compile(
     r"|\W*(?:is|was|were|are)\s+(?:already\s+)?over\b",
     re.IGNORECASE,
 )
+# a counterfactual that describes the alternative the answer set aside
+_COUNTERFACTUAL = re.compile(
+    r"\W*(?:that|which|this|it|those)\s+would\s+(?:have\s+)?(?:be|been|show|shown|read|mean|look"
+    r"\s+like)\b",
+    re.IGNORECASE,
+)
 # the consequence of a condition in the same clause: "if she doesn't acknowledge it escalates"
 _CONSEQUENT = re.compile(
     r"\b(?:then|it|they|this|that|he|she|we|you|(?:the|a|an|its|their)\s+\w+)\s+"
@@ -316,6 +322,8 @@ def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
     if _DENIED_NEGATIVE.search(text[span[0] : span[1]]):
         return Stance.negated  # "the secret is not missing": its own words deny it
     before = text[: span[0]]
+    if _COUNTERFACTUAL.match(before):
+        return Stance.supposed  # "(that would be 137 / reason OOMKilled)": what is not the case
     if _CONDITION.match(before):
         if not _CONSEQUENT.search(before):
             return Stance.supposed  # "if she doesn't respond within 10 minutes": a supposition

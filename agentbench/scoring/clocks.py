@@ -16,7 +16,7 @@ import re
 from datetime import date, timedelta
 
 from agentbench.scoring.claims import Stance, stance_at
-from agentbench.scoring.quantities import moments, zone_offset
+from agentbench.scoring.quantities import Moment, moments, zone_offset
 from agentbench.scoring.reading import Reading
 
 
@@ -269,36 +269,57 @@ def dated_clock_problems(reading: Reading, texts: list[str]) -> list[str]:
     for group in reading.groups:
         sentence = next((c.sentence for c in group if c.sentence), "")
         found = moments(sentence)
-        days = {(m.month, m.day) for m, _, _ in found if m.hour is None}
-        if len(days) != 1 or any(m.hour is not None for m, _, _ in found):
-            continue  # no date, several, or times that carry their own
-        if any(_MORE_DAYS.match(sentence, end) for _, _, end in found):
-            continue  # "on Nov 6, 7 and 8": several days, one spelled out
-        if _OTHER_DAYS.search(sentence):
-            continue  # "from Friday 18:00 until Monday 14:00, so on 2026-11-16": days by name
-        (day,) = days
-        dated_at = found[0][2]
         for clause in group:
             at = sentence.find(clause.text)
-            for c in _CLOCK_TIME.finditer(clause.text):
-                if at < 0 or not dated_at <= at + c.start() <= dated_at + 100:
-                    continue  # a time before the date, or far after it, is not dated by it
-                clock = _clock(c)
+            for day, clock, start, end in _dated_in(sentence, found, clause.text, at):
                 on = {d for k, ds in dated.items() if _agree(k, clock) for d in ds}
                 if not on or day in on or any(_agree(u, clock) for u in undated):
                     continue
                 if _past_midnight(day, clock[0], on):
                     continue  # "started on Nov 6 at 23:58 and ended 00:02": the next day's
-                if stance_at(clause, c.span()) is not Stance.asserted:
+                if stance_at(clause, (start, end)) is not Stance.asserted:
                     continue
                 others = ", ".join(f"{mo:02d}-{d:02d}" for mo, d in sorted(on))
+                said = clause.text[start:end]
                 return [
-                    f"time {c.group()} is dated {day[0]:02d}-{day[1]:02d} by its sentence, but "
-                    f"what was read states it on {others}"
+                    f"time {said} is dated {day[0]:02d}-{day[1]:02d}, but what was read states "
+                    f"it on {others}"
                 ]
     return []
 
 
+def _dated_in(
+    sentence: str, found: list[tuple[Moment, int, int]], clause: str, at: int
+) -> list[tuple[tuple[int, int], tuple[int, int, int | None], int, int]]:
+    """(day, clock, start, end in the clause) of every clock time of the clause with its date:
+    a moment that carries both ("02:13:48 on 2026-11-23"), or a bare clock time after the one
+    date the sentence names, within 100 characters ("on 2026-11-06 (21:16:51-21:16:53)")."""
+    if at < 0:
+        return []
+    out = []
+    ahead = bool(_AHEAD.search(clause))  # "the next run is at 02:00 on Nov 24": not yet read
+    for m, start, end in found:
+        inside = at <= start and end <= at + len(clause)
+        if m.hour is not None and m.minute is not None and inside and not ahead:
+            out.append(((m.month, m.day), (m.hour, m.minute, m.second), start - at, end - at))
+    days = {(m.month, m.day) for m, _, _ in found if m.hour is None}
+    if len(days) != 1 or any(m.hour is not None for m, _, _ in found):
+        return out  # no date, several, or times that carry their own
+    if any(_MORE_DAYS.match(sentence, end) for _, _, end in found):
+        return out  # "on Nov 6, 7 and 8": several days, one spelled out
+    if _OTHER_DAYS.search(sentence):
+        return out  # "from Friday 18:00 until Monday 14:00, so on 2026-11-16": days by name
+    (day,) = days
+    dated_at = found[0][2]
+    for c in _CLOCK_TIME.finditer(clause):
+        if dated_at <= at + c.start() <= dated_at + 100:
+            out.append((day, _clock(c), c.start(), c.end()))
+    return out
+
+
+_AHEAD = re.compile(
+    r"\b(?:next|will|tomorrow|scheduled|due|expected|planned|upcoming)\b", re.IGNORECASE
+)
 _OTHER_DAYS = re.compile(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|today|tomorrow|tonight|previous"
     r"|prior|next|earlier|later|before|after)\b",

@@ -41,7 +41,9 @@ DISOWNED = re.compile(
     r"|^\W*(?:and\s+|but\s+)?(?:that|this|it|which)\s+(?:is|was|'s|turned\s+out\s+(?:to\s+be\s+)?)"
     r"\s*(?:wrong|incorrect|mistaken|not\s+(?:quite\s+)?(?:it|right|correct|the\s+case"
     r"|what\s+happened)|a\s+red\s+herring)\b"
-    r"|^\W*(?:scratch\s+that|no\s*,?\s+wait|wait\s*,?\s+no|actually\s*,?\s+no)\b",
+    r"|^\W*(?:scratch\s+that|no\s*,?\s+wait|wait\s*,?\s+no|actually\s*,?\s+no)\b"
+    # "..., not why the job failed"
+    r"|^\W*(?:and\s+|but\s+)?(?:(?:it|this|that)\s+(?:is|was)\s+)?not\s+why\b",
     re.IGNORECASE,
 )
 # Said right after a claim, clears it: "the liveness probe is fine", "the image looks OK".

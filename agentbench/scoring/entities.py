@@ -51,6 +51,13 @@ def kind_of_token(key: str | None, token: str) -> str:
     return "id:" + re.split(r"[-_\d]", token.lower(), maxsplit=1)[0]
 
 
+_NUMBERED = re.compile(r"^([a-z][a-z]*)-([1-9])$", re.IGNORECASE)
+_ORDINALS = [
+    *("-", "first", "second", "third", "fourth"),
+    *("fifth", "sixth", "seventh", "eighth", "ninth"),
+]
+
+
 class Entities:
     """The declared entities of one environment and where answer text names them."""
 
@@ -259,6 +266,12 @@ class Entities:
             for name in entity.names:
                 body = re.escape(name)
                 out.append((_pattern(body), entity.key))
+                numbered = _NUMBERED.match(name)
+                if numbered:  # replica-3 is "the third replica", "replica 3", "replica #3"
+                    stem, n = re.escape(numbered.group(1)), int(numbered.group(2))
+                    alias = rf"(?:{_ORDINALS[n]}\s+{stem}|{stem}\s+(?:#|no\.\s*)?{n})"
+                    found = re.compile(rf"(?<![\w-]){alias}(?![\w-])", re.IGNORECASE)
+                    out.append((found, entity.key))
         out.sort(key=lambda p: -len(p[0].pattern))
         return out
 

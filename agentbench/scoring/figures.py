@@ -24,7 +24,7 @@ from itertools import combinations
 from agentbench.jsontext import json_values
 from agentbench.scoring.claims import Clause, Stance, stance_at
 from agentbench.scoring.entities import IDENT, Entities, kind_of_token
-from agentbench.scoring.numbers import derivation_operand, worked_results
+from agentbench.scoring.numbers import derivation_operand, equations, worked_results
 from agentbench.scoring.quantities import (
     Quantity,
     factors,
@@ -102,6 +102,9 @@ def _numeric(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+_OUT_OF_ITSELF = re.compile(r"(?<![\d.])(\d+)\s*(?:/|of)\s*\1(?![\d.])")
+
+
 class Stated:
     """Every figure the environment, the prompt and the tool outputs state."""
 
@@ -124,6 +127,8 @@ class Stated:
         self.derived: set[float] = {round(r / k, 2) for r in raws for k in (100, 1000)}
         self.derived |= {round(r * 1000, 2) for r in raws}  # cents, milliseconds
         self.derived |= column_sums(texts)
+        if any(_OUT_OF_ITSELF.search(t) for t in texts):
+            self.derived.add(100.0)  # "64 of 64 connections busy", i.e. 100%
         for a, b in combinations(small, 2):
             self.derived |= {round(a + b, 2), round(abs(a - b), 2)}
             if a and b:
@@ -242,6 +247,10 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                     continue
                 if q.raw in worked_results(sentence):
                     continue  # "17 + 68 + 22 = 107": worked out in the sentence, and right
+                if any(
+                    q.raw in terms and stated.plain(result) for terms, result in equations(sentence)
+                ):
+                    continue  # "143 is 128 + 15": the working of a figure that was read
                 if q.dimension in ("bytes", "seconds"):
                     # any figure with its unit written: "about 3 ms" where the log says 3009 ms
                     if (

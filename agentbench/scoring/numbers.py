@@ -119,6 +119,12 @@ _EQUATION = re.compile(
     r"(?![\d.]\d)",
     re.IGNORECASE,
 )
+# the result first: "exit code 143 is 128 + 15"
+_EQUATION_BACK = re.compile(
+    rf"(?<![\w.])(?P<right>{_TERM})\s*(?:=|is|equals|means)\s*(?P<left>{_TERM}(?:\s*[+\-−–*×x/÷]\s*{_TERM})+)"
+    r"(?![\d.]\d)",
+    re.IGNORECASE,
+)
 _OPERATION = re.compile(rf"([+\-−–*×x/÷])\s*({_TERM})", re.IGNORECASE)
 
 
@@ -126,7 +132,8 @@ def equations(text: str) -> list[tuple[list[float], float]]:
     """(operands, result) of the arithmetic the text writes out and gets right ("17 + 68 + 22
     = 107", "107 − 49 = 58"), evaluated left to right; a wrong sum is no equation."""
     out: list[tuple[list[float], float]] = []
-    for m in _EQUATION.finditer(text[:20_000]):
+    found = [*_EQUATION.finditer(text[:20_000]), *_EQUATION_BACK.finditer(text[:20_000])]
+    for m in found:
         left = m.group("left")
         first = re.match(_TERM, left)
         assert first is not None

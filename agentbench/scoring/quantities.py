@@ -225,7 +225,25 @@ _MONTHS = {m: i + 1 for i, m in enumerate(_MONTH_NAMES)}
 _MONTH = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
 _MONTH += r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _CLOCK = r"(?P<h>\d{1,2}):(?P<mi>\d{2})(?::(?P<s>\d{2}))?(?:[.,]\d+)?"
+_UTC = r"(?:[ \t]*(?:UTC|GMT|Z))?"  # a zone of offset 0 between the clock and its date
 _TIMES = [
+    # the clock first: "11:48:49 UTC on 2026-12-01", "at 09:30 on 3 March 2026"
+    re.compile(
+        r"(?<![\d:])" + _CLOCK + _UTC
+        + r"[ \t]+(?:on[ \t]+)?(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})\b",
+        re.I,
+    ),
+    re.compile(
+        r"(?<![\d:])" + _CLOCK + _UTC + r"[ \t]+(?:on[ \t]+)?" + _MONTH
+        + r"\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{4}))?\b",
+        re.I,
+    ),
+    re.compile(
+        r"(?<![\d:])" + _CLOCK + _UTC
+        + r"[ \t]+(?:on[ \t]+)?(?:the[ \t]+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?"
+        r"\s+(?:of\s+)?" + _MONTH + r"(?:,?\s+(?P<y>\d{4}))?\b",
+        re.I,
+    ),
     re.compile(
         r"\b(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})(?:[T\s]+(?:at\s+)?" + _CLOCK + r")?", re.I
     ),

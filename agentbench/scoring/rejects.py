@@ -54,6 +54,8 @@ def reject_problems(
                         near |= {o.sentence - 1, o.sentence, o.sentence + 1}
     labels = _labels(fact.label()) if fact.amount is not None else None
     idents = _label_identifiers(fact.label()) if not fact.subject else None
+    leading = _STATUS_CODE.match(fact.label())
+    code = leading.group(1) if leading and "other" in fact.label() else ""
     for o in reading.occurrences(find):
         clause = reading.groups[o.sentence][o.clause].text
         if o.stance in (Stance.negated, Stance.supposed) or (
@@ -66,6 +68,8 @@ def reject_problems(
             continue  # "The 436 figure is what sits on the shelf": the figure talked about
         if labels is not None and _labelled(labels, reading, o):
             continue  # "781 on hand", "retry_backoff would be 45000 ms": said of what it is
+        if code and _said_of_code(reading, o, code):
+            continue  # "unlike the 503 on /api/profile, which says it is temporarily unable"
         if idents is not None and idents.search(_sentence(reading, o.sentence)):
             continue  # "(the other entry, reindex-search, runs daily at 21:22)"
         if fact.amount is not None and o.sentence in near and _worked(fact, reading, o, required):
@@ -151,6 +155,27 @@ def _answered(reading: Reading, required: list[Fact]) -> bool:
         ):
             return False
     return True
+
+
+_STATUS_CODE = re.compile(r"^\s*([1-5]\d\d)\b")
+_RELATIVE = re.compile(r"^\W*(?:which|that|where|who|it)\b", re.IGNORECASE)
+
+
+def _said_of_code(reading: Reading, o: Occurrence, code: str) -> bool:
+    """Whether the rejected meaning is said of its own status code: the code stands before it
+    in its clause, or in the clause before when this one is a relative clause about it."""
+    group = reading.groups[o.sentence]
+    named = re.compile(rf"(?<![\w.]){code}(?![\w.])")
+    if named.search(group[o.clause].text[: o.span[0]]):
+        return True
+    if o.clause == 0:
+        return False
+    previous, clause = group[o.clause - 1], group[o.clause]
+    sentence = clause.sentence or ""
+    end = sentence.find(previous.text) + len(previous.text)
+    between = sentence[end : sentence.find(clause.text, end)] if end >= len(previous.text) else ""
+    relative = _RELATIVE.match(between + " " + clause.text)
+    return bool(relative and named.search(previous.text))
 
 
 def _label_identifiers(name: str) -> re.Pattern[str] | None:

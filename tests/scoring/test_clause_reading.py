@@ -216,3 +216,8 @@ def test_a_first_impression_mid_sentence_is_retracted_from_where_it_starts() -> 
     groups = sentence_clauses(said)
     assert not groups[0][0].negated_before  # "The API lists 6417" stands
     assert _stance(said, "looks like") is Stance.negated
+
+
+def test_a_counterfactual_describes_what_is_not_the_case() -> None:
+    said = "This is a kill by the kubelet, not an OOM kill (that would be 137 / reason OOMKilled)."
+    assert _stance(said, "OOMKilled") is Stance.supposed

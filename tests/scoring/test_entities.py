@@ -171,3 +171,17 @@ def test_a_describing_column_is_no_entity_even_in_a_tiny_table() -> None:
     assert "row:tickets.ticket_ref:T-1" in keys
     assert "row:tickets.assignee:dana" in keys  # a name column, whatever its size
     assert not any(k.startswith("row:tickets.status") for k in keys)
+
+
+def test_a_numbered_entity_is_named_by_its_ordinal_and_number() -> None:
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.tasks.model import Environment
+
+    env = Environment.model_validate(
+        {"files": {"/var/log/replica-3.log": "x", "/var/log/replica-1.log": "y"}}
+    )
+    entities = declared_entities(env, "replica-1, replica-2 and replica-3 serve /v1/items")
+    keys = {k for e in ("The third replica fails.", "replica #3 fails", "Replica 3 fails.")
+            for _, _, k in entities.mentions(e)}
+    assert any("replica-3" in k for k in keys) and not any("replica-1" in k for k in keys)
+    assert entities.mentions("It fails for the third time.") == []

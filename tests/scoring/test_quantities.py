@@ -105,3 +105,14 @@ def test_postgres_hour_offsets_are_zones() -> None:
     assert zone_offset("+00").total_seconds() == 0  # type: ignore[union-attr]
     assert zone_offset("+05:30").total_seconds() == 5.5 * 3600  # type: ignore[union-attr]
     assert zone_offset("+0012x") is None
+
+
+def test_a_clock_time_written_before_its_date_is_one_moment() -> None:
+    from agentbench.scoring.quantities import moments
+
+    (found, _, _), = moments("completed at 11:48:49 UTC on 2026-12-01.")
+    assert (found.month, found.day, found.hour, found.second) == (12, 1, 11, 49)
+    (found, _, _), = moments("until 18:00 on Dec 7")
+    assert (found.day, found.hour) == (7, 18)
+    # a log line's clock does not take the next line's date
+    assert all(m.hour is None for m, _, _ in moments("ok 21:16:51\n2026-11-07 x"))

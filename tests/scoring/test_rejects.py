@@ -40,3 +40,16 @@ def test_a_pronoun_before_a_rejected_figure_refers_to_its_label(said: str, passe
     required = Fact.model_validate({"name": "691200 s", "amount": {"value": 691200, "unit": "s"}})
     fact = {"name": "165600 (cooldown converted instead)", "amount": {"value": 165600}}
     assert (_problems(fact, said, [required]) == []) is passes
+
+
+def test_another_status_s_meaning_said_of_that_status_is_no_wrong_answer() -> None:
+    fact = {
+        "name": "503 Service Unavailable (the other status in the log)",
+        "wordings": ["temporarily unable to handle"],
+    }
+    right = (
+        "A 502 means the proxy got an invalid reply from the backend, unlike the 503 on "
+        "/api/profile, which says the service is temporarily unable to handle the request."
+    )
+    assert _problems(fact, right) == []
+    assert _problems(fact, "A 502 means the service is temporarily unable to handle it.")
