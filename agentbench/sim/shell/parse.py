@@ -253,6 +253,10 @@ class _Converter:
                 command.redirects + tuple(redirects),
                 self.text(node),
             )
+        elif body.type in ("list", "pipeline"):
+            # tree-sitter hangs `a && b > f` and `a | b > f` on the whole list; bash gives the
+            # redirect to the last command only (`false && : > f` writes nothing)
+            inner = _onto_last(self.node(body), tuple(redirects))
         else:
             inner = Redirected(self.node(body), tuple(redirects))
         for connector, rest in tail:
@@ -372,3 +376,15 @@ class _Converter:
             else:
                 return Unsupported(keyword, self.text(node))
         return Declare(keyword, tuple(names))
+
+
+def _onto_last(node: Node, redirects: tuple[Redirect, ...]) -> Node:
+    """The list or pipeline with the redirects on its last command."""
+    if isinstance(node, Sequence) and node.items:
+        connector, last = node.items[-1]
+        return Sequence((*node.items[:-1], (connector, _onto_last(last, redirects))))
+    if isinstance(node, Pipeline) and node.stages:
+        return replace(node, stages=(*node.stages[:-1], _onto_last(node.stages[-1], redirects)))
+    if isinstance(node, Command):
+        return replace(node, redirects=node.redirects + redirects)
+    return Redirected(node, redirects)

@@ -72,3 +72,13 @@ def test_a_loop_body_that_writes_is_a_change(box: World) -> None:
         Change("process", "kill", "2215", "SIGTERM python3"),
     ]
     assert sh(box, "pgrep python3").exit_code == 1
+
+
+def test_a_redirect_after_a_list_belongs_to_its_last_command(box: World) -> None:
+    skipped = sh(box, "false && : > /srv/a.log")
+    assert skipped.changes == [] and sh(box, "cat /srv/a.log").stdout == "ok\nERROR one\n"
+    both = sh(box, "echo hi && echo there > /tmp/out")
+    assert both.stdout == "hi\n"
+    assert sh(box, "cat /tmp/out").stdout == "there\n"
+    assert sh(box, "grep -c ERROR /srv/b.log | tr 2 Z > /tmp/n").stdout == ""
+    assert sh(box, "cat /tmp/n").stdout == "Z\n"
