@@ -21,6 +21,7 @@ from typing import Any
 
 from agentbench.jsontext import json_values
 from agentbench.scoring.claims import Clause, Stance, stance_at
+from agentbench.scoring.entities import Entities, Entity
 from agentbench.scoring.figures import LABEL, Stated
 from agentbench.scoring.numbers import worked_figures
 from agentbench.scoring.quantities import Moment, moments, quantities
@@ -105,7 +106,7 @@ def _segment_problem(
     records = [entities.by_key[k] for k in sorted(keys)]
     # a host's responses are its record for figures ("auth ... up 404349 s"); its name is too
     # common a word ("a manual deploy") to own handles and times
-    if not all((_RECORD_KIND.match(e.kind) or e.kind == "host") and e.evidence for e in records):
+    if not all((_RECORD_KIND.match(e.kind) or _served(e)) and e.evidence for e in records):
         return ""
     if any(e.kind.startswith("row:") and len(e.evidence) > 1 for e in records):
         return ""  # a value many rows share (the warehouse of twelve SKUs): no one record
@@ -142,10 +143,26 @@ def _segment_problem(
         if q.raw < 10 and any(e.kind == "host" for e in records):
             continue  # "after 3 tries", "2 of its checks": a host's small counts are the agent's
         held = own_figures.plain(q.raw) or (q.dimension is not None and own_figures.sized(q))
+        token = clause.text[q.start : q.end]
+        if not held and (token in _names(entities) or _in_prompt(token, entities.prompt)):
+            continue  # "returned 88412 | refunded": the order the prompt names, not a figure
         if not held:
             said, name = clause.text[q.start : q.end], _record_name(reading, keys)
             return f"figure {said!r} is said of {name}, whose record does not state it"
     return ""
+
+
+def _in_prompt(token: str, prompt: str) -> bool:
+    return bool(re.search(rf"(?<![\w.,]){re.escape(token)}(?![\w.,]\d|\w)", prompt))
+
+
+def _names(entities: Entities) -> set[str]:
+    return {n for e in entities.by_key.values() for n in e.names}
+
+
+def _served(entity: Entity) -> bool:
+    """An HTTP host whose declared responses are its record (`status 503 {...}`)."""
+    return entity.kind == "host" and all(t.startswith("status ") for t in entity.evidence)
 
 
 _PLURAL = re.compile(r"\s+([a-z]+s)\b", re.IGNORECASE)

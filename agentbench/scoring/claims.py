@@ -101,6 +101,8 @@ def _json_sentences(value: Any, key: str = "") -> Iterator[str]:
     elif isinstance(value, list):
         for item in value:
             yield from _json_sentences(item, key)
+    elif value is False:
+        yield f"not {key.replace('_', ' ')}".strip()  # "timed_out": false says it did not
     elif value is not None:
         yield f"{key.replace('_', ' ')} {value}".strip()
 
@@ -114,6 +116,11 @@ def sentences(text: str) -> Iterator[tuple[str, str]]:
         last = end
         for sentence in _json_sentences(value):
             yield sentence, ""
+        if isinstance(value, dict) and 1 < len(value) <= 8 and not any(
+            isinstance(v, (dict, list)) for v in value.values()
+        ):
+            # a flat record is also one statement: {"order_id": 88412, "status": "refunded"}
+            yield "; ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items()), ""
     lead = ""
     for raw in _unwrapped(_FENCE.sub("\n", "".join(prose) + text[last:]).splitlines()):
         line = raw.strip()
@@ -268,14 +275,22 @@ def _unquoted(text: str) -> str:
 # What follows a statement belongs to it up to the next coordinated or relative clause: in "I
 # raised the limit and the pod is now Running without restarts" the "without" is the second
 # clause's, not a negation of the raise; in "OOMKilled is not the cause" the "not" is its own.
+# "deleted and restarted nothing": the next words are the statement's own
+_OWN_WORDS = r"(?!(?i:(?:\w+ed|nothing|none|no|not|never|neither|nor)\b))"
 _NEXT_PREDICATION = re.compile(
-    r"\s(?:and|which|who|whose|where|while|whereas|so|then|after|before|once|when|until)\s"
-    r"(?!(?:\w+ed|nothing|none|no|not|never|neither|nor)\b)",  # "deleted and restarted nothing"
-    re.IGNORECASE,
+    r"(?i:\s(?:which|who|whose|where|while|whereas|so|then|after|before|once|when|until)\s)"
+    + _OWN_WORDS
+    + r"|(?i:\sand\s)"
+    + _OWN_WORDS,
 )
+# a name and the name right after it: "Saturdays and Sundays it doesn't run" is one subject
+_NAME_PAIR = re.compile(r"\s+and\s+[A-Z]\w*")
 
 
-def _own_predication(after: str) -> str:
+def _own_predication(after: str, said: str = "") -> str:
+    pair = _NAME_PAIR.match(after) if said[:1].isupper() else None
+    if pair:  # the statement's subject is two names: what follows is said of both
+        return after[: pair.end()] + _own_predication(after[pair.end() :])
     cut = _NEXT_PREDICATION.search(after)
     return after[: cut.start()] if cut else after
 
@@ -297,6 +312,19 @@ _ENDED = re.compile(
     r"\W*(?:(?:role|shift|override|rota|slot|window|status)\s+)?(?:had\s+|has\s+|had\s+already\s+|"
     r"has\s+already\s+|already\s+)?(?:ended|expired|lapsed|ran\s+out|finished)\b"
     r"|\W*(?:is|was|were|are)\s+(?:already\s+)?over\b",
+    re.IGNORECASE,
+)
+# an identifier said to be absent: the negation is the absence, not a denial of the mention
+_IDENT_LIKE = re.compile(r"\d|[/:]|\w-\w")
+_ABSENT = re.compile(
+    r"\W*(?:→|->|=>)?\s*(?:(?:is|was|are|were)\s+)?(?:not\s+found|does\s*(?:not|n't)\s+exist|"
+    r"did\s*(?:not|n't)\s+exist|no\s+such\s+\w+|not\s+present)\b",
+    re.IGNORECASE,
+)
+# a permission denied, said with a negation: what follows is what was refused
+_DENIAL = re.compile(
+    r"(?:\bis|\bwas|\bare|\bwere)(?:\s+not|n't)\s+(?:allowed|authori[sz]ed|permitted)\s+"
+    r"(?:to\s+(?:\w+\s+)?)?(?:[\w-]+:)?$",
     re.IGNORECASE,
 )
 # a counterfactual that describes the alternative the answer set aside
@@ -322,13 +350,17 @@ def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
     if _DENIED_NEGATIVE.search(text[span[0] : span[1]]):
         return Stance.negated  # "the secret is not missing": its own words deny it
     before = text[: span[0]]
+    before = _DENIAL.sub(" ", before)  # "the role isn't allowed s3:PutObject": a denial stated
     if _COUNTERFACTUAL.match(before):
         return Stance.supposed  # "(that would be 137 / reason OOMKilled)": what is not the case
     if _CONDITION.match(before):
         if not _CONSEQUENT.search(before):
             return Stance.supposed  # "if she doesn't respond within 10 minutes": a supposition
         before = ""  # "if she doesn't acknowledge it escalates to X": the `not` is the condition's
-    after = _own_predication(text[span[1] :])
+    after = _own_predication(text[span[1] :], text[span[0] : span[1]])
+    absent = _ABSENT.match(after)
+    if absent and _IDENT_LIKE.search(text[span[0] : span[1]]):
+        after = after[absent.end() :]  # "api:v2.41 → not found": it is absent
     if _DEFINES.match(after) and not NEGATION.match(text[span[0] : span[1]]):
         after = ""  # "502 Bad Gateway means the proxy couldn't get …": the definition's `not`
     rest = before + " … " + after

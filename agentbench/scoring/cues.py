@@ -43,7 +43,9 @@ DISOWNED = re.compile(
     r"|what\s+happened)|a\s+red\s+herring)\b"
     r"|^\W*(?:scratch\s+that|no\s*,?\s+wait|wait\s*,?\s+no|actually\s*,?\s+no)\b"
     # "..., not why the job failed"
-    r"|^\W*(?:and\s+|but\s+)?(?:(?:it|this|that)\s+(?:is|was)\s+)?not\s+why\b",
+    r"|^\W*(?:and\s+|but\s+)?(?:(?:it|this|that)\s+(?:is|was)\s+)?not\s+why\b"
+    r"|^\W*(?:and\s+|but\s+)?(?:(?:it|this|that)\s+(?:is|was)\s+)?not\s+(?:a\s+)?part\s+of\s+"
+    r"(?:the|its|their)\s+(?:failure|problem|cause|issue|outage|incident)\b",
     re.IGNORECASE,
 )
 # Said right after a claim, clears it: "the liveness probe is fine", "the image looks OK".

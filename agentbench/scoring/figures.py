@@ -21,7 +21,6 @@ import re
 from collections.abc import Iterable
 from itertools import combinations
 
-from agentbench.jsontext import json_values
 from agentbench.scoring.claims import Clause, Stance, stance_at
 from agentbench.scoring.entities import IDENT, Entities, kind_of_token
 from agentbench.scoring.numbers import derivation_operand, equations, worked_results
@@ -33,7 +32,7 @@ from agentbench.scoring.quantities import (
     unit_base,
 )
 from agentbench.scoring.reading import Reading
-from agentbench.scoring.structured import nodes
+from agentbench.scoring.totals import column_sums
 from agentbench.tasks.expectations import Fact
 
 _PAIRS_LIMIT = 300  # distinct stated figures combined pairwise, at most
@@ -83,25 +82,7 @@ def _number(text: str) -> float:
     return parse_number(text)
 
 
-def column_sums(texts: list[str]) -> set[float]:
-    """The total of each numeric field over the records of a JSON list the texts print (the
-    102 on hand of three warehouses' `on_hand`): a figure read off the data, not invented."""
-    sums: set[float] = set()
-    for _, _, document in (j for t in texts for j in json_values(t[:200_000])):
-        for value in nodes(document):
-            if isinstance(value, list) and len(sums) < 2_000:
-                rows = [r for r in value if isinstance(r, dict)]
-                for key in {k for r in rows for k in r}:
-                    cells = [r[key] for r in rows if _numeric(r.get(key))]
-                    if len(cells) >= 2:
-                        sums.add(round(float(sum(cells)), 2))
-    return sums
-
-
-def _numeric(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
+_PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b)")
 _OUT_OF_ITSELF = re.compile(r"(?<![\d.])(\d+)\s*(?:/|of)\s*\1(?![\d.])")
 
 
@@ -280,6 +261,11 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                     and not (q.dimension is None and 1900 <= q.raw <= 2100)
                     and not stated.plain(q.raw)
                     and not identifier_part(said, [entities.prompt, *outputs])
+                    and not _summed(q.raw, reading, stated)
+                    and not (
+                        (said.endswith("%") or _PERCENT.match(clause.text[q.end :]))
+                        and _ratio_of(q.raw, [f for f, _ in figures])
+                    )
                 ):
                     return [f"figure {said!r} is stated nowhere in the prompt or the tool outputs"]
     return []
@@ -321,6 +307,20 @@ def _negated_at(group: list[Clause], sentence: str, at: int) -> bool:
             return stance_at(clause, (at - found, at - found + 1)) is Stance.negated
         start = found + len(clause.text)
     return False
+
+
+def _ratio_of(percent: float, figures: list[float]) -> bool:
+    """Whether two figures of the sentence give the percentage to the whole per cent
+    ("MemAvailable 9626412 kB of MemTotal 16276820 kB, roughly 59%")."""
+    return any(b and abs(100 * a / b - percent) < 0.5 for a in figures for b in figures if a < b)
+
+
+def _summed(value: float, reading: Reading, stated: Stated) -> bool:
+    """Whether the figure is the sum of three figures the answer itself gives, each one read
+    ("1,236 open in total: 1187, 31 and 18"); pairs are among the stated figures' own sums."""
+    said = {q.raw for g in reading.groups for c in g for q in quantities(c.text)}
+    shown = sorted(v for v in said if stated.plain(v))[:40]
+    return any(abs(a + b + c - value) < 0.005 for a, b, c in combinations(shown, 3))
 
 
 _ADDRESS = re.compile(

@@ -99,8 +99,8 @@ _MENTIONED = re.compile(r"\b(?:the|that|this)\s+$", re.IGNORECASE)
 _NOUN = re.compile(r"\s*(?:figure|number|value|count|total|reading)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|[Mm]y|[Mm]e|[Ww]e|[Oo]ur)\b")
 _OWN_SIDE = re.compile(
-    r"^\W*(?:is|was|'s|are|were)\s+(?:(?:all|only|just)\s+)?(?:mine|ours|my\s+own|our\s+own|"
-    r"on\s+(?:my|our)\s+(?:side|end))\b",
+    r"^[^.;]{0,40}?(?<!\w)(?:is|was|'s|are|were)\s+(?:(?:all|only|just)\s+)?(?:mine|ours|my\s+own|"
+    r"our\s+own|on\s+(?:my|our)\s+(?:side|end))\b",
     re.IGNORECASE,
 )
 

@@ -81,7 +81,8 @@ def unsupported_problems(
 # an image reference with a version tag: registry.internal/search/invoice-worker:1.9.6 (a
 # host:port has no dotted tag)
 _IMAGE_REF = re.compile(
-    r"(?<![\w./-])([a-z0-9][\w./-]*[a-z0-9]):(v?\d+(?:\.[\w-]+)+)(?![\w-]|\.\w)", re.IGNORECASE
+    r"(?<![\w./:-])([a-z0-9][\w./-]*[a-z][\w./-]*[a-z0-9]):(v?\d+(?:\.[\w-]+)+)(?![\w-]|\.\w)",
+    re.IGNORECASE,
 )
 
 

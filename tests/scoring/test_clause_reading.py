@@ -221,3 +221,30 @@ def test_a_first_impression_mid_sentence_is_retracted_from_where_it_starts() -> 
 def test_a_counterfactual_describes_what_is_not_the_case() -> None:
     said = "This is a kill by the kubelet, not an OOM kill (that would be 137 / reason OOMKilled)."
     assert _stance(said, "OOMKilled") is Stance.supposed
+
+
+def test_a_permission_refused_with_a_negation_is_the_denial_stated() -> None:
+    said = "The role reports-prod-irsa isn't allowed s3:PutObject on the bucket."
+    assert _stance(said, "PutObject") is Stance.asserted
+    assert _stance("The upload did not use PutObject.", "PutObject") is Stance.negated
+
+
+def test_an_identifier_said_not_to_be_found_is_asserted_absent() -> None:
+    assert _stance("Tag typo (api:v2.41 → not found in registry).", "v2.41") is Stance.asserted
+    assert _stance("OOMKilled was not found in the events.", "OOMKilled") is Stance.negated
+
+
+def test_and_between_two_names_is_one_subject() -> None:
+    said = "Saturdays and Sundays it doesn't run at all."
+    assert _stance(said, "Saturdays") is Stance.negated
+    kept = "I raised the limit and the pod is now Running without restarts."
+    assert _stance(kept, "raised the limit") is Stance.asserted
+
+
+def test_a_json_false_negates_its_key_and_a_flat_record_is_one_statement() -> None:
+    from agentbench.scoring.claims import sentences
+
+    answer = '{"timed_out": false, "order_id": 88412, "status": "refunded"}'
+    said = [s for s, _ in sentences(answer)]
+    assert "not timed out" in said
+    assert any("88412" in s and "refunded" in s for s in said)

@@ -3,9 +3,9 @@ before its result is not asserted as the answer nor held as an unsupported figur
 
 from agentbench.scoring.answer import answer_check
 from agentbench.scoring.facts import EpisodeFacts
-from agentbench.scoring.figures import column_sums
 from agentbench.scoring.numbers import derivation_operand
 from agentbench.scoring.spelled import with_digits
+from agentbench.scoring.totals import column_sums
 from agentbench.tasks.model import AnswerExpectation
 
 
@@ -73,3 +73,9 @@ def test_a_field_totalled_over_the_records_printed_is_read_not_invented() -> Non
     assert 102.0 in sums and 49.0 in sums
     assert 103.0 not in sums  # no field totals to it
     assert column_sums(["not json at all [1, 2"]) == set()
+
+
+def test_a_printed_tables_column_totals_are_read() -> None:
+    psql = " status | count\n--------+------\n a | 225\n b | 1187\n c | 44\n(3 rows)"
+    assert 1456.0 in column_sums([psql])
+    assert column_sums(["a | b\nx | y"]) == set()
