@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import re
 
-from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.facts import CallFact
 from agentbench.scoring.reading import _MODIFIER, Reading
+from agentbench.scoring.stance import Stance, stance_at
 from agentbench.sim.core.base import Change
 
 # verb pattern -> the recorded change actions that carry it out (None: any change)

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import re
 
-from agentbench.scoring.claims import Stance
 from agentbench.scoring.intervals import interval_span
 from agentbench.scoring.lexicon import Entry, entry, phrase_pattern
 from agentbench.scoring.members import member_problems
 from agentbench.scoring.quantities import moment_span, parse_moment, quantity_span
 from agentbench.scoring.reading import Occurrence, Reading, Span, SpanFn, show_key
+from agentbench.scoring.stance import Stance
 from agentbench.tasks.expect_answer import every_seconds
 from agentbench.tasks.expectations import Fact
 

@@ -20,12 +20,13 @@ from itertools import pairwise
 from typing import Any
 
 from agentbench.jsontext import json_values
-from agentbench.scoring.claims import Clause, Stance, stance_at
+from agentbench.scoring.claims import Clause
 from agentbench.scoring.entities import Entities, Entity
 from agentbench.scoring.figures import LABEL, Stated
 from agentbench.scoring.numbers import worked_figures
 from agentbench.scoring.quantities import Moment, moments, quantities
 from agentbench.scoring.reading import Reading
+from agentbench.scoring.stance import Stance, stance_at
 from agentbench.scoring.structured import nodes, parse
 from agentbench.tasks.expectations import Fact
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.spelled import with_digits
+from agentbench.scoring.stance import Stance, stance_at
 from agentbench.sim.core.base import Change
 
 # verb -> the change actions that carry it out

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.quantities import Moment, moments, zone_offset
 from agentbench.scoring.reading import Reading
+from agentbench.scoring.stance import Stance, stance_at
 
 
 def _zoned(text: str) -> list[tuple[tuple[int | None, int, int, int, int, int | None], float]]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.reading import Reading
+from agentbench.scoring.stance import Stance, stance_at
 from agentbench.tasks.expectations import Fact
 
 _COUNTED = re.compile(

@@ -15,9 +15,9 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.quantities import Quantity, quantities
 from agentbench.scoring.reading import Reading
+from agentbench.scoring.stance import Stance, stance_at
 from agentbench.scoring.structured import parse
 
 _GENERIC = frozenset(

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from itertools import combinations
 
-from agentbench.scoring.claims import Clause, Stance, stance_at
+from agentbench.scoring.claims import Clause
 from agentbench.scoring.entities import IDENT, Entities, kind_of_token
 from agentbench.scoring.numbers import derivation_operand, equations, worked_results
 from agentbench.scoring.quantities import (
@@ -32,6 +32,7 @@ from agentbench.scoring.quantities import (
     unit_base,
 )
 from agentbench.scoring.reading import Reading
+from agentbench.scoring.stance import Stance, stance_at
 from agentbench.scoring.totals import column_sums
 from agentbench.tasks.expectations import Fact
 

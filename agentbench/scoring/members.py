@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from agentbench.scoring.claims import Stance, stance_at
 from agentbench.scoring.reading import Reading, SpanFn, show_key
+from agentbench.scoring.stance import Stance, stance_at
 from agentbench.tasks.expectations import Fact
 
 _WORD = re.compile(r"[A-Za-z]{2,}")

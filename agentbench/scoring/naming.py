@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agentbench.scoring.claims import Stance, stance_at
+from agentbench.scoring.stance import Stance, stance_at
 from agentbench.tasks.model import Environment
 
 if TYPE_CHECKING:

@@ -9,8 +9,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from agentbench.scoring.claims import Clause, Stance, sentence_clauses, stance_at
+from agentbench.scoring.claims import Clause, sentence_clauses
 from agentbench.scoring.entities import Entities, _pattern
+from agentbench.scoring.stance import Stance, stance_at
 
 Span = tuple[int, int]
 SpanFn = Callable[[str], Span | None]

@@ -16,11 +16,11 @@ import re
 from collections.abc import Sequence
 
 from agentbench.scoring.assertions import predicate, subject_finder, true_of
-from agentbench.scoring.claims import Stance
 from agentbench.scoring.lexicon import phrase_pattern, regex
 from agentbench.scoring.numbers import derivation_operand
 from agentbench.scoring.quantities import quantities
 from agentbench.scoring.reading import Occurrence, Reading, table_row
+from agentbench.scoring.stance import Stance
 from agentbench.tasks.expectations import Fact
 
 # A figure taken apart: "243 on hand minus 26 reserved", "on_hand 243 = ...", "of which".

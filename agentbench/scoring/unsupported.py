@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from agentbench.scoring.assertions import predicate
-from agentbench.scoring.claims import Stance
 from agentbench.scoring.lexicon import Entry, causes
 from agentbench.scoring.reading import Occurrence, Reading, show_key
+from agentbench.scoring.stance import Stance
 from agentbench.tasks.expectations import Fact
 
 

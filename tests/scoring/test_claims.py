@@ -3,8 +3,9 @@
 import pytest
 from pydantic import ValidationError
 
-from agentbench.scoring.claims import Stance, claim_problems, clauses, stances
+from agentbench.scoring.claims import claim_problems, clauses, stances
 from agentbench.scoring.numbers import numbers
+from agentbench.scoring.stance import Stance
 from agentbench.tasks.expectations import Claim
 
 OOM = Claim(

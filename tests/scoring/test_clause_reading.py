@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from agentbench.scoring.answer import answer_check
-from agentbench.scoring.claims import Stance, sentence_clauses, stance_at
+from agentbench.scoring.claims import sentence_clauses
 from agentbench.scoring.facts import EpisodeFacts
 from agentbench.scoring.quantities import quantities
+from agentbench.scoring.stance import Stance, stance_at
 from agentbench.tasks.loader import load_suite
 from agentbench.tasks.model import AnswerExpectation, Task
 
