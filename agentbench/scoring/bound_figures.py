@@ -121,6 +121,8 @@ def _segment_problem(
     if own_figures is None:
         return ""
     moments_at = [m.span() for m in _MOMENT.finditer(clause.text)]
+    fields = {(a or b).lower().rstrip("s") for e in records for t in e.evidence for a, b in
+              _FIELD.findall(t)}  # the record's field names: "warehouses", "on_hand"
     for q in quantities(clause.text):
         if not lo <= q.start < hi or any(a <= q.start < b for a, b in moments_at):
             continue  # outside the part, or inside a date or clock time ("09:14:00+00")
@@ -130,8 +132,6 @@ def _segment_problem(
             continue
         before = clause.text[lo : q.start]
         counted = _PLURAL.match(clause.text, q.end)
-        fields = {(a or b).lower().rstrip("s") for e in records for t in e.evidence for a, b in
-                  _FIELD.findall(t)}
         if counted and counted.group(1).lower().rstrip("s") in fields:
             continue  # "the three warehouses": a count of its rows' warehouses, not a field
         if (
@@ -143,13 +143,13 @@ def _segment_problem(
             continue
         if q.raw < 10 and any(e.kind == "host" for e in records):
             continue  # "after 3 tries", "2 of its checks": a host's small counts are the agent's
-        held = own_figures.plain(q.raw) or (q.dimension is not None and own_figures.sized(q))
-        token = clause.text[q.start : q.end]
-        if not held and (token in _names(entities) or _in_prompt(token, entities.prompt)):
+        if own_figures.plain(q.raw) or (q.dimension is not None and own_figures.sized(q)):
+            continue
+        said = clause.text[q.start : q.end]
+        if said in _names(entities) or _in_prompt(said, entities.prompt):
             continue  # "returned 88412 | refunded": the order the prompt names, not a figure
-        if not held:
-            said, name = clause.text[q.start : q.end], _record_name(reading, keys)
-            return f"figure {said!r} is said of {name}, whose record does not state it"
+        name = _record_name(reading, keys)
+        return f"figure {said!r} is said of {name}, whose record does not state it"
     return ""
 
 
@@ -202,8 +202,13 @@ def _named(reading: Reading, s: int, c: int) -> list[tuple[int, int, str]]:
 def _list_lengths(texts: list[str]) -> str:
     """How many items each list of a record holds ("declined 3 times" for a record whose
     `attempts` list has three entries): a record states its counts by listing."""
-    documents = [parse(t) for t in texts]
-    documents += [v for t in texts for _, _, v in json_values(t[:200_000])]  # "status 200 {...}"
+    documents: list[Any] = []
+    for text in texts:  # a document, or the JSON after a status line ("status 200 {...}")
+        document = parse(text)
+        if document is not None:
+            documents.append(document)
+        else:
+            documents += [v for _, _, v in json_values(text[:200_000])]
     lengths = {len(v) for d in documents for v in nodes(d) if isinstance(v, list)}
     return " ".join(str(n) for n in sorted(lengths))
 

@@ -28,10 +28,11 @@ def _contains(haystack: list[str], needle: list[str]) -> bool:
 
 def misquote_problems(answer: str, outputs: list[str]) -> list[str]:
     """A quote that is a line of what was read with a word or two changed."""
+    quotes = list(_QUOTED.finditer(answer[:20_000]))
+    if not quotes:
+        return []  # the common case: nothing quoted, no output to tokenise
     lines = [t for o in outputs for line in o[:400_000].splitlines() if (t := _tokens(line))]
-    if not lines:
-        return []
-    for m in _QUOTED.finditer(answer[:20_000]):
+    for m in quotes:
         quote = m.group(1) or m.group(2) or m.group(3)
         for part in re.split(r"\.\.\.|…", quote):  # an ellipsis: each part is quoted
             said = _tokens(part)

@@ -55,7 +55,7 @@ def reject_problems(
     labels = _labels(fact.label()) if fact.amount is not None else None
     idents = _label_identifiers(fact.label()) if not fact.subject else None
     leading = _STATUS_CODE.match(fact.label())
-    code = leading.group(1) if leading and "other" in fact.label() else ""
+    code = leading.group(1) if leading else ""
     for o in reading.occurrences(find):
         clause = reading.groups[o.sentence][o.clause].text
         if o.stance in (Stance.negated, Stance.supposed) or (
