@@ -26,6 +26,7 @@ from agentbench.scoring.bound_figures import (
     bound_moment_problems,
     crossed_value_problems,
 )
+from agentbench.scoring.causality import causality_problems
 from agentbench.scoring.change_counts import change_count_problems
 from agentbench.scoring.claims import claim_problems, json_spans
 from agentbench.scoring.clocks import (
@@ -50,6 +51,7 @@ from agentbench.scoring.handover import handover_problems
 from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
 from agentbench.scoring.quotes import misquote_problems
 from agentbench.scoring.rejects import reject_problems
+from agentbench.scoring.runs import unrun_probe_problems
 from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.unsupported import unsupported_problems
 from agentbench.tasks.expectations import AnswerExpectation
@@ -173,6 +175,7 @@ def answer_check(
     for fact in rejects:
         problems += reject_problems(fact, reading, required, outputs)
     problems += unsupported_problems(reading, required, outputs)
+    problems += causality_problems(reading, required)
     problems += figure_problems(reading, required, outputs)
     problems += required_unit_problems(reading, required)
     problems += identifier_problems(reading, outputs)
@@ -195,6 +198,7 @@ def answer_check(
     problems += change_count_problems(reading, facts.changes)
     problems += claimed_check_problems(reading, facts.calls)
     problems += failed_call_claimed_problems(reading, facts.calls)
+    problems += unrun_probe_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)
     problems += misquote_problems(answer, outputs)
     problems += handover_problems(answer, exp.handover, environment.sql)
