@@ -52,7 +52,8 @@ def _zoned_clocks(
     day = (dates[0].month, dates[0].day) if dates else (None, None)
     out = []
     for m in _CLOCK_TIME.finditer(text):
-        offset = zone_offset(text[m.end() : m.end() + 16])
+        after = re.sub(r"^\s*\d{4}\b", "", text[m.end() : m.end() + 24])  # "… 23:59:59 2026 EST"
+        offset = zone_offset(after)
         if offset is None:
             continue
         second = int(m.group(3)) if m.group(3) else None

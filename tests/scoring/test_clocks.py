@@ -2,7 +2,7 @@
 
 import pytest
 
-from agentbench.scoring.clocks import half_day_problems, unstated_time_problems
+from agentbench.scoring.clocks import half_day_problems, unstated_time_problems, zone_problems
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.reading import Reading
 from agentbench.tasks.model import Environment
@@ -109,3 +109,17 @@ def test_a_weeks_runs_count_the_days_the_schedule_selects(answer: str, passes: b
 
     reading = Reading(answer, declared_entities(ENV, ""), [], [])
     assert (run_count_problems(reading, ["*/5 6-8 * * 0,6 /usr/local/bin/sync"]) == []) is passes
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("Its notAfter is Nov 28 23:59:59 2026 GMT.", True),
+        ("Its notAfter is Nov 28 23:59:59 2026 EST.", False),  # the year between clock and zone
+        ("It lapsed at 23:59:59 EST on Nov 28.", False),
+        ("It lapsed at 18:59:59 EST on Nov 28.", True),  # the same moment, in Eastern time
+    ],
+)
+def test_a_clock_labelled_with_another_zone_fails(answer: str, passes: bool) -> None:
+    reading = Reading(answer, declared_entities(ENV, ""), [], [])
+    assert (zone_problems(reading, SEEN) == []) is passes
