@@ -48,6 +48,7 @@ from agentbench.scoring.figures import (
     required_unit_problems,
 )
 from agentbench.scoring.handover import handover_problems
+from agentbench.scoring.labels import swapped_label_problems
 from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
 from agentbench.scoring.quotes import misquote_problems
 from agentbench.scoring.rejects import reject_problems
@@ -176,6 +177,7 @@ def answer_check(
         problems += reject_problems(fact, reading, required, outputs)
     problems += unsupported_problems(reading, required, outputs)
     problems += causality_problems(reading, required)
+    problems += swapped_label_problems(reading, outputs)
     problems += figure_problems(reading, required, outputs)
     problems += required_unit_problems(reading, required)
     problems += identifier_problems(reading, outputs)
