@@ -22,6 +22,7 @@ import re
 from agentbench.scoring.assertions import predicate
 from agentbench.scoring.lexicon import lexicon
 from agentbench.scoring.reading import Reading
+from agentbench.scoring.stance import Stance, stance_at
 from agentbench.tasks.expect_answer import Fact
 
 _NOUN = r"(?:side[\s-]?effects?|symptoms?|consequences?|results?|by-?products?|effects?|fallout)"
@@ -38,10 +39,10 @@ _ROOTED = re.compile(
     r"|\broot[\s-]+cause\s*(?:is|was|:|=)\s*(?P<named>[^.;!?]{3,200})",
     re.IGNORECASE,
 )
-_OFF = re.compile(
-    r"\b(?:not|never|no|isn't|aren't|wasn't|weren't|if|whether|unless|rather)\b|n't\b",
-    re.IGNORECASE,
-)
+# the statement's own stance (scoring.stance) decides negation and hedges; a condition inside
+# the match ("if the 502s are the root cause") asserts nothing either
+_LABEL = re.compile(r"\W*(?:the\s+)?(?:likely\s+|probable\s+)?root[\s-]+cause\W*", re.IGNORECASE)
+_IF = re.compile(r"\b(?:if|whether|unless)\b", re.IGNORECASE)
 _SYMPTOM_WORDS = re.compile(
     r"\b(?:[45]\d\d(?:s|'s)?|[45]xx)\b(?!\s*(?:Mi|Gi|MB|GB|ms|s\b|seconds?|bytes))"
     r"|\b(?:crash\w*|restart\w*|retr(?:y|ies|ied)|retry[\s-]storm|evict\w*|exits?|exited)\b",
@@ -74,25 +75,33 @@ def causality_problems(reading: Reading, required: list[Fact]) -> list[str]:
         return any(find(text) is not None for find in finds)
 
     for group in reading.groups:
-        if not group:
-            continue
-        sentence = group[0].sentence or " ".join(c.text for c in group)
-        for m in _DEMOTED.finditer(sentence):
-            effect, cause = m["effect"], _CUT.split(m["cause"], maxsplit=1)[0]
-            if _OFF.search(m.group()):
-                continue
-            swapped = holds_fact(effect) and not _symptom(effect)
-            if swapped and _symptom(cause) and not holds_fact(cause):
-                said = m.group().strip()[:100]
-                return [
-                    "states a cause as the consequence of a symptom (cause and effect "
-                    f"swapped): {said!r}"
-                ]
-        for m in _ROOTED.finditer(sentence):
-            root = m["root"] or m["named"] or ""
-            if _OFF.search(m.group()):
-                continue
-            if _symptom(root) and not holds_fact(root):
-                said = m.group().strip()[:100]
-                return [f"names a symptom as the root cause (cause and effect swapped): {said!r}"]
+        for c, clause in enumerate(group):
+            if _LABEL.fullmatch(clause.text) and c + 1 < len(group):  # "Root cause: the 502s."
+                named = group[c + 1]
+                if stance_at(named, (0, len(named.text))) is Stance.asserted \
+                        and _symptom(named.text) and not holds_fact(named.text):
+                    return [
+                        "names a symptom as the root cause (cause and effect swapped): "
+                        f"{named.text.strip()[:100]!r}"
+                    ]
+            for m in _DEMOTED.finditer(clause.text):
+                effect, cause = m["effect"], _CUT.split(m["cause"], maxsplit=1)[0]
+                if stance_at(clause, m.span()) is not Stance.asserted or _IF.search(m.group()):
+                    continue
+                swapped = holds_fact(effect) and not _symptom(effect)
+                if swapped and _symptom(cause) and not holds_fact(cause):
+                    said = m.group().strip()[:100]
+                    return [
+                        "states a cause as the consequence of a symptom (cause and effect "
+                        f"swapped): {said!r}"
+                    ]
+            for m in _ROOTED.finditer(clause.text):
+                root = m["root"] or m["named"] or ""
+                if stance_at(clause, m.span()) is not Stance.asserted or _IF.search(m.group()):
+                    continue
+                if _symptom(root) and not holds_fact(root):
+                    said = m.group().strip()[:100]
+                    return [
+                        f"names a symptom as the root cause (cause and effect swapped): {said!r}"
+                    ]
     return []
