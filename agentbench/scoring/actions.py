@@ -224,7 +224,7 @@ _CHECK_VERBS = (  # "re-queried", "rechecked" too
     r"|(?<=re)-?read|compar(?:ed|e)|reproduc(?:ed|e)|curl(?:ed)?|ping(?:ed)?|prob(?:ed|e)"
     r"|request(?:ed)?|fetch(?:ed)?|polled|hit)"
 )
-_CHECKED = re.compile(
+CHECKED = re.compile(
     r"\b(?:(?-i:I)(?!/)|we)(?:'ve|\s+have|\s+had|\s+did|\s+also|\s+then|\s+just|\s+first|\s+further)*\s+"
     + _CHECK_VERBS
     + r"\b",
@@ -274,7 +274,7 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
     ok = [c for c in calls if c.ok and c.source not in ("fallback", "runtime_error")]
     for s, group in enumerate(reading.groups):
         for c, clause in enumerate(group):
-            found = _CHECKED.search(clause.text) or _COORDINATED_CHECK.search(clause.text)
+            found = CHECKED.search(clause.text) or _COORDINATED_CHECK.search(clause.text)
             if not found and any(_SUBJECT.search(x.text) for x in group[:c]):
                 found = _LEADING_CHECK.match(clause.text)
             if not found or stance_at(clause, found.span()) is not Stance.asserted:
@@ -325,7 +325,7 @@ def cited_evidence_problems(answer: str, calls: list[CallFact]) -> list[str]:
 
 
 # "I ran kubectl logs --limit=500 and got the 500 lines back" of a call that failed
-_RAN = re.compile(
+RAN = re.compile(
     r"\b(?:(?-i:I)(?!/)|we)(?:'ve|\s+have|\s+had|\s+then|\s+first|\s+also|\s+just)*\s+"
     r"(?:ran|run|executed|tried|called|used|issued|passed)\b",
     re.IGNORECASE,
@@ -351,7 +351,7 @@ def failed_call_claimed_problems(reading: Reading, calls: list[CallFact]) -> lis
     worked = "\n".join(c.command_text() for c in calls if c.ok).lower()
     for group in reading.groups:
         sentence = " ".join(c.text for c in group)
-        ran = _RAN.search(sentence)
+        ran = RAN.search(sentence)
         if ran is None:
             continue
         rest = sentence[ran.end() :]

@@ -20,6 +20,12 @@ from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
 
 
+def _zone_after(text: str, end: int) -> timedelta | None:
+    """The zone labelling the clock that ends at `end`, a year between them skipped
+    ("23:59:59 2026 GMT", as openssl prints it)."""
+    return zone_offset(re.sub(r"^\s*\d{4}\b", "", text[end : end + 24]))
+
+
 def _zoned(text: str) -> list[tuple[tuple[int | None, int, int, int, int, int | None], float]]:
     """((year, month, day, hour, minute, second), UTC offset in hours) of every clock time
     the text labels with a zone ("23:59:59 CET", "2026-11-23T14:00Z", "Nov 28 23:59:59 2026
@@ -28,8 +34,7 @@ def _zoned(text: str) -> list[tuple[tuple[int | None, int, int, int, int, int | 
     for m, _, end in moments(text[:200_000]):
         if m.hour is None or m.minute is None:
             continue
-        after = re.sub(r"^\s*\d{4}\b", "", text[end : end + 24])  # "23:59:59 2026 GMT"
-        offset = zone_offset(after)
+        offset = _zone_after(text, end)
         if offset is not None:
             out.append(
                 (
@@ -52,8 +57,7 @@ def _zoned_clocks(
     day = (dates[0].month, dates[0].day) if dates else (None, None)
     out = []
     for m in _CLOCK_TIME.finditer(text):
-        after = re.sub(r"^\s*\d{4}\b", "", text[m.end() : m.end() + 24])  # "… 23:59:59 2026 EST"
-        offset = zone_offset(after)
+        offset = _zone_after(text, m.end())
         if offset is None:
             continue
         second = int(m.group(3)) if m.group(3) else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from agentbench.scoring.actions import _CHECKED, _RAN
+from agentbench.scoring.actions import CHECKED, RAN
 from agentbench.scoring.facts import CallFact
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
@@ -21,9 +21,6 @@ _PROGRAMS = (
     "dig", "nslookup", "host", "ping", "traceroute", "tracepath", "mtr", "telnet", "nc", "ncat",
     "netcat", "curl", "wget", "openssl", "psql", "mysql", "redis-cli", "tcpdump", "nmap",
     "grpcurl", "httpie", "socat",
-)
-_PROGRAM = re.compile(
-    r"(?<![\w/.-])(" + "|".join(re.escape(p) for p in _PROGRAMS) + r")(?![\w-])"
 )
 # only a program spelt as a command counts in prose: "`dig …`", "ran dig", "with curl"; the
 # word "host" or "ping" in a sentence is not one
@@ -37,7 +34,6 @@ _PROBE = re.compile(
     r"(?:check|test|probe|lookup|query|connection|dial)s?\b",
     re.IGNORECASE,
 )
-_HTTP_TOOLS = ("http_get", "http_request", "http_post", "fetch_url")
 
 
 def _command_words(calls: list[CallFact]) -> set[str]:
@@ -50,10 +46,10 @@ def _command_words(calls: list[CallFact]) -> set[str]:
 def unrun_probe_problems(reading: Reading, calls: list[CallFact]) -> list[str]:
     """First-person reports of a probe no call ran (module docstring)."""
     words = _command_words(calls)
-    probed = bool(words & set(_PROGRAMS)) or any(c.tool in _HTTP_TOOLS for c in calls)
+    probed = bool(words & set(_PROGRAMS)) or any(c.tool == "http_get" for c in calls)
     for group in reading.groups:
         for clause in group:
-            found = _RAN.search(clause.text) or _CHECKED.search(clause.text)
+            found = RAN.search(clause.text) or CHECKED.search(clause.text)
             if not found or stance_at(clause, found.span()) is not Stance.asserted:
                 continue
             rest = clause.text[found.start() :]
