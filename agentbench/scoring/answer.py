@@ -21,11 +21,7 @@ from agentbench.scoring.actions import (
 )
 from agentbench.scoring.asked import spelling_problems
 from agentbench.scoring.assertions import Reading, fact_problems
-from agentbench.scoring.bound_figures import (
-    bound_figure_problems,
-    bound_moment_problems,
-    crossed_value_problems,
-)
+from agentbench.scoring.bound_figures import bound_figure_problems, bound_moment_problems
 from agentbench.scoring.causality import causality_problems
 from agentbench.scoring.change_counts import change_count_problems
 from agentbench.scoring.claims import claim_problems, json_spans
@@ -37,6 +33,7 @@ from agentbench.scoring.clocks import (
     zone_problems,
 )
 from agentbench.scoring.counts import count_problems, occurrence_problems
+from agentbench.scoring.crossed import crossed_value_problems, glossed_record_problems
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.equivalences import equivalence_problems
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
@@ -194,6 +191,7 @@ def answer_check(
     problems += bound_figure_problems(reading, required)
     problems += bound_moment_problems(reading)
     problems += crossed_value_problems(reading)
+    problems += glossed_record_problems(reading, answer)
     problems += field_figure_problems(reading)
     problems += equivalence_problems(reading)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)

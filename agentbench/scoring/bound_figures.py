@@ -55,14 +55,14 @@ def bound_figure_problems(reading: Reading, facts: list[Fact]) -> list[str]:
     cache: dict[frozenset[str], Stated | None] = {}
     for s, group in enumerate(reading.groups):
         for c, clause in enumerate(group):
-            for keys, lo, hi in _segments(clause.text, _named(reading, s, c)):
+            for keys, lo, hi in segments(clause.text, _named(reading, s, c)):
                 problem = _segment_problem(reading, clause, keys, lo, hi, required, cache)
                 if problem:
                     return [problem]
     return []
 
 
-def _segments(
+def segments(
     text: str, found: list[tuple[int, int, str]]
 ) -> list[tuple[frozenset[str], int, int]]:
     """The parts of a clause that each name one entity, with the keys it names: the whole
@@ -148,7 +148,7 @@ def _segment_problem(
         said = clause.text[q.start : q.end]
         if said in _names(entities) or _in_prompt(said, entities.prompt):
             continue  # "returned 88412 | refunded": the order the prompt names, not a figure
-        name = _record_name(reading, keys)
+        name = record_name(reading, keys)
         return f"figure {said!r} is said of {name}, whose record does not state it"
     return ""
 
@@ -220,7 +220,7 @@ def bound_moment_problems(reading: Reading) -> list[str]:
     if not entities.simulated:
         return []
     stated: dict[str, list[Moment]] = {}
-    for key, texts in _record_texts(reading):
+    for key, texts in record_texts(reading):
         held = [m for t in texts for m, _, _ in moments(t[:20_000])]
         stated[key] = [m for m in held if m.hour is not None and m.minute is not None]
     if not any(stated.values()):
@@ -242,7 +242,7 @@ def bound_moment_problems(reading: Reading) -> list[str]:
                     continue
                 if any(_same(said, m) for m in own) or not any(_same(said, m) for m in others):
                     continue
-                name = _record_name(reading, keys)
+                name = record_name(reading, keys)
                 return [
                     f"time {clause.text[start:end]!r} is said of {name}, whose record does not "
                     "state it (another record does)"
@@ -257,48 +257,7 @@ def _same(a: Moment, b: Moment) -> bool:
     return all(x is None or y is None or x == y for x, y in pairs)
 
 
-_VALUE_TOKEN = re.compile(r"(?<![\w.@-])([A-Za-z][\w.@-]*[.@_][\w.@-]*[A-Za-z0-9])(?![\w@-])")
-
-
-def crossed_value_problems(reading: Reading) -> list[str]:
-    """A handle or identifier said of one record (`deployed by a.tanaka`) that another record
-    of the same kind holds and this one does not: a field read off the neighbouring row."""
-    entities = reading.entities
-    if not entities.simulated:
-        return []
-    values = {
-        key: {v.lower() for t in texts for v in _strings(parse(t))}
-        for key, texts in _record_texts(reading)
-    }
-    for s, group in enumerate(reading.groups):
-        for c, clause in enumerate(group):
-            for keys, lo, hi in _segments(clause.text, _records_about(reading, s, c, values)):
-                own = set().union(*(values.get(k, set()) for k in keys))
-                kinds = {entities.by_key[k].kind for k in keys if k in entities.by_key}
-                if not own:
-                    continue
-                others = {
-                    v
-                    for k, vs in values.items()
-                    if k not in keys and entities.by_key[k].kind in kinds
-                    for v in vs
-                    if _VALUE_TOKEN.fullmatch(v)
-                }
-                for m in _VALUE_TOKEN.finditer(clause.text, lo, hi):
-                    token = m.group(1).lower()
-                    if token in own or token not in others:
-                        continue
-                    if stance_at(clause, m.span()) is not Stance.asserted:
-                        continue
-                    name = _record_name(reading, keys)
-                    return [
-                        f"{m.group(1)!r} is said of {name}, whose record does not hold it "
-                        "(another record does)"
-                    ]
-    return []
-
-
-def _records_about(
+def records_about(
     reading: Reading, s: int, c: int, records: dict[str, set[str]]
 ) -> list[tuple[int, int, str]]:
     """The records clause c names, else those the nearest earlier clause of its sentence names
@@ -318,7 +277,7 @@ def _records_about(
     return []
 
 
-def _record_texts(reading: Reading) -> list[tuple[str, tuple[str, ...]]]:
+def record_texts(reading: Reading) -> list[tuple[str, tuple[str, ...]]]:
     """(key, evidence) of every declared record that has evidence."""
     return [
         (key, tuple(e.evidence))
@@ -327,13 +286,13 @@ def _record_texts(reading: Reading) -> list[tuple[str, tuple[str, ...]]]:
     ]
 
 
-def _record_name(reading: Reading, keys: frozenset[str] | list[str]) -> str:
+def record_name(reading: Reading, keys: frozenset[str] | list[str]) -> str:
     """The shortest name of these records (one name may be served by two routes)."""
     by_key = reading.entities.by_key
     names = [n for k in keys if k in by_key for n in by_key[k].names]
     return min(names, key=len) if names else min(keys)
 
 
-def _strings(document: Any) -> list[str]:
+def strings(document: Any) -> list[str]:
     """Every string value of a parsed document, at any depth."""
     return [v for v in nodes(document) if isinstance(v, str)][:5_000]

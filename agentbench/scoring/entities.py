@@ -43,6 +43,7 @@ class Entity:
     names: set[str] = field(default_factory=set)
     evidence: list[str] = field(default_factory=list)
     parents: set[str] = field(default_factory=set)
+    cells: set[str] = field(default_factory=set)  # a declared row's values, as written
 
 
 def kind_of_token(key: str | None, token: str) -> str:
@@ -215,13 +216,14 @@ class Entities:
                     if index < len(row) and row[index] is not None:
                         text = " ".join(f"{c}={v}" for c, v in zip(columns, row, strict=False))
                         value = str(row[index])
-                        self._add(
+                        entity = self._add(
                             f"row:{table}.{column}:{value}",
                             f"row:{table}.{column}",
                             [value],
                             text,
                             [f"table:{table}"],
                         )
+                        entity.cells.update(str(v) for v in row if v is not None)
             self._texts += [" ".join(map(str, r)) for r in rows]
 
     def _http(self, environment: Environment) -> None:
