@@ -32,7 +32,7 @@ from agentbench.scoring.clocks import (
     unstated_time_problems,
     zone_problems,
 )
-from agentbench.scoring.counts import count_problems, occurrence_problems
+from agentbench.scoring.counts import count_problems, occurrence_problems, restart_count_problems
 from agentbench.scoring.crossed import crossed_value_problems, glossed_record_problems
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.equivalences import equivalence_problems
@@ -46,6 +46,7 @@ from agentbench.scoring.figures import (
 )
 from agentbench.scoring.handover import handover_problems
 from agentbench.scoring.labels import swapped_label_problems
+from agentbench.scoring.lines import line_number_problems
 from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
 from agentbench.scoring.quotes import misquote_problems
 from agentbench.scoring.rejects import reject_problems
@@ -183,6 +184,8 @@ def answer_check(
     problems += crossed_parent_problems(reading)
     problems += count_problems(reading, required, outputs)
     problems += occurrence_problems(reading, outputs)
+    problems += restart_count_problems(reading, outputs)
+    problems += line_number_problems(reading, outputs)
     problems += zone_problems(reading, outputs)
     problems += unstated_time_problems(reading, [prompt, *outputs, *happened])
     problems += half_day_problems(reading, [prompt, *outputs, *happened])

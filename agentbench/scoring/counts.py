@@ -122,3 +122,55 @@ def _lines_with(output: str, token: str) -> int:
             repeats = _REPEATS.search(line)
             total += int(repeats.group(1)) if repeats else 1
     return total
+
+
+# a container's restarts as the outputs print them: describe's `Restart Count: 7`, the RESTARTS
+# column of `kubectl get pods` ("7 (2m ago)"), the JSON field `restartCount`
+_RESTART_FIELD = re.compile(r"\b(?:Restart\s+Count:|\"?restartCount\"?\s*:)\s*(\d+)", re.I)
+_RESTARTS_SAID = re.compile(
+    r"\brestart(?:ed|ing)?\s+(?P<a>\d+)\s+times\b"
+    r"|(?<![\w.:/-])(?P<b>\d+)\s+(?:container\s+)?restarts\b"
+    r"|\brestart\s*(?:count|s)\b\s*(?:of|is|was|=|:|at)?\s*(?P<c>\d+)\b(?![.:/]\d)",
+    re.IGNORECASE,
+)
+_ROUGHLY = re.compile(
+    r"(?:over|more\s+than|about|around|~|nearly|almost|at\s+least|roughly|some|>|≈)\s*$", re.I
+)
+
+
+def _printed_restarts(outputs: list[str]) -> set[int]:
+    counts: set[int] = set()
+    for text in outputs:
+        text = text[:200_000]
+        counts |= {int(n) for n in _RESTART_FIELD.findall(text)}
+        column = -1
+        for line in text.splitlines():
+            if re.match(r"(?:NAMESPACE\s+)?NAME\s", line) and "RESTARTS" in line:
+                column = line.index("RESTARTS")
+                continue
+            if column >= 0 and len(line) > column:
+                cell = re.match(r"\s*(\d+)\b", line[column:])
+                if cell and (column == 0 or line[column - 1] == " "):
+                    counts.add(int(cell.group(1)))
+    return counts
+
+
+def restart_count_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """A container's restart count the answer states ("restarted 31 times") that none of the
+    counts the outputs print for restarts is, nor a sum of two of them: another figure (the
+    BackOff events' x31) read as restarts."""
+    printed = _printed_restarts(outputs)
+    if not printed:
+        return []
+    allowed = printed | {a + b for a in printed for b in printed} | {sum(printed)}
+    for group in reading.groups:
+        for clause in group:
+            for m in _RESTARTS_SAID.finditer(clause.text):
+                said = int(m.group("a") or m.group("b") or m.group("c"))
+                if said in allowed or _ROUGHLY.search(clause.text[: m.start()]):
+                    continue
+                if stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                shown = ", ".join(str(n) for n in sorted(printed)[:6])
+                return [f"says {m.group().strip()!r}; the restart counts read are {shown}"]
+    return []

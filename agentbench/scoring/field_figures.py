@@ -118,11 +118,11 @@ def _labels(text: str, q: Quantity, fields: dict[str, set[tuple[str | None, floa
     that are its own: a word between two figures belongs to the nearer one ("128Mi limit
     (request 64Mi)": `request` is the 64Mi's)."""
     figures = quantities(text)
-    before = text[: q.start].split()[-_NEAR:]
-    after = text[q.end :].split()[:_NEAR]
+    before = text[: q.start].split()[-3 * _NEAR :]
+    after = text[q.end :].split()[: 3 * _NEAR]
     out = []
     for side, words in (("before", before), ("after", after)):
-        ordered = words if side == "after" else list(reversed(words))
+        ordered = _window(words if side == "after" else list(reversed(words)))
         for i, word in enumerate(ordered):
             if quantities(word) and not word.strip("()[],.:;").isalpha():
                 break  # another figure: what lies past it is its own
@@ -135,6 +135,25 @@ def _labels(text: str, q: Quantity, fields: dict[str, set[tuple[str | None, floa
             label = _singular(re.sub(r"[^a-z]", "", word.lower()))
             if label in fields and _own(text, q, label, figures):
                 out.append(label)
+    return out
+
+
+# words that bind a label to its figure without being a word of distance ("limit is set to
+# just 32Mi" is as near as "limit 32Mi")
+_FILLER = frozenset(
+    ("is", "was", "are", "were", "set", "to", "just", "only", "at", "of", "a", "an", "the", "now")
+)
+
+
+def _window(words: list[str]) -> list[str]:
+    """The words nearest the figure, up to _NEAR of them that are not filler."""
+    out: list[str] = []
+    counted = 0
+    for word in words:
+        counted += word.lower() not in _FILLER
+        if counted > _NEAR:
+            break
+        out.append(word)
     return out
 
 
