@@ -35,6 +35,7 @@ from agentbench.scoring.clocks import (
 from agentbench.scoring.counts import count_problems, occurrence_problems, restart_count_problems
 from agentbench.scoring.crossed import crossed_value_problems, glossed_record_problems
 from agentbench.scoring.entities import declared_entities
+from agentbench.scoring.enums import enum_problems
 from agentbench.scoring.equivalences import equivalence_problems
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.field_figures import field_figure_problems
@@ -186,6 +187,7 @@ def answer_check(
     problems += occurrence_problems(reading, outputs)
     problems += restart_count_problems(reading, outputs)
     problems += line_number_problems(reading, outputs)
+    problems += enum_problems(reading, outputs)
     problems += zone_problems(reading, outputs)
     problems += unstated_time_problems(reading, [prompt, *outputs, *happened])
     problems += half_day_problems(reading, [prompt, *outputs, *happened])
