@@ -164,13 +164,17 @@ def restart_count_problems(reading: Reading, outputs: list[str]) -> list[str]:
         return []
     allowed = printed | {a + b for a in printed for b in printed} | {sum(printed)}
     for group in reading.groups:
-        for clause in group:
-            for m in _RESTARTS_SAID.finditer(clause.text):
-                said = int(m.group("a") or m.group("b") or m.group("c"))
-                if said in allowed or _ROUGHLY.search(clause.text[: m.start()]):
-                    continue
-                if stance_at(clause, m.span()) is not Stance.asserted:
-                    continue
-                shown = ", ".join(str(n) for n in sorted(printed)[:6])
-                return [f"says {m.group().strip()!r}; the restart counts read are {shown}"]
+        sentence = " ".join(c.text for c in group)  # "Restart count: 8" spans two clauses
+        starts = [sum(len(c.text) + 1 for c in group[:i]) for i in range(len(group))]
+        for m in _RESTARTS_SAID.finditer(sentence):
+            said = int(m.group("a") or m.group("b") or m.group("c"))
+            if said in allowed or _ROUGHLY.search(sentence[: m.start()]):
+                continue
+            at = max(i for i, start in enumerate(starts) if start <= m.end() - 1)
+            clause, lo = group[at], starts[at]
+            span = (max(0, m.start() - lo), m.end() - lo)
+            if stance_at(clause, span) is not Stance.asserted:
+                continue
+            shown = ", ".join(str(n) for n in sorted(printed)[:6])
+            return [f"says {m.group().strip()!r}; the restart counts read are {shown}"]
     return []
