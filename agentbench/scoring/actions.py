@@ -166,6 +166,13 @@ def _changes_for(verb: str) -> frozenset[str] | None:
     return next(actions for name, _, actions in _ACTIONS if name == verb)
 
 
+def _ran_again(calls: list[CallFact]) -> bool:
+    """Whether a later successful call ran the program of an earlier one again (the same
+    tool, the same first two words of its command)."""
+    heads = [(x.tool, " ".join(x.command_text().split()[:2]), x.ok) for x in calls]
+    return any(a[:2] == b[:2] and b[2] for i, a in enumerate(heads) for b in heads[i + 1 :])
+
+
 def claimed_action_problems(
     reading: Reading, changes: list[Change], calls: list[CallFact]
 ) -> list[str]:
@@ -197,6 +204,8 @@ def claimed_action_problems(
             wanted = _changes_for(verb)
             done = [ch for ch in changes if wanted is None or ch.action in wanted]
             by_call = re.compile(_BY_CALL[verb], re.IGNORECASE)
+            if verb == "rerun" and not done and _ran_again(calls):
+                continue  # "--lines is unknown, so I re-ran it with --tail=200": a read again
             if not done and not any(c.ok and by_call.search(json.dumps(c.args)) for c in calls):
                 return [f"reports an action that did not happen ({verb}): {text.strip()[:80]!r}"]
             named = {
@@ -303,8 +312,9 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
                 about = reading.bind(s, c, found.span())
                 names = [n for k in about if k in entities.by_key for n in entities.by_key[k].names]
                 seen = [_strictly_named(n) for n in names]
-                reads = [x for x in ok if any(p.search(x.command_text()) for p in seen)]
-                if names and len(reads) < 2:
+                # a read that failed was still a first look ("denied, so I re-read it with sudo")
+                reads = [x for x in calls if any(p.search(x.command_text()) for p in seen)]
+                if names and (len(reads) < 2 or not any(x in ok for x in reads)):
                     return [f"reports a repeated check, but one call at most read it: {said!r}"]
             unseen = _unseen_code(clause.text[found.end() :], ok)
             if unseen:

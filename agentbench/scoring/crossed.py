@@ -118,9 +118,7 @@ def glossed_record_problems(reading: Reading, answer: str) -> list[str]:
 
 def _stated(text: str, lo: int, hi: int, others: set[str]) -> list[tuple[int, int]]:
     """Where the part [lo, hi) of a clause states one of the other records' values."""
-    found = [
-        m.span(1) for m in _VALUE_TOKEN.finditer(text, lo, hi) if m.group(1).lower() in others
-    ]
+    found = [m.span(1) for m in _VALUE_TOKEN.finditer(text, lo, hi) if m.group(1).lower() in others]
     for value in sorted(v for v in others if _phrase(v)):
         match = _spelled(value).search(text, lo, hi)
         if match:

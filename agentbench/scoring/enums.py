@@ -48,8 +48,8 @@ _SETS: dict[str, dict[str, str]] = {
         "TLS 1.3": r"\bTLS\s?v?1\.3\b",
     },
     "certificate issuer": {
-        f"{n}": rf"(?:Let's Encrypt|Let’s Encrypt|CN\s?=\s?)\s*{n}\b" for n in
-        ("R3", "R10", "R11", "R12", "R13", "R14", "E1", "E5", "E6", "E7", "E8", "E9")
+        f"{n}": rf"(?:Let's Encrypt|Let’s Encrypt|CN\s?=\s?)\s*{n}\b"
+        for n in ("R3", "R10", "R11", "R12", "R13", "R14", "E1", "E5", "E6", "E7", "E8", "E9")
     },
 }
 _COMPILED = {

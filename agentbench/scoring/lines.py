@@ -2,12 +2,13 @@
 
 "line 7 of the Corefile has `forwad`" where the log reads `Corefile:11 - Error during
 parsing: Unknown directive 'forwad'` and the ConfigMap's line 7 is the kubernetes plugin: the
-right token, the wrong line. In an answer's sentence that states a line number (`line 7`,
+right token, the wrong line. In an answer's clause that states a line number (`line 7`,
 `L7`, `line #7`) and quotes a token (in backticks or quotes), the token's lines are those the
 environment gives it: a line reference on an output line that holds it (`Corefile:11`, `in
 line 11`, grep's `11:` or cat's `    11\t`), and the lines of declared files that hold it. The
-sentence fails when some quoted token has such lines and the stated number is none of them
-for any of its tokens. A line the sentence denies or hedges is not stated.
+clause fails when some quoted token has such lines and the stated number is none of them
+for any of its tokens, nor a line any output refers to (nginx points at the line after the
+one that lacks its `;`). A line the sentence denies or hedges is not stated.
 """
 
 from __future__ import annotations
@@ -40,6 +41,16 @@ def _token_lines(token: str, texts: list[str], files: list[str]) -> set[int]:
     return lines
 
 
+def _referenced(texts: list[str]) -> set[int]:
+    return {
+        int(n)
+        for text in texts
+        for line in text[:200_000].splitlines()
+        for reference in _REFERENCES[:2]
+        for n in reference.findall(line)
+    }
+
+
 def line_number_problems(reading: Reading, outputs: list[str]) -> list[str]:
     """Why a line number the answer gives a quoted token is not one of its lines (empty:
     every one is)."""
@@ -47,17 +58,17 @@ def line_number_problems(reading: Reading, outputs: list[str]) -> list[str]:
     if not entities.simulated:
         return []
     files = [t for e in entities.by_key.values() if e.kind == "file" for t in e.evidence]
+    referenced = _referenced(outputs)
     for group in reading.groups:
-        sentence = " ".join(c.text for c in group)
-        tokens = {next(g for g in m.groups() if g) for m in _QUOTED.finditer(sentence)}
-        if not tokens:
-            continue
-        placed = {t: _token_lines(t.strip(), outputs, files) for t in tokens if t.strip()}
-        placed = {t: lines for t, lines in placed.items() if lines}
-        if not placed:
-            continue
-        every = set().union(*placed.values())
         for clause in group:
+            tokens = {next(g for g in m.groups() if g) for m in _QUOTED.finditer(clause.text)}
+            placed = {t: _token_lines(t.strip(), outputs, files) for t in tokens if t.strip()}
+            placed = {t: lines for t, lines in placed.items() if lines}
+            if not placed:
+                continue
+            # a line some output names, whatever it holds: nginx reports the `}` after the
+            # line that lacks its `;` ("nginx -t points at line 32; the `;` is missing on 31")
+            every = set().union(*placed.values(), referenced)
             for m in _SAID.finditer(clause.text):
                 number = int(m.group(1))
                 if number in every or stance_at(clause, m.span()) is not Stance.asserted:
