@@ -34,6 +34,7 @@ from agentbench.scoring.clocks import (
 )
 from agentbench.scoring.counts import count_problems, occurrence_problems, restart_count_problems
 from agentbench.scoring.crossed import crossed_value_problems, glossed_record_problems
+from agentbench.scoring.elapsed import elapsed_problems
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.enums import enum_problems
 from agentbench.scoring.equivalences import equivalence_problems
@@ -189,7 +190,11 @@ def answer_check(
     problems += line_number_problems(reading, outputs)
     problems += enum_problems(reading, outputs)
     problems += zone_problems(reading, outputs)
-    problems += unstated_time_problems(reading, [prompt, *outputs, *happened])
+    # a window the agent asked for is one it may state ("--since 14:00", ">= '2026-11-16'")
+    asked = [c.command_text() for c in facts.calls]
+    problems += unstated_time_problems(reading, [prompt, *outputs, *happened, *asked])
+    amounts = [f.amount.value for f in required if f.amount is not None]
+    problems += elapsed_problems(reading, [prompt, *outputs, *asked], environment, amounts)
     problems += half_day_problems(reading, [prompt, *outputs, *happened])
     problems += dated_clock_problems(reading, [prompt, *outputs, *happened])
     problems += run_count_problems(reading, [prompt, *outputs])

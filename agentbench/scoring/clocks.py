@@ -157,7 +157,8 @@ def _instants(texts: list[str]) -> set[int]:
 
 
 def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
-    """A UTC clock time the answer asserts that no text states (within a minute)."""
+    """A UTC clock time the answer asserts that no text states (within a minute): the
+    prompt, what was read or changed, and the calls' own arguments (a window's bound)."""
     if not reading.entities.simulated:
         return []
     seen: set[int] | None = None
@@ -173,7 +174,7 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
                 at = int(m.group(1)) * 60 + int(m.group(2))
                 if not {(at - 1) % 1440, at, (at + 1) % 1440} & seen:
                     said = m.group()
-                    return [f"time {said} UTC is stated nowhere in the prompt or the tool outputs"]
+                    return [f"time {said} UTC is stated in no call, output or the prompt"]
     return []
 
 

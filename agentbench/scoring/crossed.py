@@ -88,32 +88,77 @@ def crossed_value_problems(reading: Reading) -> list[str]:
     return []
 
 
-_GLOSS = re.compile(r"\s*\(\s*[\"'“`]?")
-_GLOSS_END = re.compile(r"[\"'”`]?\s*\)")
+# what glosses a record right after its name: "(deploy dep-9b77e0, commit 8e1f0a3)", or a
+# title after a dash or a colon ("INC-2291 – Nightly invoice export stuck")
+_GLOSS = re.compile(r"[*_`]*\s*(?:\(([^()\n]{1,200})\)|(?:[–—:]|\s-)\s+([^\n.;()]{1,120}))")
+# an item that relates the record to another rather than glossing it: "(after 2.14.1 failed)"
+_RELATING = re.compile(
+    r"\b(?:after|before|since|than|unlike|like|not|vs\.?|versus|from|to|replac\w*|instead|"
+    r"follow\w*|preced\w*|previous|next|prior|earlier|later|same|as|with|and|or|but|by|of)\b",
+    re.IGNORECASE,
+)
 
 
 def glossed_record_problems(reading: Reading, answer: str) -> list[str]:
-    """A record named with another record's name in parentheses after it, the two rows of one
-    table: "INC-2291 (Nightly invoice export stuck)" where that is INC-2288's title."""
+    """A record glossed with another record's name: "INC-2291 (Nightly invoice export stuck)"
+    where that is INC-2288's title, "2.14.0 (deploy dep-9b77e0, commit 8e1f0a3)" where that
+    commit is the next deploy's. Each comma-separated item of the gloss that is a name with at
+    most two label words beside it ("commit", "title") must name the record itself."""
     entities = reading.entities
     if not entities.simulated:
         return []
-    found = sorted(entities.mentions(answer[:50_000]))
-    for (_, end, key), (start, stop, other) in pairwise(found):
-        first, second = entities.by_key.get(key), entities.by_key.get(other)
-        if first is None or second is None or not first.cells or not second.cells:
+    text = answer[:50_000]
+    found = entities.mentions(text)
+    for start, end, key in found:
+        record = entities.by_key.get(key)
+        if record is None or not (record.cells or record.kind == "record"):
             continue
-        if first.kind.split(".")[0] != second.kind.split(".")[0]:
-            continue  # rows of two tables: an order and its customer
-        if not _GLOSS.fullmatch(answer, end, start) or not _GLOSS_END.match(answer, stop):
+        gloss = _GLOSS.match(text, end)
+        if gloss is None or any(a < end and b > end for a, b, _ in found):
             continue
-        if answer[start:stop].lower() in {c.lower() for c in first.cells}:
-            continue  # the same row by another of its cells
-        return [
-            f"{answer[start:stop]!r} glosses {record_name(reading, [key])}, but it names another "
-            "row of that table"
-        ]
+        lo = gloss.start(1) if gloss.group(1) is not None else gloss.start(2)
+        own = {k for a, b, k in found if (a, b) == (start, end)}
+        for item_lo, item_hi in _items(text, lo, gloss.end(1) if gloss.group(1) else gloss.end()):
+            inside = [(a, b, k) for a, b, k in found if item_lo <= a and b <= item_hi]
+            if not inside or _RELATING.search(text, item_lo, item_hi):
+                continue
+            label = text[item_lo : inside[0][0]] + text[inside[-1][1] : item_hi]
+            if len(re.findall(r"[A-Za-z]+", label)) > 2:
+                continue
+            keys = {k for _, _, k in inside}
+            if keys & own or any(_same_record(reading, k, o) for k in keys for o in own):
+                continue
+            if not all(_collection(reading, k) == _collection(reading, key) for k in keys):
+                continue
+            said = text[inside[0][0] : inside[-1][1]]
+            return [f"{said!r} glosses {record_name(reading, [key])}, but it names another record"]
     return []
+
+
+def _items(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """The comma- or semicolon-separated items of text[lo:hi], as spans."""
+    commas = [lo + m.start() for m in re.finditer(r"[,;]", text[lo:hi])]
+    return [(a + 1, b) for a, b in pairwise([lo - 1, *commas, hi])]
+
+
+def _collection(reading: Reading, key: str) -> str:
+    """The table or document a record belongs to (`row:incidents`, `deploy.internal/deployments`):
+    a record served by two routes is of one collection."""
+    entity = reading.entities.by_key.get(key)
+    if entity is None:
+        return key
+    if entity.kind.startswith("row:"):
+        return entity.kind.split(".")[0]
+    return re.sub(r"^route\d+:", "", key.rsplit("#", 1)[0])
+
+
+def _same_record(reading: Reading, a: str, b: str) -> bool:
+    by_key = reading.entities.by_key
+    if a not in by_key or b not in by_key:
+        return False
+    return bool(set(by_key[a].evidence) & set(by_key[b].evidence)) or bool(
+        by_key[a].cells and by_key[a].cells == by_key[b].cells
+    )
 
 
 def _stated(text: str, lo: int, hi: int, others: set[str]) -> list[tuple[int, int]]:

@@ -64,6 +64,9 @@ def test_a_neighbour_row_s_value_said_of_a_record_fails(answer: str, fails: bool
         ("INC-2288 (Nightly invoice export stuck) is resolved.", False),
         ("INC-2291 (Checkout 5xx after payment provider failover) is resolved.", False),
         ("INC-2291 is resolved; INC-2288 (Nightly invoice export stuck) too.", False),
+        ("Subject: Resolved: INC-2291 – Nightly invoice export stuck", True),
+        ("Subject: Resolved: INC-2291 – Checkout 5xx after payment provider failover", False),
+        ("INC-2291 (resolved after INC-2288) is closed.", False),  # relates, does not gloss
     ],
 )
 def test_a_record_glossed_with_another_row_s_name_fails(answer: str, fails: bool) -> None:

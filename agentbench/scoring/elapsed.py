@@ -1,0 +1,155 @@
+"""How long something took or how long ago it was, held against the moments the outputs print.
+
+"The incident lasted 53 minutes" where the row reads 07:58:03 to 08:41:17; "it expired about
+33 hours ago" where the certificate's notAfter is Nov 28 23:59:59 and the clock reads Nov 29
+09:26:41. A duration the answer states in a clause that speaks of elapsed time (lasted, took,
+ago, later, after, since, for, between, …) must be one the environment supports: within
+rounding of a duration an output, the prompt or a call prints, or of the time between two
+moments that the outputs, the prompt and the environment's clock state. Rounding is one unit
+of the figure as written (43 minutes for 43m14s) or 5%; a figure said to be approximate
+("about", "~", "over", "nearly") may be 25% off. Left alone when fewer than two moments are
+known and no interval is printed (`00:43:14`): a duration from knowledge ("the back-off caps
+at 5 minutes") has nothing to be held to.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from itertools import combinations
+
+from agentbench.scoring.quantities import Moment, moments, quantities
+from agentbench.scoring.reading import Reading
+from agentbench.scoring.stance import Stance, stance_at
+from agentbench.tasks.model import Environment
+
+_ELAPSED = re.compile(
+    r"\b(?:last(?:ed|ing|s)?|took|takes|ago|elapsed|duration|later|earlier|after|since|for|"
+    r"between|apart|span\w*|runtime|run\s*time|uptime|old|expired|gap|within|in\s+the\s+past|"
+    r"long|until|before|from)\b",
+    re.IGNORECASE,
+)
+_ROUGHLY = re.compile(
+    r"(?:about|around|~|≈|roughly|nearly|almost|approx\w*\.?|some|over|under|more\s+than|"
+    r"less\s+than|at\s+least|at\s+most|just|up\s+to|close\s+to|circa)\s*$",
+    re.IGNORECASE,
+)
+_UNITS = [  # the size in seconds of each unit a duration may be written in, smallest first
+    (re.compile(r"^(?:ms|msecs?|millis\w*)$"), 0.001),
+    (re.compile(r"^(?:s|secs?|seconds?)$"), 1.0),
+    (re.compile(r"^(?:m|mins?|minutes?)$"), 60.0),
+    (re.compile(r"^(?:h|hrs?|hours?)$"), 3600.0),
+    (re.compile(r"^(?:d|days?)$"), 86400.0),
+    (re.compile(r"^(?:w|wks?|weeks?)$"), 604800.0),
+    (re.compile(r"^months?$"), 2629800.0),
+    (re.compile(r"^(?:y|yrs?|years?)$"), 31557600.0),
+]
+_SPELLED = {"one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "nine": 9, "twelve": 12}
+# months and years, which the quantity reader leaves alone: "a six-month certificate"
+_LONG = re.compile(
+    r"\b(?P<n>\d+|one|two|three|four|six|nine|twelve)[\s-]*(?P<u>months?|years?)\b", re.I
+)
+# an interval as SQL or ps prints it: 00:43:14, 1 day 02:03:04
+_INTERVAL = re.compile(r"(?<![\d:.])(?:(\d+)\s+days?\s+)?(\d{1,3}):([0-5]\d):([0-5]\d)(?![\d:])")
+_LIMIT = 80  # moments held, per episode
+
+
+def _unit(said: str) -> float:
+    """The size of the smallest unit a written duration names (4m12s: a second)."""
+    words = re.findall(r"[a-zA-Z]+", said.lower())
+    sizes = [size for w in words for unit, size in _UNITS if unit.match(w)]
+    return min(sizes) if sizes else 1.0
+
+
+def _durations(text: str) -> list[tuple[float, float, int, int]]:
+    """(seconds, unit, start, end) of every duration written in the text."""
+    out = [
+        (q.value, _unit(text[q.start : q.end]), q.start, q.end)
+        for q in quantities(text)
+        if q.dimension == "seconds" and text[q.start : q.start + 1].isdigit()
+    ]
+    for m in _LONG.finditer(text):
+        n = m.group("n").lower()
+        count = int(n) if n.isdigit() else _SPELLED[n]
+        unit = _unit(m.group("u"))
+        out.append((count * unit, unit, m.start(), m.end()))
+    return out
+
+
+def _intervals(text: str) -> list[float]:
+    return [
+        int(m.group(1) or 0) * 86400
+        + int(m.group(2)) * 3600
+        + int(m.group(3)) * 60
+        + int(m.group(4))
+        for m in _INTERVAL.finditer(text[:200_000])
+    ]
+
+
+def _instants(found: list[Moment], year: int) -> list[tuple[datetime, bool]]:
+    """Each moment as a datetime (a missing year is the episode's), with whether it has a
+    clock time (a bare date is only known to the day)."""
+    out = []
+    for m in found[:_LIMIT]:
+        try:
+            at = datetime(m.year or year, m.month, m.day, m.hour or 0, m.minute or 0, m.second or 0)
+        except ValueError:
+            continue
+        out.append((at, m.hour is not None))
+    return out
+
+
+def _clock(environment: Environment) -> list[str]:
+    sections = (environment.system, environment.cluster, environment.sql)
+    return [str(s.now) for s in sections if s is not None and getattr(s, "now", None)]
+
+
+def elapsed_problems(
+    reading: Reading, texts: list[str], environment: Environment, required: list[float]
+) -> list[str]:
+    """Why a duration the answer states is none the environment supports (module docstring;
+    empty: each one is). `texts`: the prompt, the calls and their outputs."""
+    if not reading.entities.simulated:
+        return []
+    sources = [*texts, *_clock(environment)]
+    found = [m for t in sources for m, _, _ in moments(t[:200_000])]
+    years = [m.year for m in found if m.year]
+    instants = _instants(found, max(set(years), key=years.count) if years else 2026)
+    intervals = [v for t in sources for v in _intervals(t)]
+    if len({at for at, _ in instants}) < 2 and not intervals:
+        return []
+    printed = [v for t in sources for v, _, _, _ in _durations(t[:200_000])] + intervals
+    gaps = [
+        (abs((a - b).total_seconds()), ta and tb) for (a, ta), (b, tb) in combinations(instants, 2)
+    ]
+    for group in reading.groups:
+        for clause in group:
+            cued = bool(_ELAPSED.search(clause.text))
+            for value, unit, start, end in _durations(clause.text):
+                if not cued and unit < _UNITS[6][1]:
+                    continue  # months and years are always elapsed time ("a six-month cert")
+                if stance_at(clause, (start, end)) is not Stance.asserted:
+                    continue
+                said = clause.text[start:end]
+                if any(abs(value - r) < 1e-6 for r in required):
+                    continue
+                rough = bool(_ROUGHLY.search(clause.text[:start]))
+                if _supported(value, unit, rough, printed, gaps):
+                    continue
+                return [
+                    f"duration {said!r} is no time between the moments read, nor a duration "
+                    "any output prints"
+                ]
+    return []
+
+
+def _supported(
+    said: float, unit: float, rough: bool, printed: list[float], gaps: list[tuple[float, bool]]
+) -> bool:
+    def near(value: float, slack: float = 0.0) -> bool:
+        share = 0.25 if rough else 0.05
+        return abs(said - value) <= max(unit, share * value, slack)
+
+    if any(near(p) for p in printed):
+        return True
+    return any(near(gap, 0.0 if timed else 86400.0) for gap, timed in gaps)
