@@ -15,6 +15,7 @@ at 5 minutes") has nothing to be held to.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from itertools import combinations
 
@@ -51,6 +52,7 @@ _LONG = re.compile(
 )
 # an interval as SQL or ps prints it: 00:43:14, 1 day 02:03:04
 _INTERVAL = re.compile(r"(?<![\d:.])(?:(\d+)\s+days?\s+)?(\d{1,3}):([0-5]\d):([0-5]\d)(?![\d:])")
+_AGE = re.compile(r"(?<![\w.:/-])(?=\d)(?:\d+d)?(?:\d+h)?(?:\d+m(?!i))?(?:\d+s)?(?![\w.:/-])")
 _LIMIT = 80  # moments held, per episode
 
 
@@ -77,13 +79,21 @@ def _durations(text: str) -> list[tuple[float, float, int, int]]:
 
 
 def _intervals(text: str) -> list[float]:
-    return [
+    """Intervals as SQL prints them (00:43:14) and ages as kubectl prints them (84m, 3h12m,
+    9d): the reader of quantities takes a bare `84m` for a size."""
+    text = text[:200_000]
+    out: list[float] = [
         int(m.group(1) or 0) * 86400
         + int(m.group(2)) * 3600
         + int(m.group(3)) * 60
         + int(m.group(4))
-        for m in _INTERVAL.finditer(text[:200_000])
+        for m in _INTERVAL.finditer(text)
     ]
+    for m in _AGE.finditer(text):
+        if m.group():
+            pairs = re.findall(r"(\d+)([dhms])", m.group())
+            out.append(sum(int(n) * {"d": 86400, "h": 3600, "m": 60, "s": 1}[u] for n, u in pairs))
+    return out
 
 
 def _instants(found: list[Moment], year: int) -> list[tuple[datetime, bool]]:
@@ -99,6 +109,17 @@ def _instants(found: list[Moment], year: int) -> list[tuple[datetime, bool]]:
     return out
 
 
+_YEAR_AFTER = re.compile(r"\s+(\d{4})\b")
+
+
+def _with_year(moment: Moment, text: str, end: int) -> Moment:
+    """The moment with the year written after its clock ("Nov 28 23:59:59 2026 GMT")."""
+    after = _YEAR_AFTER.match(text, end)
+    if moment.year is None and after:
+        return replace(moment, year=int(after.group(1)))
+    return moment
+
+
 def _clock(environment: Environment) -> list[str]:
     sections = (environment.system, environment.cluster, environment.sql)
     return [str(s.now) for s in sections if s is not None and getattr(s, "now", None)]
@@ -112,7 +133,7 @@ def elapsed_problems(
     if not reading.entities.simulated:
         return []
     sources = [*texts, *_clock(environment)]
-    found = [m for t in sources for m, _, _ in moments(t[:200_000])]
+    found = [_with_year(m, t, end) for t in sources for m, _, end in moments(t[:200_000])]
     years = [m.year for m in found if m.year]
     instants = _instants(found, max(set(years), key=years.count) if years else 2026)
     intervals = [v for t in sources for v in _intervals(t)]

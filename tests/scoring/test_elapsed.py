@@ -1,0 +1,58 @@
+"""Durations held against the moments and intervals what was read prints."""
+
+import pytest
+
+from agentbench.scoring.elapsed import elapsed_problems
+from agentbench.scoring.entities import declared_entities
+from agentbench.scoring.reading import Reading
+from agentbench.tasks.model import Environment
+
+ENV = Environment.model_validate(
+    {"system": {"now": "2026-11-29T09:26:41Z"}, "files": {"/var/log/x.log": "x"}}
+)
+ROW = "INC-2291 | opened 2026-11-30 07:58:03+00 | resolved 2026-11-30 08:41:17+00"
+CERT = "notBefore=Nov 28 00:00:00 2026 GMT\nnotAfter=Feb 26 23:59:59 2027 GMT"
+EXPIRED = "notAfter=Nov 28 23:59:59 2026 GMT"
+
+
+def problems(answer: str, seen: list[str]) -> list[str]:
+    reading = Reading(answer, declared_entities(ENV, ""), [], [])
+    return elapsed_problems(reading, seen, ENV, [])
+
+
+@pytest.mark.parametrize(
+    ("answer", "seen", "fails"),
+    [
+        ("The incident lasted 53 minutes.", [ROW], True),
+        ("The incident lasted 43 minutes.", [ROW], False),
+        ("It took 43m14s from the alert to resolution.", [ROW], False),
+        ("It lasted about 45 minutes.", [ROW], False),  # approximate, within a quarter
+        ("The certificate expired about 33 hours ago.", [EXPIRED], True),
+        ("The certificate expired about 9.5 hours ago.", [EXPIRED], False),
+        ("It is valid for 90 days.", [CERT], False),
+        ("That's a six-month certificate.", [CERT], True),
+        ("That's a three-month certificate.", [CERT], False),
+        ("The export took 4 minutes.", ["duration 00:04:12"], False),  # an interval printed
+        ("The export took 9 minutes.", ["duration 00:04:12"], True),
+        ("Evicted three times in the last 84 minutes.", ["12m (x3 over 84m)", EXPIRED], False),
+    ],
+)
+def test_a_duration_is_one_the_moments_read_support(
+    answer: str, seen: list[str], fails: bool
+) -> None:
+    assert bool(problems(answer, seen)) is fails
+
+
+def test_a_duration_from_knowledge_has_nothing_to_be_held_to() -> None:
+    bare = Environment.model_validate({"files": {"/var/log/x.log": "x"}})
+    reading = Reading("The back-off caps at 5 minutes.", declared_entities(bare, ""), [], [])
+    assert elapsed_problems(reading, ["Back-off restarting failed container"], bare, []) == []
+
+
+def test_milliseconds_are_not_seconds() -> None:
+    seen = [
+        "2026-11-29 14:05:03 QueuePool limit reached, connection timed out, timeout 30.00",
+        "2026-11-29 14:05:33 request failed after 30011 ms",
+    ]
+    assert problems("Connections time out after 30 seconds.", seen) == []
+    assert problems("Connections time out after 30 milliseconds.", seen)
