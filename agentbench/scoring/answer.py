@@ -54,6 +54,7 @@ from agentbench.scoring.quotes import misquote_problems
 from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.runs import unrun_probe_problems
 from agentbench.scoring.spelled import with_digits
+from agentbench.scoring.tables import crossed_row_problems
 from agentbench.scoring.unsupported import unsupported_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
@@ -173,6 +174,7 @@ def answer_check(
     for fact in required:
         problems += fact_problems(fact, reading, required)
     outputs = [c.output for c in facts.calls]
+    amounts = [f.amount.value for f in required if f.amount is not None]
     for fact in rejects:
         problems += reject_problems(fact, reading, required, outputs)
     problems += unsupported_problems(reading, required, outputs)
@@ -189,11 +191,11 @@ def answer_check(
     problems += restart_count_problems(reading, outputs)
     problems += line_number_problems(reading, outputs)
     problems += enum_problems(reading, outputs)
+    problems += crossed_row_problems(reading, outputs, amounts)
     problems += zone_problems(reading, outputs)
     # a window the agent asked for is one it may state ("--since 14:00", ">= '2026-11-16'")
     asked = [c.command_text() for c in facts.calls]
     problems += unstated_time_problems(reading, [prompt, *outputs, *happened, *asked])
-    amounts = [f.amount.value for f in required if f.amount is not None]
     problems += elapsed_problems(reading, [prompt, *outputs, *asked], environment, amounts)
     problems += half_day_problems(reading, [prompt, *outputs, *happened])
     problems += dated_clock_problems(reading, [prompt, *outputs, *happened])

@@ -1,0 +1,167 @@
+"""A figure said of one row of a printed table that is another row's: the rows crossed.
+
+"The best day was 2026-11-19 with 8,110.75 EUR" where the query printed `2026-11-19 |
+6802.00` and `2026-11-20 | 8110.75`; "staging: …:2.15.0-rc2 (6/6 replicas ready)" where
+`kubectl get deploy -o wide` printed 2/2 beside that image and 6/6 beside the other. Tool
+outputs that are tables (psql's `|` columns; the header-and-rows layout of kubectl, df, ps)
+give each row its cells; rows under one header are one table across outputs. A row is named
+by a cell no other row of its column holds (`2026-11-19`, `staging`, `/var`, an image). A
+clause (or the part of it cut at "and", "while", ";", or a clause after one that named a
+single row in its sentence) that names one row and states a figure that another row holds,
+and no row it names holds, fails: the figure was read off the neighbouring row. Figures inside
+dates, times and the row's own name are not figures; the task's required amounts and figures
+the clause denies or hedges are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agentbench.scoring.bound_figures import segments
+from agentbench.scoring.claims import Clause
+from agentbench.scoring.reading import Reading
+from agentbench.scoring.stance import Stance, stance_at
+
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+# a figure standing as a word of its own: 8,110.75 · 96% · 8.0G · 6/6 · (x3) — not a part of a
+# version (2.14.0), an image tag or a name
+_FIGURE = re.compile(
+    r"(?<![\w.:/@-])(\d[\d,]*(?:\.\d+)?)(?:%|[KMGTPkmgt]i?[Bb]?|/\d+)?(?![\w.:/@-]|\.\w)"
+)
+_MOMENT = re.compile(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?)?|\b\d{1,2}:\d\d(?::\d\d)?\b")
+_SEPARATOR = re.compile(r"^[\s+|-]*-{3,}[\s+|-]*$")
+_MAX_ROWS = 400
+
+
+@dataclass
+class Table:
+    header: tuple[str, ...]
+    rows: list[tuple[str, ...]]
+
+
+def _split(line: str, piped: bool) -> list[str]:
+    return [c.strip() for c in line.split("|")] if piped else line.split()
+
+
+def _fits(header: list[str], cells: list[str], piped: bool) -> bool:
+    """Whether a line's cells fill the header's columns (df's `Mounted on` is two words)."""
+    return len(cells) == len(header) or (not piped and len(header) == len(cells) + 1)
+
+
+def tables(outputs: list[str]) -> list[Table]:
+    """The tables the outputs print, the rows under one header joined across outputs."""
+    found: dict[tuple[str, ...], Table] = {}
+    for text in outputs:
+        lines = [ln for ln in text[:200_000].splitlines() if ln.strip()]
+        i = 0
+        while i < len(lines) - 1:
+            piped = " | " in lines[i] or lines[i].strip().endswith("|")
+            header = _split(lines[i], piped)
+            j = i + 1 + bool(_SEPARATOR.match(lines[i + 1]))
+            rows: list[tuple[str, ...]] = []
+            while j < len(lines) and len(rows) < _MAX_ROWS:
+                cells = _split(lines[j], piped)
+                if not _fits(header, cells, piped):
+                    break
+                rows.append(tuple(cells))
+                j += 1
+            if len(header) < 2 or not rows or not _looks_like_header(header, piped):
+                i += 1
+                continue
+            width = len(rows[0])
+            key = (*header[: width - 1], " ".join(header[width - 1 :]))
+            table = found.setdefault(key, Table(key, []))
+            table.rows += [r for r in rows if len(r) == width and r not in table.rows]
+            i = j
+    return [t for t in found.values() if len(t.rows) >= 2]
+
+
+def _looks_like_header(header: list[str], piped: bool) -> bool:
+    """A header names its columns: no figures in it, and (unless piped) capitals or `%`."""
+    if any(_NUMBER.fullmatch(h.replace("%", "")) for h in header if h):
+        return False
+    return piped or all(h.isupper() or h[:1].isupper() or "%" in h for h in header if h)
+
+
+def _figures(cell: str) -> set[float]:
+    cell = _MOMENT.sub(" ", cell)
+    return {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", cell) if n}
+
+
+def _keys(table: Table) -> dict[str, int]:
+    """Cells that name their row: a value with a letter (or a date), held by one row only."""
+    out: dict[str, int] = {}
+    for column in range(len(table.header)):
+        values = [r[column] for r in table.rows]
+        for index, value in enumerate(values):
+            named = len(value) >= 2 and (re.search(r"[A-Za-z]", value) or _MOMENT.fullmatch(value))
+            if named and values.count(value) == 1 and not _NUMBER.fullmatch(value):
+                out[value] = index
+    return out
+
+
+def crossed_row_problems(reading: Reading, outputs: list[str], required: list[float]) -> list[str]:
+    """Why a figure said of one printed row is another row's (module docstring; empty: none is)."""
+    if not reading.entities.simulated:
+        return []
+    for table in tables(outputs):
+        keys = _keys(table)
+        if not keys:
+            continue
+        patterns = [
+            (re.compile(r"(?<![\w./-])" + re.escape(k) + r"(?![\w/-]|\.\w)"), k) for k in keys
+        ]
+        cells = [set().union(*(_figures(c) for c in row)) for row in table.rows]
+        for group in reading.groups:
+            problem = _sentence_problem(group, patterns, keys, cells, required)
+            if problem:
+                return [problem]
+    return []
+
+
+def _sentence_problem(
+    group: list[Clause],
+    patterns: list[tuple[re.Pattern[str], str]],
+    keys: dict[str, int],
+    cells: list[set[float]],
+    required: list[float],
+) -> str:
+    named: list[tuple[int, int, str]] = []  # the rows the sentence named last
+    for clause in group:
+        found = [
+            (m.start(), m.end(), str(keys[k])) for p, k in patterns for m in p.finditer(clause.text)
+        ]
+        if found:
+            named = found
+        elif len({k for _, _, k in named}) == 1:  # "staging: …:2.15.0-rc2 (6/6 replicas ready)"
+            found = [(0, 0, named[0][2])]
+        for rows, lo, hi in segments(clause.text, found):
+            problem = _crossed(clause, (lo, hi), found, {int(r) for r in rows}, cells, required)
+            if problem:
+                return problem
+    return ""
+
+
+def _crossed(
+    clause: Clause,
+    part: tuple[int, int],
+    found: list[tuple[int, int, str]],
+    rows: set[int],
+    cells: list[set[float]],
+    required: list[float],
+) -> str:
+    """Why a figure in this part of the clause, said of these rows, is another row's."""
+    own = set().union(*(cells[r] for r in rows))
+    others = set().union(*(c for i, c in enumerate(cells) if i not in rows))
+    text = _MOMENT.sub(lambda m: " " * len(m.group()), clause.text)
+    for m in _FIGURE.finditer(text):
+        start, raw = m.start(), float(m.group(1).replace(",", ""))
+        if not part[0] <= start < part[1] or any(a <= start < b for a, b, _ in found):
+            continue  # outside the part, or a digit of the row's own name (`/dev/nvme1n1`)
+        if raw in own or raw not in others or any(abs(raw - r) < 0.005 for r in required):
+            continue
+        if stance_at(clause, m.span()) is not Stance.asserted:
+            continue
+        return f"figure {m.group()!r} is said of a printed row that does not hold it (another does)"
+    return ""
