@@ -90,7 +90,7 @@ def crossed_value_problems(reading: Reading) -> list[str]:
 
 # what glosses a record right after its name: "(deploy dep-9b77e0, commit 8e1f0a3)", or a
 # title after a dash or a colon ("INC-2291 – Nightly invoice export stuck")
-_GLOSS = re.compile(r"[*_`]*\s*(?:\(([^()\n]{1,200})\)|(?:[–—:]|\s-)\s+([^\n.;()]{1,120}))")
+_GLOSS = re.compile(r"[*_`]*[ \t]*(?:\(([^()\n]{1,200})\)|[ \t]*[–—:-][ \t]+([^\n.;()]{1,120}))")
 # an item that relates the record to another rather than glossing it: "(after 2.14.1 failed)"
 _RELATING = re.compile(
     r"\b(?:after|before|since|than|unlike|like|not|vs\.?|versus|from|to|replac\w*|instead|"

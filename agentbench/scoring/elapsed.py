@@ -53,7 +53,8 @@ _LONG = re.compile(
 # an interval as SQL or ps prints it: 00:43:14, 1 day 02:03:04
 _INTERVAL = re.compile(r"(?<![\d:.])(?:(\d+)\s+days?\s+)?(\d{1,3}):([0-5]\d):([0-5]\d)(?![\d:])")
 _AGE = re.compile(r"(?<![\w.:/-])(?=\d)(?:\d+d)?(?:\d+h)?(?:\d+m(?!i))?(?:\d+s)?(?![\w.:/-])")
-_LIMIT = 80  # moments held, per episode
+_STATUSES = re.compile(r"[1-5]\d\ds")
+_LIMIT = 200  # moments held, per episode
 
 
 def _unit(said: str) -> float:
@@ -132,7 +133,8 @@ def elapsed_problems(
     empty: each one is). `texts`: the prompt, the calls and their outputs."""
     if not reading.entities.simulated:
         return []
-    sources = [*texts, *_clock(environment)]
+    # what the environment declares counts too: an answer may know a moment it did not print
+    sources = [*texts, *_clock(environment), reading.entities.global_evidence]
     found = [_with_year(m, t, end) for t in sources for m, _, end in moments(t[:200_000])]
     years = [m.year for m in found if m.year]
     instants = _instants(found, max(set(years), key=years.count) if years else 2026)
@@ -147,6 +149,8 @@ def elapsed_problems(
         for clause in group:
             cued = bool(_ELAPSED.search(clause.text))
             for value, unit, start, end in _durations(clause.text):
+                if _STATUSES.fullmatch(clause.text[start:end]):
+                    continue  # "the 503s": responses, not seconds
                 if not cued and unit < _UNITS[6][1]:
                     continue  # months and years are always elapsed time ("a six-month cert")
                 if stance_at(clause, (start, end)) is not Stance.asserted:
@@ -155,13 +159,25 @@ def elapsed_problems(
                 if any(abs(value - r) < 1e-6 for r in required):
                     continue
                 rough = bool(_ROUGHLY.search(clause.text[:start]))
-                if _supported(value, unit, rough, printed, gaps):
+                if _supported(value, unit, rough, printed, gaps) or _bare(said, texts):
                     continue
                 return [
                     f"duration {said!r} is no time between the moments read, nor a duration "
                     "any output prints"
                 ]
     return []
+
+
+def _bare(said: str, sources: list[str]) -> bool:
+    """Whether the figure as written (three digits or more) is a bare number a call or output
+    prints (`max-age=7200`,
+    `lag_seconds: 5`, `-checkend 1209477`): its unit is the field's."""
+    number = re.match(r"\d[\d,]*(?:\.\d+)?", said)
+    if number is None or len(number.group().replace(",", "")) < 3:
+        return False  # "30" is printed somewhere in most outputs
+    digits = re.escape(number.group().replace(",", ""))
+    token = re.compile(r"(?<![\w./-])(?<!\d:)" + digits + r"(?![\w./-]|:\d)")
+    return any(token.search(t[:200_000]) for t in sources)
 
 
 def _supported(

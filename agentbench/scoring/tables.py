@@ -8,9 +8,11 @@ give each row its cells; rows under one header are one table across outputs. A r
 by a cell no other row of its column holds (`2026-11-19`, `staging`, `/var`, an image). A
 clause (or the part of it cut at "and", "while", ";", or a clause after one that named a
 single row in its sentence) that names one row and states a figure that another row holds,
-and no row it names holds, fails: the figure was read off the neighbouring row. Figures inside
-dates, times and the row's own name are not figures; the task's required amounts and figures
-the clause denies or hedges are left alone.
+and neither the named row nor any output line naming it holds, fails: the figure was read
+off the neighbouring row. Figures inside dates, times and the row's own name are not
+figures; numbers that name (order 99813, pid 1402), bare digits (a step, a try: `6/6` and
+`8.0G` are held), the task's required amounts and figures the clause denies or hedges are
+left alone.
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ _FIGURE = re.compile(
     r"(?<![\w.:/@-])(\d[\d,]*(?:\.\d+)?)(?:%|[KMGTPkmgt]i?[Bb]?|/\d+)?(?![\w.:/@-]|\.\w)"
 )
 _MOMENT = re.compile(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?)?|\b\d{1,2}:\d\d(?::\d\d)?\b")
+_NAMED_BY = re.compile(
+    r"\b(?:orders?|ids?|no\.?|number|invoices?|tickets?|customers?|users?|accounts?|payments?|"
+    r"rows?|lines?|pids?|ports?|jobs?|builds?|runs?|versions?|revisions?|batch|v)\s*#?\s*$|#\s*$",
+    re.IGNORECASE,
+)
+_AGE = re.compile(r"(?:\d+[smhdy])+")
+_JOINS = re.compile(r"[,;]?\s+(?:and|while|whereas|but|plus)\s+|;\s+", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^[\s+|-]*-{3,}[\s+|-]*$")
 _MAX_ROWS = 400
 
@@ -74,7 +83,31 @@ def tables(outputs: list[str]) -> list[Table]:
             table = found.setdefault(key, Table(key, []))
             table.rows += [r for r in rows if len(r) == width and r not in table.rows]
             i = j
-    return [t for t in found.values() if len(t.rows) >= 2]
+    return [_merged(t) for t in found.values() if len(t.rows) >= 2]
+
+
+def _merged(table: Table) -> Table:
+    """One row per object: rows that agree on every cell that identifies (its name, image,
+    status words, a date; not `3/3` or an age like `120d`) are the one object printed at
+    several times (`api` at 2/3, then 3/3), and hold all of its values."""
+    by_object: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for row in table.rows:
+        identity = tuple(c for c in row if _identifying(c))
+        by_object.setdefault(identity, []).append(row)
+    rows = [
+        tuple(" ".join(dict.fromkeys(r[c] for r in group)) for c in range(len(table.header)))
+        for group in by_object.values()
+    ]
+    return Table(table.header, rows)
+
+
+def _identifying(cell: str) -> bool:
+    """Whether a cell tells objects apart (a name, a status, a date) rather than measures
+    one (`3/3`, `8.0G`, `96%`, an age)."""
+    if _MOMENT.fullmatch(cell):
+        return True
+    measure = re.fullmatch(r"[\d.,/%:+-]*(?:[KMGTPE]i?B?|[kmgt]b?|ms)?", cell)
+    return not measure and not _AGE.fullmatch(cell)
 
 
 def _looks_like_header(header: list[str], piped: bool) -> bool:
@@ -105,19 +138,34 @@ def crossed_row_problems(reading: Reading, outputs: list[str], required: list[fl
     """Why a figure said of one printed row is another row's (module docstring; empty: none is)."""
     if not reading.entities.simulated:
         return []
-    for table in tables(outputs):
-        keys = _keys(table)
+    printed = [(t, _keys(t)) for t in tables(outputs)]
+    every = [_pattern(k) for _, keys in printed for k in keys]  # a row of any table
+    lines = [ln for o in outputs for ln in o[:200_000].splitlines()]
+    for table, keys in printed:
         if not keys:
             continue
-        patterns = [
-            (re.compile(r"(?<![\w./-])" + re.escape(k) + r"(?![\w/-]|\.\w)"), k) for k in keys
-        ]
+        patterns = [(_pattern(k), k) for k in keys]
+        words = {c for row in table.rows for c in row if len(c) >= 3 and re.search(r"[A-Za-z]", c)}
         cells = [set().union(*(_figures(c) for c in row)) for row in table.rows]
+        # what any output line naming a row says of it is its too (the PDB's `search 3 N/A 1`
+        # beside the deployments' `search 4/4`)
+        for pattern, key in patterns:
+            cells[keys[key]] |= {f for ln in lines if pattern.search(ln) for f in _figures(ln)}
         for group in reading.groups:
-            problem = _sentence_problem(group, patterns, keys, cells, required)
+            problem = _sentence_problem(group, patterns, keys, cells, required, every, words)
             if problem:
                 return [problem]
     return []
+
+
+def _mentions(text: str, cells: set[str]) -> bool:
+    """Whether the text writes a cell of the table, one that names a row or not (`K-7695`
+    of two warehouses' rows)."""
+    return any(_pattern(c).search(text) for c in cells)
+
+
+def _pattern(key: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w./-])" + re.escape(key) + r"(?![\w/-]|\.\w)")
 
 
 def _sentence_problem(
@@ -126,21 +174,44 @@ def _sentence_problem(
     keys: dict[str, int],
     cells: list[set[float]],
     required: list[float],
+    every: list[re.Pattern[str]],
+    cells_text: set[str],
 ) -> str:
-    named: list[tuple[int, int, str]] = []  # the rows the sentence named last
+    """Why a figure of this sentence is said of the wrong row of this table ("" if none)."""
+    named: set[str] = set()  # the rows (of this table) the sentence has named so far
+    anywhere = 0  # the names of rows of any table it has written so far
     for clause in group:
         found = [
             (m.start(), m.end(), str(keys[k])) for p, k in patterns for m in p.finditer(clause.text)
         ]
-        if found:
-            named = found
-        elif len({k for _, _, k in named}) == 1:  # "staging: …:2.15.0-rc2 (6/6 replicas ready)"
-            found = [(0, 0, named[0][2])]
+        named |= {k for _, _, k in found}
+        anywhere += sum(1 for p in every if p.search(clause.text))
+        # "staging: …:2.15.0-rc2 (6/6 replicas ready)" is about the one row the sentence named,
+        # not when it has named rows of other tables too ("AMS-1 has 3: … C-3310 (0/5)")
+        if (
+            not found
+            and len(named) == 1
+            and anywhere == 1
+            and not _mentions(clause.text, cells_text)
+        ):
+            found = [(0, 0, next(iter(named)))]
         for rows, lo, hi in segments(clause.text, found):
+            if len({(a, b) for a, b, _ in found}) == 1:  # "… api-7d9c8b6f5 is at 0 and the new
+                lo, hi = _between_joins(clause.text, found[0][0], found[0][1], lo, hi)  # one 3/3"
             problem = _crossed(clause, (lo, hi), found, {int(r) for r in rows}, cells, required)
             if problem:
                 return problem
     return ""
+
+
+def _between_joins(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:
+    """The part of [lo, hi) around a name that no "and", "while", "but" or ";" cuts."""
+    for join in _JOINS.finditer(text, lo, hi):
+        if join.end() <= start:
+            lo = join.end()
+        elif join.start() >= end:
+            return lo, join.start()
+    return lo, hi
 
 
 def _crossed(
@@ -159,6 +230,10 @@ def _crossed(
         start, raw = m.start(), float(m.group(1).replace(",", ""))
         if not part[0] <= start < part[1] or any(a <= start < b for a, b, _ in found):
             continue  # outside the part, or a digit of the row's own name (`/dev/nvme1n1`)
+        if _NAMED_BY.search(text[:start]) or re.fullmatch(r"\d{5,}", m.group()):
+            continue  # a number that names ("order 99813", "pid 1402", 45917): no figure
+        if raw < 10 and m.group() == m.group(1):
+            continue  # a bare digit counts steps, tries and pods as often as any row's cell
         if raw in own or raw not in others or any(abs(raw - r) < 0.005 for r in required):
             continue
         if stance_at(clause, m.span()) is not Stance.asserted:
