@@ -47,6 +47,7 @@ from agentbench.scoring.figures import (
     required_unit_problems,
 )
 from agentbench.scoring.handover import handover_problems
+from agentbench.scoring.http_status import status_problems
 from agentbench.scoring.labels import swapped_label_problems
 from agentbench.scoring.lines import line_number_problems
 from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
@@ -191,6 +192,7 @@ def answer_check(
     problems += restart_count_problems(reading, outputs)
     problems += line_number_problems(reading, outputs)
     problems += enum_problems(reading, outputs)
+    problems += status_problems(reading)
     problems += crossed_row_problems(reading, outputs, amounts)
     problems += zone_problems(reading, outputs)
     # a window the agent asked for is one it may state ("--since 14:00", ">= '2026-11-16'")

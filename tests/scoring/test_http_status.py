@@ -1,0 +1,28 @@
+"""HTTP status codes given another code's reason phrase or class."""
+
+import pytest
+
+from agentbench.scoring.entities import declared_entities
+from agentbench.scoring.http_status import status_problems
+from agentbench.scoring.reading import Reading
+from agentbench.tasks.model import Environment
+
+ENV = Environment.model_validate({})
+
+
+@pytest.mark.parametrize(
+    ("answer", "fails"),
+    [
+        ("The upstream answered 503 (Bad Gateway).", True),
+        ("Gateway Timeout (502) from the load balancer.", True),
+        ('HTTP 503 "Service Unavailable" is a client error.', True),
+        ("A 404 is a server error.", True),
+        ("503 Service Unavailable means the server is overloaded.", False),
+        ("It is not a 502 Bad Gateway but a 503.", False),
+        ("nginx returned 502 (Bad Gateway), then 503 Service Unavailable.", False),
+        ("429 Too Many Requests is a client error.", False),
+        ("A 503 is a server-side error.", False),
+    ],
+)
+def test_a_code_with_another_code_s_meaning_fails(answer: str, fails: bool) -> None:
+    assert bool(status_problems(Reading(answer, declared_entities(ENV, ""), [], []))) is fails
