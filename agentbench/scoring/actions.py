@@ -166,10 +166,18 @@ def _changes_for(verb: str) -> frozenset[str] | None:
     return next(actions for name, _, actions in _ACTIONS if name == verb)
 
 
+# a rerun of a call rather than of a job: it names a flag or a command ("with `--tail=200`")
+_RERUN_OF_CALL = re.compile(r"\s--?[a-z][\w-]*|`[^`]+`", re.IGNORECASE)
+
+
+def _first_text(args: dict[str, object] | None) -> str:
+    return next((v for v in (args or {}).values() if isinstance(v, str)), "")
+
+
 def _ran_again(calls: list[CallFact]) -> bool:
     """Whether a later successful call ran the program of an earlier one again (the same
     tool, the same first two words of its command)."""
-    heads = [(x.tool, " ".join(x.command_text().split()[:2]), x.ok) for x in calls]
+    heads = [(x.tool, " ".join(_first_text(x.args).split()[:2]), x.ok) for x in calls]
     return any(a[:2] == b[:2] and b[2] for i, a in enumerate(heads) for b in heads[i + 1 :])
 
 
@@ -204,8 +212,8 @@ def claimed_action_problems(
             wanted = _changes_for(verb)
             done = [ch for ch in changes if wanted is None or ch.action in wanted]
             by_call = re.compile(_BY_CALL[verb], re.IGNORECASE)
-            if verb == "rerun" and not done and _ran_again(calls):
-                continue  # "--lines is unknown, so I re-ran it with --tail=200": a read again
+            if verb == "rerun" and not done and _RERUN_OF_CALL.search(text) and _ran_again(calls):
+                continue  # "--lines is unknown, so I re-ran it with `--tail=200`": a read again
             if not done and not any(c.ok and by_call.search(json.dumps(c.args)) for c in calls):
                 return [f"reports an action that did not happen ({verb}): {text.strip()[:80]!r}"]
             named = {
