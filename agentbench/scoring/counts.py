@@ -18,6 +18,9 @@ _COUNTED = re.compile(
     r"(?:(?P<adj>[a-z]+)\s+)?(?P<noun>[a-z]{3,}s)\b",
     re.IGNORECASE,
 )
+_NOT_THINGS = frozenset(
+    ("times", "seconds", "minutes", "hours", "days", "weeks", "months", "years", "millis")
+)
 _KEYED = re.compile(r'"?(?P<key>[A-Za-z_][\w.-]*)"?\s*[:=]\s*"?(?P<value>\d+(?:\.\d+)?)\b')
 
 
@@ -53,8 +56,8 @@ def count_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> l
             for m in _COUNTED.finditer(clause.text):
                 if stance_at(clause, m.span()) is not Stance.asserted:
                     continue
-                if m.group("noun").lower() == "times":
-                    continue  # "failed 13 times": how often, not a count of things
+                if m.group("noun").lower() in _NOT_THINGS:
+                    continue  # "failed 13 times", "lasted 8 seconds": how often, how long
                 stem = m.group("noun").lower()[:-1]
                 keys = [k for k in keyed if _names_noun(k, stem)]
                 adj = (m.group("adj") or "").lower()

@@ -77,7 +77,7 @@ _BRACKETED_UNIT = re.compile(r"\s*\(\s*(" + _UNIT_ALT + r")\s*\)", re.IGNORECASE
 # address, a version, a date or a time of day.
 _FIGURE = re.compile(
     r"(?<![\w.\-/:#,])(?P<cur>(?:[$€]|(?:EUR|USD)\s)\s?)?"
-    r"(?P<num>\d{1,3}(?:(?P<sep>[,.\u202f\u00a0])\d{3})(?:(?P=sep)\d{3})*(?:[.,]\d+)?"
+    r"(?P<num>\d{1,3}(?:(?P<sep>[,.\u202f\u00a0 ])\d{3})(?:(?P=sep)\d{3})*(?:[.,]\d+)?"
     r"|\d+(?:[.,]\d+)?)"
     r"(?![\w\-]*\d)(?!\.\d)(?!:\d)(?!/\d)(?!,\d)"
     r"(?:\s?(?P<unit>" + _UNIT_ALT + r")(?![\w]))?(?:\s?(?P<cur2>€))?(?![\w\-])",
