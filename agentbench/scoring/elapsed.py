@@ -189,4 +189,7 @@ def _supported(
 
     if any(near(p) for p in printed):
         return True
-    return any(near(gap, 0.0 if timed else 86400.0) for gap, timed in gaps)
+    # a bare date is known to the day: it supports days, weeks and months, not "30 ms"
+    return any(
+        near(gap, 0.0 if timed else 86400.0) for gap, timed in gaps if timed or unit >= 86400
+    )

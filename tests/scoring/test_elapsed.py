@@ -56,3 +56,6 @@ def test_milliseconds_are_not_seconds() -> None:
     ]
     assert problems("Connections time out after 30 seconds.", seen) == []
     assert problems("Connections time out after 30 milliseconds.", seen)
+    # two bare dates are a day apart at best: they support no sub-day figure
+    dated = [*seen, "nightly export 2026-11-29 done", "rotated 2026-11-29"]
+    assert problems("Each request waits only 30 ms for a connection.", dated)
