@@ -31,13 +31,13 @@ from agentbench.scoring.structured import nodes, parse
 from agentbench.tasks.expectations import Fact
 
 # a number that names a thing rather than measures it: "order 88412", "invoice 1207"
-_NAMED_BY = re.compile(
+NAMED_BY = re.compile(
     r"\b(?:orders?|invoices?|tickets?|customers?|users?|accounts?|jobs?|builds?|runs?|prs?"
     r"|issues?|incidents?|cases?|requests?|transactions?|payments?|deploys?|releases?)\W{0,3}$",
     re.IGNORECASE,
 )
 # a date or clock time is no figure of the record: 2026-11-26 08:12 holds neither 11 nor 6
-_MOMENT = re.compile(
+MOMENT = re.compile(
     r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"
     r"|\b\d{1,2}:\d{2}(?::\d{2})?\b"
 )
@@ -114,13 +114,13 @@ def _segment_problem(
     if any(_FOREIGN.search(e.kind) for e in records):
         return ""  # a payment id in an order row: the payment's own facts are elsewhere
     if keys not in cache:
-        texts = [_MOMENT.sub(" ", t) for e in records for t in e.evidence]
+        texts = [MOMENT.sub(" ", t) for e in records for t in e.evidence]
         own = Stated([*texts, _list_lengths(texts)], loose=False)
         cache[keys] = own if own.raws else None
     own_figures = cache[keys]
     if own_figures is None:
         return ""
-    moments_at = [m.span() for m in _MOMENT.finditer(clause.text)]
+    moments_at = [m.span() for m in MOMENT.finditer(clause.text)]
     fields = {(a or b).lower().rstrip("s") for e in records for t in e.evidence for a, b in
               _FIELD.findall(t)}  # the record's field names: "warehouses", "on_hand"
     for q in quantities(clause.text):
@@ -136,7 +136,7 @@ def _segment_problem(
             continue  # "the three warehouses": a count of its rows' warehouses, not a field
         if (
             LABEL.search(before)
-            or _NAMED_BY.search(before)
+            or NAMED_BY.search(before)
             or any(abs(q.raw - r) < 0.005 for r in required)
             or q.raw in worked_figures(clause.sentence or clause.text)
         ):

@@ -21,6 +21,7 @@ import re
 from itertools import pairwise
 
 from agentbench.scoring.bound_figures import (
+    MOMENT,
     record_name,
     record_texts,
     records_about,
@@ -33,7 +34,6 @@ from agentbench.scoring.structured import parse
 
 _VALUE_TOKEN = re.compile(r"(?<![\w.@-])([A-Za-z][\w.@-]*[.@_][\w.@-]*[A-Za-z0-9])(?![\w@-])")
 _NUMBER = re.compile(r"[+-]?[\d,]*\.?\d+%?")
-_DATE = re.compile(r"\d{4}-\d\d-\d\d|\d{1,2}:\d\d")
 
 
 def _phrase(value: str) -> bool:
@@ -41,7 +41,7 @@ def _phrase(value: str) -> bool:
     characters or more, with a space or a digit, and not a plain number or a date."""
     if len(value) < 6 or len(value) > 120 or not re.search(r"[\s\d]", value):
         return False
-    return not _NUMBER.fullmatch(value) and not _DATE.match(value)
+    return not _NUMBER.fullmatch(value) and not MOMENT.match(value)
 
 
 def _spelled(value: str) -> re.Pattern[str]:

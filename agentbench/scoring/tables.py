@@ -10,7 +10,7 @@ clause (or the part of it cut at "and", "while", ";", or a clause after one that
 single row in its sentence) that names one row and states a figure that another row holds,
 and neither the named row nor any output line naming it holds, fails: the figure was read
 off the neighbouring row. Figures inside dates, times and the row's own name are not
-figures; numbers that name (order 99813, pid 1402), bare digits (a step, a try: `6/6` and
+figures; numbers that name (order 99813, invoice 1207), bare digits (a step, a try: `6/6` and
 `8.0G` are held), the task's required amounts and figures the clause denies or hedges are
 left alone.
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agentbench.scoring.bound_figures import segments
+from agentbench.scoring.bound_figures import MOMENT, NAMED_BY, segments
 from agentbench.scoring.claims import Clause
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
@@ -30,12 +30,6 @@ _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 # version (2.14.0), an image tag or a name
 _FIGURE = re.compile(
     r"(?<![\w.:/@-])(\d[\d,]*(?:\.\d+)?)(?:%|[KMGTPkmgt]i?[Bb]?|/\d+)?(?![\w.:/@-]|\.\w)"
-)
-_MOMENT = re.compile(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?)?|\b\d{1,2}:\d\d(?::\d\d)?\b")
-_NAMED_BY = re.compile(
-    r"\b(?:orders?|ids?|no\.?|number|invoices?|tickets?|customers?|users?|accounts?|payments?|"
-    r"rows?|lines?|pids?|ports?|jobs?|builds?|runs?|versions?|revisions?|batch|v)\s*#?\s*$|#\s*$",
-    re.IGNORECASE,
 )
 _AGE = re.compile(r"(?:\d+[smhdy])+")
 _JOINS = re.compile(r"[,;]?\s+(?:and|while|whereas|but|plus)\s+|;\s+", re.IGNORECASE)
@@ -104,7 +98,7 @@ def _merged(table: Table) -> Table:
 def _identifying(cell: str) -> bool:
     """Whether a cell tells objects apart (a name, a status, a date) rather than measures
     one (`3/3`, `8.0G`, `96%`, an age)."""
-    if _MOMENT.fullmatch(cell):
+    if MOMENT.fullmatch(cell):
         return True
     measure = re.fullmatch(r"[\d.,/%:+-]*(?:[KMGTPE]i?B?|[kmgt]b?|ms)?", cell)
     return not measure and not _AGE.fullmatch(cell)
@@ -118,7 +112,7 @@ def _looks_like_header(header: list[str], piped: bool) -> bool:
 
 
 def _figures(cell: str) -> set[float]:
-    cell = _MOMENT.sub(" ", cell)
+    cell = MOMENT.sub(" ", cell)
     return {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", cell) if n}
 
 
@@ -128,7 +122,7 @@ def _keys(table: Table) -> dict[str, int]:
     for column in range(len(table.header)):
         values = [r[column] for r in table.rows]
         for index, value in enumerate(values):
-            named = len(value) >= 2 and (re.search(r"[A-Za-z]", value) or _MOMENT.fullmatch(value))
+            named = len(value) >= 2 and (re.search(r"[A-Za-z]", value) or MOMENT.fullmatch(value))
             if named and values.count(value) == 1 and not _NUMBER.fullmatch(value):
                 out[value] = index
     return out
@@ -225,12 +219,12 @@ def _crossed(
     """Why a figure in this part of the clause, said of these rows, is another row's."""
     own = set().union(*(cells[r] for r in rows))
     others = set().union(*(c for i, c in enumerate(cells) if i not in rows))
-    text = _MOMENT.sub(lambda m: " " * len(m.group()), clause.text)
+    text = MOMENT.sub(lambda m: " " * len(m.group()), clause.text)
     for m in _FIGURE.finditer(text):
         start, raw = m.start(), float(m.group(1).replace(",", ""))
         if not part[0] <= start < part[1] or any(a <= start < b for a, b, _ in found):
             continue  # outside the part, or a digit of the row's own name (`/dev/nvme1n1`)
-        if _NAMED_BY.search(text[:start]) or re.fullmatch(r"\d{5,}", m.group()):
+        if NAMED_BY.search(text[:start]) or re.fullmatch(r"\d{5,}", m.group()):
             continue  # a number that names ("order 99813", "pid 1402", 45917): no figure
         if raw < 10 and m.group() == m.group(1):
             continue  # a bare digit counts steps, tries and pods as often as any row's cell
