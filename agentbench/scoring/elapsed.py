@@ -5,7 +5,8 @@
 09:26:41. A duration the answer states in a clause that speaks of elapsed time (lasted, took,
 ago, later, after, since, for, between, …) must be one the environment supports: within
 rounding of a duration an output, the prompt or a call prints, or of the time between two
-moments that the outputs, the prompt and the environment's clock state. Rounding is one unit
+moments (or two clock times of one day) that the outputs, the prompt, the environment's clock
+and its declared data state. Rounding is one unit
 of the figure as written (43 minutes for 43m14s) or 5%; a figure said to be approximate
 ("about", "~", "over", "nearly") may be 25% off. Left alone when fewer than two moments are
 known and no interval is printed (`00:43:14`): a duration from knowledge ("the back-off caps
@@ -69,7 +70,7 @@ def _durations(text: str) -> list[tuple[float, float, int, int]]:
     out = [
         (q.value, _unit(text[q.start : q.end]), q.start, q.end)
         for q in quantities(text)
-        if q.dimension == "seconds" and text[q.start : q.start + 1].isdigit()
+        if q.dimension == "seconds"
     ]
     for m in _LONG.finditer(text):
         n = m.group("n").lower()
@@ -121,6 +122,16 @@ def _with_year(moment: Moment, text: str, end: int) -> Moment:
     return moment
 
 
+_CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])")
+
+
+def _clocks(text: str) -> set[int]:
+    """Seconds past midnight of every clock time the text writes."""
+    return {
+        int(h) * 3600 + int(m) * 60 + int(sec or 0) for h, m, sec in _CLOCK.findall(text[:200_000])
+    }
+
+
 def _clock(environment: Environment) -> list[str]:
     sections = (environment.system, environment.cluster, environment.sql)
     return [str(s.now) for s in sections if s is not None and getattr(s, "now", None)]
@@ -145,6 +156,10 @@ def elapsed_problems(
     gaps = [
         (abs((a - b).total_seconds()), ta and tb) for (a, ta), (b, tb) in combinations(instants, 2)
     ]
+    # clock times without a date ("at 08:00" in the prompt, "10:00 UTC" in a file): the gap
+    # between them on one day
+    clocks = sorted({c for t in sources for c in _clocks(t)})[:_LIMIT]
+    gaps += [(float(b - a), True) for a, b in combinations(clocks, 2)]
     for group in reading.groups:
         for clause in group:
             cued = bool(_ELAPSED.search(clause.text))

@@ -35,6 +35,17 @@ def problems(answer: str, seen: list[str]) -> list[str]:
         ("The export took 4 minutes.", ["duration 00:04:12"], False),  # an interval printed
         ("The export took 9 minutes.", ["duration 00:04:12"], True),
         ("Evicted three times in the last 84 minutes.", ["12m (x3 over 84m)", EXPIRED], False),
+        # clock times of one day: the prompt's 08:00 and a file's 10:00 handover
+        (
+            "Not Tomasz: the handover is at 10:00, two hours later.",
+            [ROW, "at 08:00", "10:00"],
+            False,
+        ),
+        (
+            "Not Tomasz: the handover is at 10:00, five hours later.",
+            [ROW, "at 08:00", "10:00"],
+            True,
+        ),
     ],
 )
 def test_a_duration_is_one_the_moments_read_support(
