@@ -54,6 +54,10 @@ _LONG = re.compile(
 # an interval as SQL or ps prints it: 00:43:14, 1 day 02:03:04
 _INTERVAL = re.compile(r"(?<![\d:.])(?:(\d+)\s+days?\s+)?(\d{1,3}):([0-5]\d):([0-5]\d)(?![\d:])")
 _AGE = re.compile(r"(?<![\w.:/-])(?=\d)(?:\d+d)?(?:\d+h)?(?:\d+m(?!i))?(?:\d+s)?(?![\w.:/-])")
+# a field whose name gives its unit: replica_lag_s, timeoutSeconds, duration_ms
+_KEYED = re.compile(
+    r"\b\w*?(_s|_secs?|_seconds|Seconds|_ms|Ms|_millis)\b\"?\s*[:=]\s*(\d+(?:\.\d+)?)"
+)
 _STATUSES = re.compile(r"[1-5]\d\ds")
 _LIMIT = 200  # moments held, per episode
 
@@ -81,8 +85,9 @@ def _durations(text: str) -> list[tuple[float, float, int, int]]:
 
 
 def _intervals(text: str) -> list[float]:
-    """Intervals as SQL prints them (00:43:14) and ages as kubectl prints them (84m, 3h12m,
-    9d): the reader of quantities takes a bare `84m` for a size."""
+    """Intervals as SQL prints them (00:43:14), fields named for their unit (`replica_lag_s:
+    3`) and ages as kubectl prints them (84m, 3h12m, 9d): the reader of quantities takes a bare
+    `84m` for a size."""
     text = text[:200_000]
     out: list[float] = [
         int(m.group(1) or 0) * 86400
@@ -91,6 +96,10 @@ def _intervals(text: str) -> list[float]:
         + int(m.group(4))
         for m in _INTERVAL.finditer(text)
     ]
+    for m in _KEYED.finditer(text):  # "replica_lag_s": 3, timeoutSeconds: 5, took_ms=120
+        out.append(
+            float(m.group(2)) * (0.001 if m.group(1).lower().endswith(("ms", "millis")) else 1)
+        )
     for m in _AGE.finditer(text):
         if m.group():
             pairs = re.findall(r"(\d+)([dhms])", m.group())

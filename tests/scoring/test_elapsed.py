@@ -34,6 +34,7 @@ def problems(answer: str, seen: list[str]) -> list[str]:
         ("That's a three-month certificate.", [CERT], False),
         ("The export took 4 minutes.", ["duration 00:04:12"], False),  # an interval printed
         ("The export took 9 minutes.", ["duration 00:04:12"], True),
+        ("The replica is about 3 s behind.", ['"replica_lag_s": 3', EXPIRED], False),  # unit key
         ("Evicted three times in the last 84 minutes.", ["12m (x3 over 84m)", EXPIRED], False),
         # clock times of one day: the prompt's 08:00 and a file's 10:00 handover
         (
