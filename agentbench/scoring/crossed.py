@@ -18,6 +18,7 @@ two in apposition ("INC-2291 (Nightly invoice export stuck)"): the gloss belongs
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import pairwise
 
 from agentbench.scoring.bound_figures import (
@@ -44,6 +45,7 @@ def _phrase(value: str) -> bool:
     return not _NUMBER.fullmatch(value) and not MOMENT.match(value)
 
 
+@lru_cache(maxsize=4096)
 def _spelled(value: str) -> re.Pattern[str]:
     words = [re.escape(w) for w in value.split()]
     return re.compile(r"(?<![\w+.@-])" + r"\s+".join(words) + r"(?![\w@-]|\.\d)", re.IGNORECASE)

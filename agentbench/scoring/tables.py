@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agentbench.scoring.bound_figures import MOMENT, NAMED_BY, segments
 from agentbench.scoring.claims import Clause
@@ -158,6 +159,7 @@ def _mentions(text: str, cells: set[str]) -> bool:
     return any(_pattern(c).search(text) for c in cells)
 
 
+@lru_cache(maxsize=8192)
 def _pattern(key: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w./-])" + re.escape(key) + r"(?![\w/-]|\.\w)")
 
