@@ -45,7 +45,7 @@ def _zoned(text: str) -> list[tuple[tuple[int | None, int, int, int, int, int | 
     return out
 
 
-_CLOCK_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?(?![\d:])")
+CLOCK_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?(?![\d:])")
 
 
 def _zoned_clocks(
@@ -56,7 +56,7 @@ def _zoned_clocks(
     dates = [m for m, _, _ in moments(text)]
     day = (dates[0].month, dates[0].day) if dates else (None, None)
     out = []
-    for m in _CLOCK_TIME.finditer(text):
+    for m in CLOCK_TIME.finditer(text):
         offset = _zone_after(text, m.end())
         if offset is None:
             continue
@@ -147,7 +147,7 @@ def _instants(texts: list[str]) -> set[int]:
         out |= _cron_times(text)
         for (_, _, _, h, mi, _), hours in _zoned(text):
             out.add(round(h * 60 + mi - hours * 60) % 1440)
-        for m in _CLOCK_TIME.finditer(text[:200_000]):
+        for m in CLOCK_TIME.finditer(text[:200_000]):
             hour, minute = int(m.group(1)), int(m.group(2))
             zone = zone_offset(text[m.end() : m.end() + 16])
             shift = round(zone.total_seconds() / 60) if zone is not None else 0
@@ -164,7 +164,7 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
     seen: set[int] | None = None
     for group in reading.groups:
         for clause in group:
-            for m in _CLOCK_TIME.finditer(clause.text):
+            for m in CLOCK_TIME.finditer(clause.text):
                 offset = zone_offset(clause.text[m.end() : m.end() + 16])
                 if offset is None or offset.total_seconds() != 0:
                     continue
@@ -267,7 +267,7 @@ def dated_clock_problems(reading: Reading, texts: list[str]) -> list[str]:
             spans.append((start, end))
             if m.hour is not None and m.minute is not None:
                 dated.setdefault((m.hour, m.minute, m.second), set()).add((m.month, m.day))
-        for c in _CLOCK_TIME.finditer(text):
+        for c in CLOCK_TIME.finditer(text):
             if not any(a <= c.start() < b for a, b in spans):
                 undated.add(_clock(c))
     if not dated:
@@ -317,7 +317,7 @@ def _dated_in(
         return out  # "from Friday 18:00 until Monday 14:00, so on 2026-11-16": days by name
     (day,) = days
     dated_at = found[0][2]
-    for c in _CLOCK_TIME.finditer(clause):
+    for c in CLOCK_TIME.finditer(clause):
         if dated_at <= at + c.start() <= dated_at + 100:
             out.append((day, _clock(c), c.start(), c.end()))
     return out

@@ -20,7 +20,8 @@ from dataclasses import replace
 from datetime import datetime
 from itertools import combinations
 
-from agentbench.scoring.quantities import Moment, moments, quantities
+from agentbench.scoring.clocks import CLOCK_TIME
+from agentbench.scoring.quantities import Moment, moments, quantities, unit_base
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
 from agentbench.tasks.model import Environment
@@ -36,16 +37,9 @@ _ROUGHLY = re.compile(
     r"less\s+than|at\s+least|at\s+most|just|up\s+to|close\s+to|circa)\s*$",
     re.IGNORECASE,
 )
-_UNITS = [  # the size in seconds of each unit a duration may be written in, smallest first
-    (re.compile(r"^(?:ms|msecs?|millis\w*)$"), 0.001),
-    (re.compile(r"^(?:s|secs?|seconds?)$"), 1.0),
-    (re.compile(r"^(?:m|mins?|minutes?)$"), 60.0),
-    (re.compile(r"^(?:h|hrs?|hours?)$"), 3600.0),
-    (re.compile(r"^(?:d|days?)$"), 86400.0),
-    (re.compile(r"^(?:w|wks?|weeks?)$"), 604800.0),
-    (re.compile(r"^months?$"), 2629800.0),
-    (re.compile(r"^(?:y|yrs?|years?)$"), 31557600.0),
-]
+# the units the quantity reader leaves alone, in seconds: "a six-month certificate"
+_LONG_UNITS = {"month": 2629800.0, "months": 2629800.0, "y": 31557600.0, "yr": 31557600.0}
+_LONG_UNITS |= {"yrs": 31557600.0, "year": 31557600.0, "years": 31557600.0}
 _SPELLED = {"one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "nine": 9, "twelve": 12}
 # months and years, which the quantity reader leaves alone: "a six-month certificate"
 _LONG = re.compile(
@@ -64,8 +58,17 @@ _LIMIT = 200  # moments held, per episode
 
 def _unit(said: str) -> float:
     """The size of the smallest unit a written duration names (4m12s: a second)."""
-    words = re.findall(r"[a-zA-Z]+", said.lower())
-    sizes = [size for w in words for unit, size in _UNITS if unit.match(w)]
+    sizes = []
+    for word in re.findall(r"[a-zA-Z]+", said.lower()):
+        if word in _LONG_UNITS:
+            sizes.append(_LONG_UNITS[word])
+            continue
+        try:
+            dimension, factor = unit_base(word)
+        except KeyError:
+            continue
+        if dimension == "seconds":
+            sizes.append(factor)
     return min(sizes) if sizes else 1.0
 
 
@@ -131,13 +134,12 @@ def _with_year(moment: Moment, text: str, end: int) -> Moment:
     return moment
 
 
-_CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])")
-
-
 def _clocks(text: str) -> set[int]:
     """Seconds past midnight of every clock time the text writes."""
     return {
-        int(h) * 3600 + int(m) * 60 + int(sec or 0) for h, m, sec in _CLOCK.findall(text[:200_000])
+        int(h) * 3600 + int(m) * 60 + int(sec or 0)
+        for h, m, sec in CLOCK_TIME.findall(text[:200_000])
+        if int(h) < 24 and int(m) < 60
     }
 
 
@@ -175,7 +177,7 @@ def elapsed_problems(
             for value, unit, start, end in _durations(clause.text):
                 if _STATUSES.fullmatch(clause.text[start:end]):
                     continue  # "the 503s": responses, not seconds
-                if not cued and unit < _UNITS[6][1]:
+                if not cued and unit < _LONG_UNITS["month"]:
                     continue  # months and years are always elapsed time ("a six-month cert")
                 if stance_at(clause, (start, end)) is not Stance.asserted:
                     continue
