@@ -60,6 +60,8 @@ def _named(match: re.Match[str], prefix: str) -> int | None:
 def status_problems(reading: Reading) -> list[str]:
     """Why a status code is given another code's meaning (module docstring; empty: none is)."""
     for group in reading.groups:
+        if not group:
+            continue  # a table row of empty cells
         # "503 (Bad Gateway)" is one sentence's two clauses: read the sentence whole
         whole = Clause(text=group[0].sentence or " ".join(c.text for c in group))
         for m in _BESIDE.finditer(whole.text):
