@@ -23,8 +23,11 @@ _SAME = re.compile(
     r"(?P<hedge>about|roughly|approx\.?|approximately|around|~|≈)?\s*$",
     re.IGNORECASE,
 )
-# the left figure is an operand ("6 × 7 days = 42 days"), not the amount restated
-_OPERAND = re.compile(r"[×x*+\-−–/÷]\s*$")
+# the left figure is an operand ("6 × 7 days = 42 days", "pg_wal 313G + base 178G = 491G"),
+# not the amount restated
+_OPERAND = re.compile(r"(?:[×x*+\-−–/÷]|\s[×x*+\-−–/÷]\s+(?:[\w./-]+\s+){1,2})\s*$")
+# what follows a parenthesised figure and makes it another field: "64Mi (32Mi requested)"
+_LABELLED = re.compile(r"^[ \t]*[A-Za-z][\w-]*[^)\n]*\)")
 _LOOSE = 0.05
 _STRICT = 0.02
 _BYTES = 0.075  # decimal and binary units: 1 GB is 0.93 GiB, a `kB` of /proc/meminfo is a KiB
@@ -36,19 +39,27 @@ def equivalence_problems(reading: Reading) -> list[str]:
         sentence = next((c.sentence for c in group if c.sentence), "")
         if not sentence or NEGATION.search(sentence):
             continue  # "not 30 s but 30 ms": a correction, not an equation
-        found = [q for q in quantities(sentence[:20_000]) if q.dimension is not None]
+        found = sorted(
+            (q for q in quantities(sentence[:20_000]) if q.dimension is not None),
+            key=lambda q: q.start,
+        )
         for left, right in pairwise(found):
             if left.dimension != right.dimension or right.start < left.end:
                 continue
             between = _SAME.match(sentence[left.end : right.start])
             if between is None or _OPERAND.search(sentence[: left.start]):
                 continue
+            rest = sentence[right.end :]
+            if "(" in between.group() and _LABELLED.match(rest):
+                continue  # "capped at 64Mi (32Mi requested)": a second field, glossed
+            right_value = right.value
             slack = _LOOSE if between.group("hedge") or "≈" in between.group() else _STRICT
             slack = max(slack, _BYTES) if left.dimension == "bytes" else slack
-            if abs(left.value - right.value) <= slack * max(abs(left.value), abs(right.value)):
+            if abs(left.value - right_value) <= slack * max(abs(left.value), abs(right_value)):
                 continue
             return [
                 f"figures {sentence[left.start : left.end]!r} and "
                 f"{sentence[right.start : right.end]!r} are given as one amount, but differ"
             ]
     return []
+

@@ -265,7 +265,9 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                     and not _summed(q.raw, reading, stated)
                     and not (
                         (said.endswith("%") or _PERCENT.match(clause.text[q.end :]))
-                        and _ratio_of(q.raw, [f for f, _ in figures])
+                        and _ratio_of(
+                            q.raw, [f for f, _ in figures], _read_figures(reading, stated)
+                        )
                     )
                 ):
                     return [f"figure {said!r} is stated nowhere in the prompt or the tool outputs"]
@@ -310,10 +312,24 @@ def _negated_at(group: list[Clause], sentence: str, at: int) -> bool:
     return False
 
 
-def _ratio_of(percent: float, figures: list[float]) -> bool:
-    """Whether two figures of the sentence give the percentage to the whole per cent
-    ("MemAvailable 9626412 kB of MemTotal 16276820 kB, roughly 59%")."""
-    return any(b and abs(100 * a / b - percent) < 0.5 for a in figures for b in figures if a < b)
+def _ratio_of(percent: float, figures: list[float], read: Iterable[float] = ()) -> bool:
+    """Whether two figures give the percentage to the whole per cent: both of the sentence
+    ("MemAvailable 9626412 kB of MemTotal 16276820 kB, roughly 59%"), or one of the sentence
+    and one the answer read elsewhere ("313G (~64% of the volume)" beside "492G size")."""
+    pool = [v for v in (*figures, *read) if v != percent]
+    return any(
+        b and abs(100 * a / b - percent) < 0.5
+        for a in pool
+        for b in pool
+        if a < b and (a in figures or b in figures)
+    )
+
+
+def _read_figures(reading: Reading, stated: Stated) -> list[float]:
+    """The answer's own figures that were read, at most 40: the parts a percentage of the
+    answer may be worked from ("1236 in total - 1187 active ... about 96% of them")."""
+    said = {q.raw for g in reading.groups for c in g for q in quantities(c.text)}
+    return sorted(v for v in said if v >= 10 and stated.plain(v))[:40]
 
 
 def _summed(value: float, reading: Reading, stated: Stated) -> bool:

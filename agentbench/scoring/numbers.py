@@ -115,13 +115,13 @@ def derivation_operand(
 
 _TERM = r"\d[\d,]*(?:\.\d+)?"
 _EQUATION = re.compile(
-    rf"(?<![\w.])(?P<left>{_TERM}(?:\s*[+\-−–*×x/÷]\s*{_TERM})+)\s*(?:=|equals)\s*(?P<right>{_TERM})"
+    rf"(?<![\w.])(?P<left>{_TERM}(?:\s*[+\-−–*×x/÷]\s*{_TERM})+)\s*(?:=|equals)\s*[*_]{{0,2}}(?P<right>{_TERM})"
     r"(?![\d.]\d)",
     re.IGNORECASE,
 )
-# the result first: "exit code 143 is 128 + 15"
+# the result first: "exit code 143 is 128 + 15", "exit 137 (128 + 9 = SIGKILL)"
 _EQUATION_BACK = re.compile(
-    rf"(?<![\w.])(?P<right>{_TERM})\s*(?:=|is|equals|means)\s*(?P<left>{_TERM}(?:\s*[+\-−–*×x/÷]\s*{_TERM})+)"
+    rf"(?<![\w.])(?P<right>{_TERM})\s*(?:=|is|equals|means|\()\s*(?P<left>{_TERM}(?:\s*[+\-−–*×x/÷]\s*{_TERM})+)"
     r"(?![\d.]\d)",
     re.IGNORECASE,
 )

@@ -135,9 +135,29 @@ _COMPOUND = re.compile(
 )
 
 
+_SECONDS["d"] = 86400.0
+# days first: "6 d 23 h 50 m", "14 days 3 hours", `2d3h`
+_DAYS = re.compile(
+    r"(?<![\w.:-])"
+    + _PART.format(r"d|days?")
+    + r",?\s?(?:and\s)?"
+    + _PART.format(_H)
+    + r"(?:,?\s?(?:and\s)?"
+    + _PART.format(_M)
+    + r")?(?:,?\s?(?:and\s)?"
+    + _PART.format(_S)
+    + r")?(?![\w])",
+    re.IGNORECASE,
+)
+
+
 def _compounds(text: str) -> list[Quantity]:
-    out = []
-    for m in _COMPOUND.finditer(text):
+    out: list[Quantity] = []
+    spans: list[tuple[int, int]] = []
+    for m in [*_DAYS.finditer(text), *_COMPOUND.finditer(text)]:
+        if any(a <= m.start() < b for a, b in spans):
+            continue  # "23 h 50 m" of "6 d 23 h 50 m"
+        spans.append((m.start(), m.end()))
         parts = [g for g in m.groups()]
         pairs = [(parts[i], parts[i + 1]) for i in range(0, len(parts), 2) if parts[i]]
         seconds = sum(float(n) * _SECONDS[u.lower()[0]] for n, u in pairs)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from agentbench.scoring.assertions import predicate, subject_finder, true_of
 from agentbench.scoring.lexicon import phrase_pattern, regex
-from agentbench.scoring.numbers import derivation_operand
+from agentbench.scoring.numbers import derivation_operand, equations
 from agentbench.scoring.quantities import quantities
 from agentbench.scoring.reading import Occurrence, Reading, table_row
 from agentbench.scoring.stance import Stance
@@ -74,6 +74,8 @@ def reject_problems(
             continue  # "(the other entry, reindex-search, runs daily at 21:22)"
         if fact.amount is not None and o.sentence in near and _worked(fact, reading, o, required):
             continue
+        if fact.amount is not None and _operand_of_answer(fact.amount.value, reading, required):
+            continue  # "So 67 − 33 = 34": the working of the answer, said anywhere
         if fact.patterns and not fact.is_ and not _in_sentence(fact, reading, o):
             continue  # a line-level pattern ("not on the sibling's line") the whole sentence fails
         if _quoted_output(clause, o.span, outputs):
@@ -226,6 +228,22 @@ def _labelled(labels: re.Pattern[str], reading: Reading, o: Occurrence) -> bool:
         return False
     at = clause.sentence.find(clause.text)
     return at > 0 and bool(labels.search(clause.sentence[:at]))
+
+
+def _operand_of_answer(value: float, reading: Reading, required: list[Fact] | None) -> bool:
+    """Whether the answer writes out right arithmetic that takes this figure to a required
+    amount ("67 − 33 = 34" where 34 is the answer)."""
+    results = [f.amount.value for f in required or [] if f.amount is not None]
+    if not results:
+        return False
+    for group in reading.groups:
+        sentence = next((c.sentence for c in group if c.sentence), " ".join(c.text for c in group))
+        for terms, result in equations(sentence):
+            if any(abs(result - r) < 0.005 for r in results) and any(
+                abs(t - value) < 0.005 for t in terms
+            ):
+                return True
+    return False
 
 
 def _worked(fact: Fact, reading: Reading, o: Occurrence, required: list[Fact] | None) -> bool:
