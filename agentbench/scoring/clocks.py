@@ -283,6 +283,10 @@ def dated_clock_problems(reading: Reading, texts: list[str]) -> list[str]:
                     continue
                 if _past_midnight(day, clock[0], on):
                     continue  # "started on Nov 6 at 23:58 and ended 00:02": the next day's
+                if clock[:2] == (0, 0):
+                    continue  # "from 2026-11-16 00:00": a day's boundary, not a read event
+                if _offset_days(day, on) & spans_of_days(texts, reading):
+                    continue  # "now 11-29 09:30, so the cutoff is 10-30 09:30": 30 days back
                 if stance_at(clause, (start, end)) is not Stance.asserted:
                     continue
                 others = ", ".join(f"{mo:02d}-{d:02d}" for mo, d in sorted(on))
@@ -292,6 +296,30 @@ def dated_clock_problems(reading: Reading, texts: list[str]) -> list[str]:
                     f"it on {others}"
                 ]
     return []
+
+
+_DAYS_SAID = re.compile(r"\b(\d{1,3})[\s-]*(?:days?|d)\b", re.IGNORECASE)
+_WEEKS_SAID = re.compile(r"\b(\d{1,2})[\s-]*weeks?\b", re.IGNORECASE)
+
+
+def spans_of_days(texts: list[str], reading: Reading) -> set[int]:
+    """The whole numbers of days (and weeks, as days) the texts or the answer state: the
+    offsets a date may be worked out by ("interval '30 days'", "a 7-day window")."""
+    said = "\n".join([*texts, *(c.text for g in reading.groups for c in g)])[:400_000]
+    days = {int(m.group(1)) for m in _DAYS_SAID.finditer(said)}
+    return days | {7 * int(m.group(1)) for m in _WEEKS_SAID.finditer(said)}
+
+
+def _offset_days(day: tuple[int, int], on: set[tuple[int, int]]) -> set[int]:
+    """How many days (ignoring leap years) `day` lies from each of `on`, either way."""
+    def ordinal(md: tuple[int, int]) -> int:
+        return date(2001, md[0], min(md[1], 28 if md[0] == 2 else md[1])).toordinal()
+
+    out = set()
+    for other in on:
+        gap = abs(ordinal(day) - ordinal(other))
+        out |= {gap, 365 - gap}
+    return out - {0}
 
 
 def _dated_in(

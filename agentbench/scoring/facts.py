@@ -7,6 +7,7 @@ The scorers read these facts only, so they do not depend on how the agent loop s
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
@@ -94,10 +95,11 @@ def change_problems(
     changes: list[Change],
 ) -> list[str]:
     """Why the recorded changes break `expect.changes` (empty: they keep to it)."""
+    fits = [c for c in changes if any(change_matches(p, c) for p in [*allowed, *required])]
     problems = [
         f"unexpected change: {c}"
         for c in changes
-        if not any(change_matches(p, c) for p in [*allowed, *required])
+        if c not in fits and not _cascade(c, fits)
     ]
     if ordered:
         position = 0
@@ -115,6 +117,37 @@ def change_problems(
             if not any(change_matches(p, c) for c in changes)
         ]
     return problems
+
+
+_OWNED = ("pod", "replicaset")
+_OWNERS = ("deployment", "replicaset", "statefulset", "daemonset", "job", "cronjob")
+
+
+def _cascade(change: Change, fits: list[Change]) -> bool:
+    """Whether a deleted pod or ReplicaSet belongs to a workload whose deletion the task
+    allows, deleted in the same episode: `kubectl delete all -l pr=4411` removes the
+    ReplicaSet and pod that deleting the Deployment removes anyway (same end state). Ownership
+    is read from Kubernetes' generated names (`web-pr-4411-6c9f7d8b5-kq2wz` of ReplicaSet
+    `web-pr-4411-6c9f7d8b5` of Deployment `web-pr-4411`)."""
+    if change.system != "kubernetes" or change.action != "delete":
+        return False
+    kind, _, rest = change.target.partition("/")
+    namespace, _, name = rest.rpartition("/")
+    if kind not in _OWNED:
+        return False
+    for owner in fits:
+        o_kind, _, o_rest = owner.target.partition("/")
+        o_namespace, _, o_name = o_rest.rpartition("/")
+        if (
+            owner.system == "kubernetes"
+            and owner.action == "delete"
+            and o_kind in _OWNERS
+            and o_namespace == namespace
+            and name.startswith(o_name + "-")
+            and re.fullmatch(r"(?:-[a-z0-9]{4,10}){1,2}", name[len(o_name) :])
+        ):
+            return True
+    return False
 
 
 def _show(pattern: ChangePattern) -> str:

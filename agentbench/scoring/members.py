@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from agentbench.scoring.cues import NEGATION
 from agentbench.scoring.reading import Reading, SpanFn, show_key
 from agentbench.scoring.stance import Stance, stance_at
 from agentbench.tasks.expectations import Fact
@@ -35,7 +36,8 @@ def member_problems(fact: Fact, reading: Reading, find: SpanFn | None) -> list[s
                         and entity.kind in kinds
                         and k not in families
                         and stance_at(clause, (a, b)) is Stance.asserted
-                    ):
+                        and not NEGATION.search(clause.text[b:])
+                    ):  # "s-b4d912 and s-c7e305 haven't expired yet": set apart, not listed
                         return [f"list {fact.label()!r} also names {show_key(k)}"]
     return []
 
