@@ -166,6 +166,11 @@ def _changes_for(verb: str) -> frozenset[str] | None:
     return next(actions for name, _, actions in _ACTIONS if name == verb)
 
 
+# an imperative followed by its means: "fix by renaming ...", "resolve it by creating ..."
+_MEANS = re.compile(
+    r"\s*(?:and\s+|then\s+|so\s+)?(?!\w+ed\b)[a-z]+\s+(?:it\s+|this\s+|that\s+)?by\s",
+    re.IGNORECASE,
+)
 # a rerun of a call rather than of a job: it names a flag or a command ("with `--tail=200`")
 _RERUN_OF_CALL = re.compile(r"\s--?[a-z][\w-]*|`[^`]+`", re.IGNORECASE)
 
@@ -201,6 +206,8 @@ def claimed_action_problems(
                 continue  # "POST /v1/items 502": a request a log line shows, not a report
             if stance_at(clause, (found.start(verb), found.end())) is not Stance.asserted:
                 continue
+            if not found.group(verb).lower().endswith("ed") and _MEANS.match(text):
+                continue  # "fix by renaming the reference or creating the Secret": advice
             if verb == "notify":  # "I sent nginx a graceful reload": the action is its object
                 obj = _SENT_ACTION.match(text[found.end() :])
                 if obj:
@@ -348,6 +355,8 @@ RAN = re.compile(
     r"(?:ran|run|executed|tried|called|used|issued|passed)\b",
     re.IGNORECASE,
 )
+# the subject left out, as in a log of one's steps: "Ran `kubectl logs … --lines=200`; ..."
+_RAN_LEAD = re.compile(r"[\W\d]*(?:ran|executed|issued|tried)\b", re.IGNORECASE)
 _WORKED = re.compile(
     r"\b(?:got|returned|worked|succeeded|came\s+back|gave|printed|showed|produced|listed)\b",
     re.IGNORECASE,
@@ -369,7 +378,7 @@ def failed_call_claimed_problems(reading: Reading, calls: list[CallFact]) -> lis
     worked = "\n".join(c.command_text() for c in calls if c.ok).lower()
     for group in reading.groups:
         sentence = " ".join(c.text for c in group)
-        ran = RAN.search(sentence)
+        ran = RAN.search(sentence) or _RAN_LEAD.match(sentence)
         if ran is None:
             continue
         rest = sentence[ran.end() :]

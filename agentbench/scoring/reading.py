@@ -31,6 +31,12 @@ class Occurrence:
         return self.bound | self.inside
 
 
+# a consequence clause that opens with a subject of its own, no pronoun back to the last one
+_OWN_SUBJECT = re.compile(
+    r"\W*(?:(?:so|therefore|thus|hence|which means|meaning)\W+)?(?:that\s+)?"
+    r"(?:nothing|nobody|no\s+\w+|every\w*|all\s+\w+|any\w*|the\s+(?:whole|entire)\b)",
+    re.IGNORECASE,
+)
 _PLURAL = re.compile(
     r"\b(?:are|were|have|both|all|several|these|those|two|three|four|five|\d+)\b", re.IGNORECASE
 )
@@ -114,6 +120,9 @@ class Reading:
             return _subject_run(text, own, span) | self._context(s, c)
         if own:
             return _subject_run(text, own, span)
+        clause = self.groups[s][c]
+        if clause.consequence and _OWN_SUBJECT.match(text):
+            return frozenset()  # "..., so nothing is listening behind 10.96.0.10": the situation
         return self._context(s, c, after=True)
 
     def _context(self, s: int, c: int, after: bool = False) -> frozenset[str]:

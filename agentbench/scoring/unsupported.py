@@ -36,6 +36,8 @@ def unsupported_problems(
             lead = _lead_in(reading, o) if cause.kind == "event" else ""
             if cause.kind == "event" and _advised(lead + clause, o.span, len(lead)):
                 continue  # "roll back to 1.6.1", "you should refund it": advice, not history
+            if cause.kind == "component" and _EXAMPLE.search(_sentence(reading, o)):
+                continue  # "e.g. `EXPIRE key 129600` in Redis": an example, not the system
             ref = _other_tag(clause, cause, reading, outputs or [])
             if ref:
                 return [f"asserts {cause.id} of image {ref}: what was read shows it of another tag"]
@@ -62,9 +64,12 @@ def unsupported_problems(
                     f"asserts {cause.id} of {show_key(there)}, which the environment declares "
                     "(it exists)"
                 ]
+            # bound only by an earlier sentence's subject ("... A-1042 ... The hourly delta
+            # syncs are still succeeding"): too loose a binding to hold against one record
+            named_here = {k for m in reading.mentions[o.sentence] for _, _, k in m}
             text = (
                 _evidence(reading, cause.own, o.bound)
-                if cause.kind not in ("component", "event")
+                if cause.kind not in ("component", "event") and o.bound & (named_here | o.inside)
                 else ""
             )
             if not text.strip():
@@ -132,6 +137,15 @@ def _evidence(reading: Reading, own: tuple[str, ...], keys: frozenset[str]) -> s
 
 
 _CODE = re.compile(r"`[^`\n]+`")
+# a sentence that names a component as an example or a hypothetical
+_EXAMPLE = re.compile(
+    r"\b(?:e\.g\.|for example|for instance|such as|would|could|if you|in case)", re.IGNORECASE
+)
+
+
+def _sentence(reading: Reading, o: Occurrence) -> str:
+    group = reading.groups[o.sentence]
+    return next((c.sentence for c in group if c.sentence), " ".join(c.text for c in group))
 
 # what before an event's words makes it advice, a plan or a condition, not a report of history
 _ADVICE = re.compile(
