@@ -54,6 +54,7 @@ from agentbench.scoring.naming import crossed_parent_problems, unknown_user_prob
 from agentbench.scoring.quotes import misquote_problems
 from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.runs import unrun_probe_problems
+from agentbench.scoring.siblings import sibling_problems
 from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.tables import crossed_row_problems
 from agentbench.scoring.unsupported import unsupported_problems
@@ -119,14 +120,29 @@ def _same(expected: Any, actual: Any) -> bool:
     return value_matches(expected, actual, ArgKind.text, {}, ignore_case=True)
 
 
-def json_problems(exp: AnswerExpectation, answer: str) -> list[str]:
-    """The answer must hold exactly one JSON object, valid under the schema, with the fields."""
+# a prompt that asks for the JSON and nothing more: "Reply with only a JSON object"
+_ONLY_JSON = re.compile(
+    r"\bonly\s+(?:a|one|the|valid)?\s*JSON\b|\bJSON\s+only\b"
+    r"|\bJSON\b[^.\n]{0,60}\b(?:and\s+)?nothing\s+else\b",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"```[\w-]*")
+
+
+def json_problems(exp: AnswerExpectation, answer: str, prompt: str = "") -> list[str]:
+    """The answer must hold exactly one JSON object, valid under the schema, with the fields;
+    where the prompt asks for only JSON, nothing but a code fence may stand around it."""
     values = json_values(answer)
     objects = _objects(values)
     if not objects:
         return ["answer holds no JSON object"]
     if len(objects) > 1 or any(isinstance(v, list) for v in values):
         return [f"answer holds {len(objects)} JSON objects; exactly one is expected"]
+    if _ONLY_JSON.search(prompt):
+        spans = json_spans(answer)
+        outside = _FENCE.sub(" ", answer[: spans[0][0]] + " " + answer[spans[-1][1] :])
+        if re.search(r"[A-Za-z]{2,}", outside):
+            return ["the prompt asks for only a JSON object, and the answer adds text around it"]
     obj = objects[0]
     problems: list[str] = []
     if exp.json_schema is not None:
@@ -154,7 +170,7 @@ def answer_check(
     if exp.regex and not re.search(exp.regex, answer, re.IGNORECASE | re.DOTALL):
         problems.append(f"does not match /{exp.regex}/")
     if exp.json_schema is not None or exp.json_fields:
-        problems += json_problems(exp, answer)
+        problems += json_problems(exp, answer, task.prompt if task is not None else "")
         objects = _objects(json_values(answer))
         if task is not None and len(objects) == 1:
             # what a tool printed, or the prompt's own text where no tool was called
@@ -205,6 +221,7 @@ def answer_check(
     problems += bound_figure_problems(reading, required)
     problems += bound_moment_problems(reading)
     problems += crossed_value_problems(reading)
+    problems += sibling_problems(reading, outputs)
     problems += glossed_record_problems(reading, answer)
     problems += field_figure_problems(reading)
     problems += equivalence_problems(reading)

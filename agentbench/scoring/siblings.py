@@ -1,0 +1,70 @@
+"""A thing a log line says of one numbered sibling, said of another.
+
+Hosts, nodes and replicas come in numbered families: es-data-1, es-data-2, es-data-3. When a
+sentence names one member (es-data-2) together with words a tool output printed
+(`circuit_breaking_exception`, `products-v14`), and the output lines holding those words name
+another member of the family (es-data-1) while no line naming the member said holds any of
+them, the sentence has moved the event to a sibling: "returned as 429 by es-data-2" where
+every 429 line names es-data-1. Members the environment declares are left to the entity
+checks; this reads only what the outputs printed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentbench.scoring.cues import NEGATION
+from agentbench.scoring.reading import Reading
+
+_MEMBER = re.compile(r"(?<![\w.-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*)-(\d{1,3})(?![\w.-]*\w)")
+# words distinctive enough to tie a sentence to an output line: snake_case, dotted or
+# versioned names, exception names (no plain English word, no bare number)
+_WORD = re.compile(
+    r"(?<![\w.-])(?=[\w.-]*[a-z])"
+    r"(?:[a-z]+_[\w.]+|[a-z][\w-]*-v\d+|[A-Z]\w+Exception)(?![\w-])"
+)
+_MAX_LINES = 20_000
+
+
+def sibling_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """Why a sentence says of one numbered sibling what the outputs print of another (module
+    docstring; empty: none does)."""
+    lines = [line for out in outputs for line in out.splitlines() if line.strip()][:_MAX_LINES]
+    if not lines:
+        return []
+    printed = "\n".join(lines)
+    for group in reading.groups:
+        sentence = next((c.sentence for c in group if c.sentence), " ".join(c.text for c in group))
+        if NEGATION.search(sentence):
+            continue  # "es-data-2 is not the one": a member ruled out
+        members = {m.group() for m in _MEMBER.finditer(sentence) if m.group() in printed}
+        words = {w for w in _WORD.findall(sentence) if w in printed}
+        if len(members) != 1 or not words:
+            continue
+        (member,) = members
+        stem = member.rsplit("-", 1)[0]
+        words = {w for w in words if stem not in w}
+        own = [line for line in lines if _names(line, member)]
+        if not own or any(w in line for line in own for w in words):
+            continue
+        for line in lines:
+            if not any(w in line for w in words):
+                continue
+            other = next(
+                (
+                    m.group()
+                    for m in _MEMBER.finditer(line)
+                    if m.group(1) == stem and m.group() != member
+                ),
+                None,
+            )
+            if other:
+                return [
+                    f"says of {member} what the outputs print of {other} "
+                    f"({', '.join(sorted(words))[:60]})"
+                ]
+    return []
+
+
+def _names(line: str, member: str) -> bool:
+    return any(m.group() == member for m in _MEMBER.finditer(line))
