@@ -27,3 +27,18 @@ from agentbench.tasks.model import Environment
 def test_figures_said_to_be_equal_must_be(answer: str, passes: bool) -> None:
     reading = Reading(answer, declared_entities(Environment(), ""), [], [])
     assert (equivalence_problems(reading) == []) is passes
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("auth has been up 604211 s (≈ 6 d 23 h 50 m).", True),  # days, hours, minutes
+        ("auth has been up 604211 s (≈ 5 d 23 h 50 m).", False),
+        ("Space: pg_wal 313G + base 178G = ~491G.", True),  # a labelled operand
+        ("Its container is capped at 64Mi (32Mi requested).", True),  # another field, glossed
+        ("Its container is capped at 64Mi (32Mi).", False),
+    ],
+)
+def test_compound_durations_operands_and_glosses(answer: str, passes: bool) -> None:
+    reading = Reading(answer, declared_entities(Environment(), ""), [], [])
+    assert (equivalence_problems(reading) == []) is passes

@@ -26,3 +26,8 @@ ENV = Environment.model_validate({})
 )
 def test_a_code_with_another_code_s_meaning_fails(answer: str, fails: bool) -> None:
     assert bool(status_problems(Reading(answer, declared_entities(ENV, ""), [], []))) is fails
+
+
+def test_a_table_row_of_empty_cells_is_read_without_error() -> None:
+    table = "| | |\n|---|---|\n| Error | 503 Service Unavailable |\n"
+    assert status_problems(Reading(table, declared_entities(Environment(), ""), [], [])) == []

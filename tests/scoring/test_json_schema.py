@@ -56,3 +56,16 @@ def test_nested_objects_compare_key_by_key() -> None:
     assert ok.passed
     extra = '{"v": [{"container": "migrate", "missing": ["a"], "note": "x"}]}'
     assert not answer_check(schema_free, EpisodeFacts(answer=extra)).passed
+
+
+def test_a_json_only_prompt_allows_a_fence_and_refuses_prose() -> None:
+    from agentbench.scoring.answer import json_problems
+
+    exp = AnswerExpectation(json_schema=SCHEMA)
+    prompt = 'Reply with only a JSON object with the keys "valid" and "errors".'
+    good = '{"valid": false, "errors": []}'
+    assert not any("only a JSON" in p for p in json_problems(exp, good, prompt))
+    assert not any("only a JSON" in p for p in json_problems(exp, f"```json\n{good}\n```", prompt))
+    prose = f"Found it:\n\n{good}\n\nThe rest is noise."
+    assert any("only a JSON" in p for p in json_problems(exp, prose, prompt))
+    assert not any("only a JSON" in p for p in json_problems(exp, prose, "Answer in JSON."))

@@ -1,6 +1,8 @@
 """Quantities normalised: sizes, durations with their unit checked, moments, numbers in any
 common format and spelled-out counts."""
 
+import pytest
+
 from agentbench.scoring.quantities import (
     moment_span,
     parse_moment,
@@ -116,3 +118,12 @@ def test_a_clock_time_written_before_its_date_is_one_moment() -> None:
     assert (found.day, found.hour) == (7, 18)
     # a log line's clock does not take the next line's date
     assert all(m.hour is None for m, _, _ in moments("ok 21:16:51\n2026-11-07 x"))
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("6 d 23 h 50 m", 604200.0), ("14 days 3 hours", 1220400.0), ("2d3h", 183600.0)],
+)
+def test_a_duration_from_days_down_is_one_figure(text: str, seconds: float) -> None:
+    (q,) = quantities(text)
+    assert q.dimension == "seconds" and q.value == seconds

@@ -79,3 +79,11 @@ def test_a_printed_tables_column_totals_are_read() -> None:
     psql = " status | count\n--------+------\n a | 225\n b | 1187\n c | 44\n(3 rows)"
     assert 1456.0 in column_sums([psql])
     assert column_sums(["a | b\nx | y"]) == set()
+
+
+def test_worked_arithmetic_in_parentheses_or_bold_is_an_equation() -> None:
+    from agentbench.scoring.numbers import equations
+
+    assert equations("exit 137 (128 + 9 = SIGKILL)") == [([128.0, 9.0], 137.0)]
+    assert equations("So 67 − 33 = **34 units** are sellable.") == [([67.0, 33.0], 34.0)]
+    assert equations("exit 137 (128 + 8 = SIGKILL)") == []
