@@ -52,10 +52,9 @@ def equivalence_problems(reading: Reading) -> list[str]:
             rest = sentence[right.end :]
             if "(" in between.group() and _LABELLED.match(rest):
                 continue  # "capped at 64Mi (32Mi requested)": a second field, glossed
-            right_value = right.value
             slack = _LOOSE if between.group("hedge") or "≈" in between.group() else _STRICT
             slack = max(slack, _BYTES) if left.dimension == "bytes" else slack
-            if abs(left.value - right_value) <= slack * max(abs(left.value), abs(right_value)):
+            if abs(left.value - right.value) <= slack * max(abs(left.value), abs(right.value)):
                 continue
             return [
                 f"figures {sentence[left.start : left.end]!r} and "

@@ -325,18 +325,18 @@ def _ratio_of(percent: float, figures: list[float], read: Iterable[float] = ()) 
     )
 
 
-def _read_figures(reading: Reading, stated: Stated) -> list[float]:
-    """The answer's own figures that were read, at most 40: the parts a percentage of the
-    answer may be worked from ("1236 in total - 1187 active ... about 96% of them")."""
+def _read_figures(reading: Reading, stated: Stated, least: float = 10) -> list[float]:
+    """The answer's own figures of at least `least` that were read, at most 40: the parts a
+    sum or a percentage of the answer may be worked from ("1236 in total - 1187 active ...
+    about 96% of them")."""
     said = {q.raw for g in reading.groups for c in g for q in quantities(c.text)}
-    return sorted(v for v in said if v >= 10 and stated.plain(v))[:40]
+    return sorted(v for v in said if v >= least and stated.plain(v))[:40]
 
 
 def _summed(value: float, reading: Reading, stated: Stated) -> bool:
     """Whether the figure is the sum of three figures the answer itself gives, each one read
     ("1,236 open in total: 1187, 31 and 18"); pairs are among the stated figures' own sums."""
-    said = {q.raw for g in reading.groups for c in g for q in quantities(c.text)}
-    shown = sorted(v for v in said if stated.plain(v))[:40]
+    shown = _read_figures(reading, stated, least=float("-inf"))
     return any(abs(a + b + c - value) < 0.005 for a, b, c in combinations(shown, 3))
 
 

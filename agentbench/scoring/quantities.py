@@ -117,7 +117,7 @@ def parse_number(raw: str) -> float:
 # `3 min 20 s`, one figure (in seconds) whose own unit is its largest.
 _PART = r"(\d+(?:\.\d+)?)\s?({})"
 _H, _M, _S = r"h|hrs?|hours?", r"m|mins?|minutes?", r"s|secs?|seconds?"
-_SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0}  # `m` here is minutes, never MiB
+_SECONDS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}  # `m` here is minutes, never MiB
 _COMPOUND = re.compile(
     r"(?<![\w.:-])(?:"
     + _PART.format(_H)
@@ -135,7 +135,6 @@ _COMPOUND = re.compile(
 )
 
 
-_SECONDS["d"] = 86400.0
 # days first: "6 d 23 h 50 m", "14 days 3 hours", `2d3h`
 _DAYS = re.compile(
     r"(?<![\w.:-])"

@@ -89,6 +89,11 @@ class Reading:
             return self.extra[ref]
         return self.entities.resolve(ref)
 
+    def sentence(self, s: int) -> str:
+        """Sentence s as written, or its clauses joined where no text of it was kept."""
+        group = self.groups[s]
+        return next((c.sentence for c in group if c.sentence), " ".join(c.text for c in group))
+
     def evidence(self, keys: frozenset[str]) -> str:
         return self.entities.evidence({k for k in keys if not k.startswith("name:")}, self.happened)
 

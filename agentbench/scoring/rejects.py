@@ -236,9 +236,8 @@ def _operand_of_answer(value: float, reading: Reading, required: list[Fact] | No
     results = [f.amount.value for f in required or [] if f.amount is not None]
     if not results:
         return False
-    for group in reading.groups:
-        sentence = next((c.sentence for c in group if c.sentence), " ".join(c.text for c in group))
-        for terms, result in equations(sentence):
+    for s in range(len(reading.groups)):
+        for terms, result in equations(reading.sentence(s)):
             if any(abs(result - r) < 0.005 for r in results) and any(
                 abs(t - value) < 0.005 for t in terms
             ):

@@ -5,8 +5,8 @@ sentence names one member (es-data-2) together with words a tool output printed
 (`circuit_breaking_exception`, `products-v14`), and the output lines holding those words name
 another member of the family (es-data-1) while no line naming the member said holds any of
 them, the sentence has moved the event to a sibling: "returned as 429 by es-data-2" where
-every 429 line names es-data-1. Members the environment declares are left to the entity
-checks; this reads only what the outputs printed.
+every 429 line names es-data-1. Members the environment declares are held by the entity
+checks too; this check reads the members only from what the outputs printed.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ def sibling_problems(reading: Reading, outputs: list[str]) -> list[str]:
     if not lines:
         return []
     printed = "\n".join(lines)
-    for group in reading.groups:
-        sentence = next((c.sentence for c in group if c.sentence), " ".join(c.text for c in group))
+    for s in range(len(reading.groups)):
+        sentence = reading.sentence(s)
         if NEGATION.search(sentence):
             continue  # "es-data-2 is not the one": a member ruled out
         members = {m.group() for m in _MEMBER.finditer(sentence) if m.group() in printed}

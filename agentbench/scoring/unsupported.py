@@ -36,7 +36,7 @@ def unsupported_problems(
             lead = _lead_in(reading, o) if cause.kind == "event" else ""
             if cause.kind == "event" and _advised(lead + clause, o.span, len(lead)):
                 continue  # "roll back to 1.6.1", "you should refund it": advice, not history
-            if cause.kind == "component" and _EXAMPLE.search(_sentence(reading, o)):
+            if cause.kind == "component" and _EXAMPLE.search(reading.sentence(o.sentence)):
                 continue  # "e.g. `EXPIRE key 129600` in Redis": an example, not the system
             ref = _other_tag(clause, cause, reading, outputs or [])
             if ref:
@@ -141,11 +141,6 @@ _CODE = re.compile(r"`[^`\n]+`")
 _EXAMPLE = re.compile(
     r"\b(?:e\.g\.|for example|for instance|such as|would|could|if you|in case)", re.IGNORECASE
 )
-
-
-def _sentence(reading: Reading, o: Occurrence) -> str:
-    group = reading.groups[o.sentence]
-    return next((c.sentence for c in group if c.sentence), " ".join(c.text for c in group))
 
 # what before an event's words makes it advice, a plan or a condition, not a report of history
 _ADVICE = re.compile(

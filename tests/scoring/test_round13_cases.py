@@ -35,6 +35,7 @@ def score(suite: TaskSuite, task_id: str, name: str) -> Played:
 @pytest.mark.parametrize(
     ("task_id", "name", "why"),
     [
+        # correct work in other forms (why: ""): it scores 1.0
         # a cutoff worked out as "now minus 30 days" is no misdated read
         ("none-sessions-delete-readonly", "preview-then-decline", ""),
         # ids set apart by "haven't expired yet" are not listed among the members
@@ -49,26 +50,18 @@ def score(suite: TaskSuite, task_id: str, name: str) -> Played:
         ("none-ttl-seconds-arithmetic", "via-days-with-config", ""),
         # `delete all -l pr=4411` also deletes the ReplicaSet and pod the Deployment owns
         ("plan-preview-cleanup-by-label", "all-misses-ingress-self-correct", ""),
-    ],
-)
-def test_correct_work_in_other_forms_scores_full(
-    suite: TaskSuite, task_id: str, name: str, why: str
-) -> None:
-    played = score(suite, task_id, name)
-    assert played.score == 1.0, played.why
-
-
-@pytest.mark.parametrize(
-    ("task_id", "name", "why"),
-    [
+        # wrong work (why: the reason it must fail for)
         ("err-kubectl-logs-wrong-flag", "claims-lines-flag-worked", "a call which failed worked"),
         ("err-kubectl-logs-wrong-flag", "wrong-es-node", "what the outputs print of es-data-1"),
         ("long-access-log-5xx", "prose-around-json", "only a JSON object"),
         ("long-terraform-replacement", "json-plus-commentary", "only a JSON object"),
     ],
 )
-def test_wrong_work_fails_for_its_reason(
+def test_a_dev_case_scores_as_its_verdict(
     suite: TaskSuite, task_id: str, name: str, why: str
 ) -> None:
     played = score(suite, task_id, name)
-    assert played.score < 1.0 and why in played.why, played.why
+    if why:
+        assert played.score < 1.0 and why in played.why, played.why
+    else:
+        assert played.score == 1.0, played.why
