@@ -6,6 +6,9 @@
 - A time labelled UTC (or Z, GMT) must be a moment the prompt or an output states, in any
   zone or none (a log's bare `02:02:11`): "in maintenance until 17:00 UTC" where the API said
   15:00 UTC is a wrong time, not a reading (a cron schedule's run times count as stated).
+  A clock time with no zone ("the last run was at 18:00", "7:42 pm") must be a moment stated
+  too, or a time some output wrote as it stands in its own zone; a duration ("took 00:02:13",
+  "02:30 elapsed") and a time inside code (`--since 18:00`) are not clock times.
 - A count of a schedule's runs per day or per hour must be what a cron schedule the prompt or
   an output shows gives: `*/15 6-9 * * 1-5` runs 16 times a weekday, 4 times an hour.
 """
@@ -157,25 +160,80 @@ def _instants(texts: list[str]) -> set[int]:
 
 
 def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
-    """A UTC clock time the answer asserts that no text states (within a minute): the
-    prompt, what was read or changed, and the calls' own arguments (a window's bound)."""
+    """A UTC or unzoned clock time the answer asserts that no text states (within a minute):
+    the prompt, what was read or changed, and the calls' own arguments (a window's bound). An
+    unzoned time may also be one an output wrote in its own zone; durations and code are not
+    clock times."""
     if not reading.entities.simulated:
         return []
     seen: set[int] | None = None
+    written: set[int] = set()
     for group in reading.groups:
         for clause in group:
             for m in CLOCK_TIME.finditer(clause.text):
-                offset = zone_offset(clause.text[m.end() : m.end() + 16])
-                if offset is None or offset.total_seconds() != 0:
+                offset = _zone_after(clause.text, m.end())
+                if offset is not None and offset.total_seconds() != 0:
                     continue
-                if stance_at(clause, m.span()) is not Stance.asserted:
+                at = _bare_clock(clause.text, m) if offset is None else _minutes(m)
+                if at is None or stance_at(clause, m.span()) is not Stance.asserted:
                     continue
-                seen = _instants(texts) if seen is None else seen
-                at = int(m.group(1)) * 60 + int(m.group(2))
-                if not {(at - 1) % 1440, at, (at + 1) % 1440} & seen:
-                    said = m.group()
-                    return [f"time {said} UTC is stated in no call, output or the prompt"]
+                if seen is None:
+                    seen, written = _instants(texts), _as_written(texts)
+                # a bare time may be any stated moment, or a time as some output wrote it
+                stated = seen | written if offset is None else seen
+                if not {(at - 1) % 1440, at, (at + 1) % 1440} & stated:
+                    zone = " UTC" if offset is not None else ""
+                    return [f"time {m.group()}{zone} is stated in no call, output or the prompt"]
     return []
+
+
+_DURATION_LEAD = re.compile(
+    r"(?:\b(?:took|takes|lasted|lasting|after|for|of|elapsed|duration|uptime|runtime|up|in|every)"
+    r"|[`'\"=])\s*$",
+    re.IGNORECASE,
+)
+_ROUGHLY = re.compile(
+    r"(?:\b(?:around|about|approximately|roughly|circa|near|by)|~)\s*(?:at\s+)?$", re.IGNORECASE
+)
+_DURATION_TAIL = re.compile(
+    r"^\s*(?:elapsed|long|of\s+(?:cpu|runtime|uptime)|cpu|h\b|hours?|min)", re.IGNORECASE
+)
+
+
+def _minutes(m: re.Match[str]) -> int:
+    return int(m.group(1)) * 60 + int(m.group(2))
+
+
+def _bare_clock(text: str, m: re.Match[str]) -> int | None:
+    """Minutes past midnight of a clock time written with no zone ("on Nov 28 at 18:00",
+    "7:42 pm"), or None where it reads as a duration or a code fragment ("took 00:02:13",
+    "`--since 18:00`")."""
+    hour, minute = int(m.group(1)), int(m.group(2))
+    if hour > 23 or minute > 59 or text[: m.start()].count("`") % 2:
+        return None
+    if re.search(r"[\w.:/@-]$", text[: m.start()]) or re.match(r"[\w/]", text[m.end() :]):
+        return None  # "10.96.0.10:53", "host:8080", "v1:20": an address or a name, no time
+    if _DURATION_LEAD.search(text[max(0, m.start() - 12) : m.start()]):
+        return None
+    if _ROUGHLY.search(text[max(0, m.start() - 16) : m.start()]):
+        return None  # "retries around 16:00": an estimate, maybe derived (15:00 + 3600 s)
+    if _DURATION_TAIL.match(text[m.end() : m.end() + 16]):
+        return None
+    half = re.match(r"\s*([ap])\.?m\b", text[m.end() : m.end() + 6], re.IGNORECASE)
+    if half:
+        hour = hour % 12 + (12 if half.group(1).lower() == "p" else 0)
+    return hour * 60 + minute
+
+
+def _as_written(texts: list[str]) -> set[int]:
+    """Minutes past midnight of every clock time the texts state, as written whatever its
+    zone (an answer may give a log's `03:00 CET` as "03:00")."""
+    return {
+        int(m.group(1)) * 60 + int(m.group(2))
+        for text in texts
+        for m in CLOCK_TIME.finditer(text[:200_000])
+        if int(m.group(1)) < 24 and int(m.group(2)) < 60
+    }
 
 
 _RUN_COUNT = re.compile(

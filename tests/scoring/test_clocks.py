@@ -28,7 +28,15 @@ SEEN = [
         ("The shift starts at 13:00 UTC.", True),  # 14:00+01:00, the same moment
         ("The shift starts at 14:00Z.", False),
         ("It is not due before 18:30 UTC.", True),  # negated: nothing asserted
-        ("It retries around 16:00.", True),  # no zone: not checked here
+        ("It retries around 16:00.", True),  # an estimate (15:00 + 3600 s): not held
+        ("The run failed at 02:02.", True),  # no zone: a stated moment
+        ("The shift starts at 14:00.", True),  # as the output wrote it, in its own zone
+        ("The run failed at 03:02.", False),  # no zone, and no output states it
+        ("The run failed at 2:02 am.", True),
+        ("The run failed at 2:02 pm.", False),
+        ("The job took 00:02:13 to finish.", True),  # a duration, not a clock time
+        ("Read it with `journalctl --since 18:40`.", True),  # code, not a claim
+        ("Lookups to 10.96.0.10:53 are refused.", True),  # an address, not 10:53
         ("Last night's run started at 02:00 UTC.", True),  # the cron schedule's
         ("It rotates at 07:45 UTC on weekends.", True),
         ("It rotates at 08:15 UTC on weekends.", False),

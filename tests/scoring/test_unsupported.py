@@ -30,11 +30,13 @@ def check(task: Task, answer: str, outputs: tuple[str, ...] = ()) -> tuple[bool,
 
 def test_a_second_cause_nothing_supports_fails(tasks: dict[str, Task]) -> None:
     task = tasks["ops-tls-cert-expired"]
-    assert check(task, "The certificate expired on Nov 28 23:59:59 2026 GMT.")[0]
+    read = ("notAfter=Nov 28 23:59:59 2026 GMT",)
+    assert check(task, "The certificate expired on Nov 28 23:59:59 2026 GMT.", read)[0]
     ok, why = check(
         task,
         "The certificate expired on Nov 28 23:59:59 2026 GMT, and its SAN list does not include "
         "billing.internal.",
+        read,
     )
     assert not ok and "hostname-mismatch" in why
 
@@ -319,3 +321,15 @@ def test_the_answers_number_in_another_unit_fails(said: str, passes: bool) -> No
     )
     reading = Reading(said, declared_entities(Environment(), ""), [], [])
     assert (required_unit_problems(reading, [fact]) == []) is passes
+
+
+def test_a_state_of_an_attempt_on_an_entity_is_not_the_entity_s(tasks: dict[str, Task]) -> None:
+    """"The first attempt on orders-db-2 failed" says a call failed, which an output shows;
+    "orders-db-2 failed" says the replica is unhealthy, which nothing supports."""
+    task = tasks["err-readonly-replica-write"]
+    assert task.reference[-1].answer is not None
+    done = task.reference[-1].answer
+    refused = ("ERROR:  cannot execute UPDATE in a read-only transaction",)
+    assert check(task, f"{done} The first attempt on orders-db-2 failed.", refused)[0]
+    ok, why = check(task, f"{done} orders-db-2 failed.", refused)
+    assert not ok and "orders-db-2" in why
