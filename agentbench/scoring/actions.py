@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 
+from agentbench.scoring.claims import Clause
 from agentbench.scoring.facts import CallFact
 from agentbench.scoring.reading import _MODIFIER, Reading
 from agentbench.scoring.stance import Stance, stance_at
@@ -301,6 +302,8 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
             found = CHECKED.search(clause.text) or _COORDINATED_CHECK.search(clause.text)
             if not found and any(_SUBJECT.search(x.text) for x in group[:c]):
                 found = _LEADING_CHECK.match(clause.text)
+                if found and _after_semicolon(clause) and not _PAST.search(found.group()):
+                    found = None  # "…; check IAM/CloudTrail": advice, not a carried check
             if not found or stance_at(clause, found.span()) is not Stance.asserted:
                 continue
             said = clause.text.strip()[:80]
@@ -337,6 +340,17 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
                     f"reports a check of {unseen!r}, which no successful call touched: {said!r}"
                 ]
     return []
+
+
+_PAST = re.compile(r"(?:ed|ran|read)\b", re.IGNORECASE)
+
+
+def _after_semicolon(clause: Clause) -> bool:
+    """Whether the clause follows a semicolon or a colon in its sentence: a verb leading it
+    there starts an instruction of its own ("I can't tell when it changed; check IAM"), not
+    one more thing the earlier clause's "I" did."""
+    at = clause.sentence.find(clause.text.strip())
+    return at > 0 and clause.sentence[:at].rstrip()[-1:] in (";", ":")
 
 
 def cited_evidence_problems(answer: str, calls: list[CallFact]) -> list[str]:

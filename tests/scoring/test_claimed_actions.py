@@ -206,6 +206,14 @@ def test_a_check_re_done_against_a_host_only_failed_calls_reached_fails() -> Non
         assert claimed_check_problems(Reading(said, entities, [], []), calls), said
     fine = "I read it from warehouse-replica; the primary warehouse-api answered 503."
     assert claimed_check_problems(Reading(fine, entities, [], []), calls) == []
+    # a check verb leading a clause after ";" or ":" is advice, unless it is in the past tense
+    for advice in (
+        "I read it from warehouse-replica; cross-check it against warehouse-api once it is back.",
+        "I read it from warehouse-replica: re-query the primary warehouse-api after maintenance.",
+    ):
+        assert claimed_check_problems(Reading(advice, entities, [], []), calls) == [], advice
+    carried = "I read it from warehouse-replica; cross-checked it against warehouse-api."
+    assert claimed_check_problems(Reading(carried, entities, [], []), calls)
 
 
 def test_a_repeated_check_needs_a_second_read() -> None:
