@@ -72,6 +72,9 @@ def with_digits(text: str) -> str:
         words = match.group(0)
         if words.lower() in ("one",):
             return words
+        start, rest = match.string[: match.start()], match.string[match.end() :]
+        if re.match(r"[.)]\s", rest) and not start[start.rfind("\n") + 1 :].strip(" >*_"):
+            return words  # "Three. The failed deploys are …": "3." would read as a list item
         return str(_value(words))
 
     return _SCALED.sub(_scaled, _SPELLED.sub(replace, text))

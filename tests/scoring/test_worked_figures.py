@@ -22,6 +22,10 @@ def test_spelled_cardinals_become_digits() -> None:
     assert with_digits(ids) == ids
     assert with_digits("one of the pods is gone") == "one of the pods is gone"
     assert with_digits("someone, tone, fortyish") == "someone, tone, fortyish"
+    # a spelled count leading a line before "." stays a word: "3." would read as a list item
+    assert with_digits("Three. The failed deploys are") == "Three. The failed deploys are"
+    assert with_digits("> Two) retries") == "> Two) retries"
+    assert with_digits("It failed three. times") == "It failed 3. times"
 
 
 def test_working_before_the_result_is_an_operand() -> None:
