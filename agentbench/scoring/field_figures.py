@@ -133,10 +133,19 @@ def _labels(text: str, q: Quantity, fields: dict[str, set[tuple[str | None, floa
             if side == "before" and re.search(r"['’]s$", word):
                 break  # "the customer's card ending 8318": the customer owns the card, not 8318
             label = _singular(re.sub(r"[^a-z]", "", word.lower()))
+            if side == "before" and _SPAN_WORD.search(" ".join(reversed(ordered[: i + 3]))):
+                continue  # "in the last ~31h": a window of time, not the field `last`
             if label in fields and _own(text, q, label, figures):
                 out.append(label)
     return out
 
+
+# a window of time before a duration: "in the last ~31h", "over the past 2 days"
+_SPAN_WORD = re.compile(
+    r"\b(?:in|over|within|during|for)\s+(?:the\s+)?(?:last|past|next|first)"
+    r"(?:\s+(?:~|about|around))?$",
+    re.IGNORECASE,
+)
 
 # words that bind a label to its figure without being a word of distance ("limit is set to
 # just 32Mi" is as near as "limit 32Mi")

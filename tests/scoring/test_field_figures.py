@@ -85,3 +85,23 @@ LOG_ENV = Environment.model_validate(
 def test_a_log_line_s_own_fields_hold_their_figures(answer: str, fails: bool) -> None:
     found = field_figure_problems(Reading(answer, declared_entities(LOG_ENV, ""), [], []))
     assert bool(found) is fails, found
+
+
+@pytest.mark.parametrize(
+    ("answer", "fails"),
+    [
+        ("It has failed every run in the last ~31h.", False),  # a window, not the field
+        ("Nothing succeeded over the past 31h.", False),
+        ("The last is 31h.", True),  # the field `last` given another field's figure
+    ],
+)
+def test_a_window_of_time_is_no_field_s_label(answer: str, fails: bool) -> None:
+    from pathlib import Path
+
+    from agentbench.tasks.loader import load_suite
+
+    root = Path(__file__).resolve().parents[2]
+    tasks = load_suite(root / "tasks").tasks
+    task = next(t for t in tasks if t.id == "err-cronjob-other-namespace")
+    reading = Reading(answer, declared_entities(task.environment, task.prompt), [], [])
+    assert bool(field_figure_problems(reading)) is fails
