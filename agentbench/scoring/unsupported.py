@@ -38,6 +38,8 @@ def unsupported_problems(
                 continue  # "roll back to 1.6.1", "you should refund it": advice, not history
             if cause.kind == "component" and _EXAMPLE.search(reading.sentence(o.sentence)):
                 continue  # "e.g. `EXPIRE key 129600` in Redis": an example, not the system
+            if _of_an_attempt(clause[: o.span[0]]) and _ERRORED.search("\n".join(outputs or [])):
+                continue  # "the first attempt on orders-db-2 failed": a call failed, not db-2
             ref = _other_tag(clause, cause, reading, outputs or [])
             if ref:
                 return [f"asserts {cause.id} of image {ref}: what was read shows it of another tag"]
@@ -109,6 +111,25 @@ def _other_tag(clause: str, cause: Entry, reading: Reading, outputs: list[str]) 
         if named_elsewhere and any(_IMAGE_REF.search(line) for line in supporting):
             return m.group()
     return ""
+
+
+# the subject of a statement that is one of the episode's own attempts on an entity
+_ATTEMPT = re.compile(
+    r"\b(?:attempts?|tries|try|writes?|updates?|inserts?|quer(?:y|ies)|requests?|calls?|commands?"
+    r"|uploads?|logins?|pushe?s?|pulls?|retr(?:y|ies)|connections?|statements?)"
+    r"\s+(?:on|to|against|at|into|via|through|from)\b[^,;]*$",
+    re.IGNORECASE,
+)
+_ERRORED = re.compile(
+    r"\b(?:error|denied|failed|refused|timed?\s?out|cannot|could not|forbidden|read-only)\b",
+    re.IGNORECASE,
+)
+
+
+def _of_an_attempt(before: str) -> bool:
+    """Whether the clause's words before a state make it the state of an attempt on an entity
+    ("The first attempt on orders-db-2 failed"), not of the entity."""
+    return bool(_ATTEMPT.search(before))
 
 
 def _declared_present(reading: Reading, kinds: tuple[str, ...], keys: frozenset[str]) -> str:
