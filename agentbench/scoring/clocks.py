@@ -141,22 +141,24 @@ def _cron_times(text: str) -> set[int]:
     return out
 
 
-def _instants(texts: list[str]) -> set[int]:
+def _instants(texts: list[str]) -> tuple[set[int], set[int]]:
     """Minutes past midnight UTC of every clock time the texts state: a zoned one at its
     instant, a bare one (a log's local stamp) as written, and the run times of a cron
-    schedule."""
+    schedule; and apart, every clock time as written whatever its zone (an answer may give a
+    log's `03:00 CET` as "03:00")."""
     out: set[int] = set()
+    written: set[int] = set()
     for text in texts:
         out |= _cron_times(text)
         for (_, _, _, h, mi, _), hours in _zoned(text):
             out.add(round(h * 60 + mi - hours * 60) % 1440)
         for m in CLOCK_TIME.finditer(text[:200_000]):
-            hour, minute = int(m.group(1)), int(m.group(2))
-            zone = zone_offset(text[m.end() : m.end() + 16])
-            shift = round(zone.total_seconds() / 60) if zone is not None else 0
-            if hour < 24 and minute < 60:
-                out.add((hour * 60 + minute - shift) % 1440)
-    return out
+            if int(m.group(1)) < 24 and int(m.group(2)) < 60:
+                zone = zone_offset(text[m.end() : m.end() + 16])
+                shift = round(zone.total_seconds() / 60) if zone is not None else 0
+                written.add(_minutes(m))
+                out.add((_minutes(m) - shift) % 1440)
+    return out, written
 
 
 def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
@@ -178,7 +180,7 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
                 if at is None or stance_at(clause, m.span()) is not Stance.asserted:
                     continue
                 if seen is None:
-                    seen, written = _instants(texts), _as_written(texts)
+                    seen, written = _instants(texts)
                 # a bare time may be any stated moment, or a time as some output wrote it
                 stated = seen | written if offset is None else seen
                 if not {(at - 1) % 1440, at, (at + 1) % 1440} & stated:
@@ -208,7 +210,7 @@ def _bare_clock(text: str, m: re.Match[str]) -> int | None:
     """Minutes past midnight of a clock time written with no zone ("on Nov 28 at 18:00",
     "7:42 pm"), or None where it reads as a duration or a code fragment ("took 00:02:13",
     "`--since 18:00`")."""
-    hour, minute = int(m.group(1)), int(m.group(2))
+    hour, minute = divmod(_minutes(m), 60)
     if hour > 23 or minute > 59 or text[: m.start()].count("`") % 2:
         return None
     if re.search(r"[\w.:/@-]$", text[: m.start()]) or re.match(r"[\w/]", text[m.end() :]):
@@ -223,17 +225,6 @@ def _bare_clock(text: str, m: re.Match[str]) -> int | None:
     if half:
         hour = hour % 12 + (12 if half.group(1).lower() == "p" else 0)
     return hour * 60 + minute
-
-
-def _as_written(texts: list[str]) -> set[int]:
-    """Minutes past midnight of every clock time the texts state, as written whatever its
-    zone (an answer may give a log's `03:00 CET` as "03:00")."""
-    return {
-        int(m.group(1)) * 60 + int(m.group(2))
-        for text in texts
-        for m in CLOCK_TIME.finditer(text[:200_000])
-        if int(m.group(1)) < 24 and int(m.group(2)) < 60
-    }
 
 
 _RUN_COUNT = re.compile(
@@ -300,7 +291,7 @@ def half_day_problems(reading: Reading, texts: list[str]) -> list[str]:
                 if stance_at(clause, m.span()) is not Stance.asserted:
                     continue
                 at = (hour % 12 + (12 if m.group(3).lower() == "p" else 0)) * 60 + minute
-                seen = _instants(texts) if seen is None else seen
+                seen = _instants(texts)[0] if seen is None else seen
                 if at not in seen and (at + 720) % 1440 in seen:
                     flipped = (at + 720) % 1440
                     return [

@@ -38,7 +38,7 @@ def unsupported_problems(
                 continue  # "roll back to 1.6.1", "you should refund it": advice, not history
             if cause.kind == "component" and _EXAMPLE.search(reading.sentence(o.sentence)):
                 continue  # "e.g. `EXPIRE key 129600` in Redis": an example, not the system
-            if _of_an_attempt(clause[: o.span[0]]) and _ERRORED.search("\n".join(outputs or [])):
+            if _ATTEMPT.search(clause[: o.span[0]]) and _ERRORED.search("\n".join(outputs or [])):
                 continue  # "the first attempt on orders-db-2 failed": a call failed, not db-2
             ref = _other_tag(clause, cause, reading, outputs or [])
             if ref:
@@ -113,7 +113,8 @@ def _other_tag(clause: str, cause: Entry, reading: Reading, outputs: list[str]) 
     return ""
 
 
-# the subject of a statement that is one of the episode's own attempts on an entity
+# the subject of a state that is one of the episode's own attempts on an entity ("the first
+# attempt on orders-db-2 failed"), not the entity
 _ATTEMPT = re.compile(
     r"\b(?:attempts?|tries|try|writes?|updates?|inserts?|quer(?:y|ies)|requests?|calls?|commands?"
     r"|uploads?|logins?|pushe?s?|pulls?|retr(?:y|ies)|connections?|statements?)"
@@ -124,12 +125,6 @@ _ERRORED = re.compile(
     r"\b(?:error|denied|failed|refused|timed?\s?out|cannot|could not|forbidden|read-only)\b",
     re.IGNORECASE,
 )
-
-
-def _of_an_attempt(before: str) -> bool:
-    """Whether the clause's words before a state make it the state of an attempt on an entity
-    ("The first attempt on orders-db-2 failed"), not of the entity."""
-    return bool(_ATTEMPT.search(before))
 
 
 def _declared_present(reading: Reading, kinds: tuple[str, ...], keys: frozenset[str]) -> str:
