@@ -38,7 +38,8 @@ def unsupported_problems(
                 continue  # "roll back to 1.6.1", "you should refund it": advice, not history
             if cause.kind == "component" and _EXAMPLE.search(reading.sentence(o.sentence)):
                 continue  # "e.g. `EXPIRE key 129600` in Redis": an example, not the system
-            if _ATTEMPT.search(clause[: o.span[0]]) and _ERRORED.search("\n".join(outputs or [])):
+            attempt = cause.id == "unhealthy" and _ATTEMPT.search(clause[: o.span[0]])
+            if attempt and _ERRORED.search("\n".join(outputs or [])):
                 continue  # "the first attempt on orders-db-2 failed": a call failed, not db-2
             ref = _other_tag(clause, cause, reading, outputs or [])
             if ref:

@@ -333,3 +333,17 @@ def test_a_state_of_an_attempt_on_an_entity_is_not_the_entity_s(tasks: dict[str,
     assert check(task, f"{done} The first attempt on orders-db-2 failed.", refused)[0]
     ok, why = check(task, f"{done} orders-db-2 failed.", refused)
     assert not ok and "orders-db-2" in why
+    # a cause of the attempt's failure is still a claim about the system
+    blamed = f"{done} The first write to orders-db-2 was blocked by a firewall."
+    assert not check(task, blamed, refused)[0]
+
+
+def test_a_time_at_the_simulated_clock_is_stated(tasks: dict[str, Task]) -> None:
+    """The host's clock reads 09:26 UTC (the environment's now): an answer may say so, or
+    time its own reads by it; a time nothing states and no clock gives fails."""
+    task = tasks["ops-tls-cert-expired"]
+    read = ("notAfter=Nov 28 23:59:59 2026 GMT",)
+    said = "The certificate expired on Nov 28 23:59:59 2026 GMT; at {} it had been expired 9 h."
+    assert check(task, said.format("09:26"), read)[0]
+    ok, why = check(task, said.format("09:56"), read)
+    assert not ok and "09:56" in why
