@@ -34,7 +34,7 @@ from agentbench.scoring.clocks import (
 )
 from agentbench.scoring.counts import count_problems, occurrence_problems, restart_count_problems
 from agentbench.scoring.crossed import crossed_value_problems, glossed_record_problems
-from agentbench.scoring.elapsed import elapsed_problems
+from agentbench.scoring.elapsed import elapsed_problems, environment_clock
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.enums import enum_problems
 from agentbench.scoring.equivalences import equivalence_problems
@@ -211,9 +211,11 @@ def answer_check(
     problems += status_problems(reading)
     problems += crossed_row_problems(reading, outputs, amounts)
     problems += zone_problems(reading, outputs)
-    # a window the agent asked for is one it may state ("--since 14:00", ">= '2026-11-16'")
+    # a window the agent asked for is one it may state ("--since 14:00", ">= '2026-11-16'"),
+    # and its own actions happen at the simulated clock's now ("09:16 I stopped legacy-admin")
     asked = [c.command_text() for c in facts.calls]
-    problems += unstated_time_problems(reading, [prompt, *outputs, *happened, *asked])
+    now = environment_clock(environment)
+    problems += unstated_time_problems(reading, [prompt, *outputs, *happened, *asked, *now])
     problems += elapsed_problems(reading, [prompt, *outputs, *asked], environment, amounts)
     problems += half_day_problems(reading, [prompt, *outputs, *happened])
     problems += dated_clock_problems(reading, [prompt, *outputs, *happened])

@@ -213,8 +213,8 @@ def _bare_clock(text: str, m: re.Match[str]) -> int | None:
     hour, minute = divmod(_minutes(m), 60)
     if hour > 23 or minute > 59 or text[: m.start()].count("`") % 2:
         return None
-    if re.search(r"[\w.:/@-]$", text[: m.start()]) or re.match(r"[\w/]", text[m.end() :]):
-        return None  # "10.96.0.10:53", "host:8080", "v1:20": an address or a name, no time
+    if re.search(r"[\w.:/@+-]$", text[: m.start()]) or re.match(r"[\w/]", text[m.end() :]):
+        return None  # "10.96.0.10:53", "+00:00", "v1:20": an address, an offset, a name
     if _DURATION_LEAD.search(text[max(0, m.start() - 12) : m.start()]):
         return None
     if _ROUGHLY.search(text[max(0, m.start() - 16) : m.start()]):

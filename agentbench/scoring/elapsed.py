@@ -143,7 +143,8 @@ def _clocks(text: str) -> set[int]:
     }
 
 
-def _clock(environment: Environment) -> list[str]:
+def environment_clock(environment: Environment) -> list[str]:
+    """The simulated clock ("now") each section of the environment declares, as written."""
     sections = (environment.system, environment.cluster, environment.sql)
     return [str(s.now) for s in sections if s is not None and getattr(s, "now", None)]
 
@@ -156,7 +157,7 @@ def elapsed_problems(
     if not reading.entities.simulated:
         return []
     # what the environment declares counts too: an answer may know a moment it did not print
-    sources = [*texts, *_clock(environment), reading.entities.global_evidence]
+    sources = [*texts, *environment_clock(environment), reading.entities.global_evidence]
     found = [_with_year(m, t, end) for t in sources for m, _, end in moments(t[:200_000])]
     years = [m.year for m in found if m.year]
     instants = _instants(found, max(set(years), key=years.count) if years else 2026)
