@@ -213,6 +213,8 @@ def _bare_clock(text: str, m: re.Match[str]) -> int | None:
     hour, minute = divmod(_minutes(m), 60)
     if hour > 23 or minute > 59 or text[: m.start()].count("`") % 2:
         return None
+    if hour == minute == 0:
+        return None  # midnight: any date's bound ("stops at Sunday 00:00:00")
     if re.search(r"[\w.:/@+-]$", text[: m.start()]) or re.match(r"[\w/]", text[m.end() :]):
         return None  # "10.96.0.10:53", "+00:00", "v1:20": an address, an offset, a name
     if _DURATION_LEAD.search(text[max(0, m.start() - 12) : m.start()]):

@@ -38,6 +38,7 @@ SEEN = [
         ("Read it with `journalctl --since 18:40`.", True),  # code, not a claim
         ("Lookups to 10.96.0.10:53 are refused.", True),  # an address, not 10:53
         ("Its stamps carry the offset +00:00.", True),  # an offset, not a time
+        ("The bound stops at Sunday 00:00:00.", True),  # midnight: a date's bound
         ("Last night's run started at 02:00 UTC.", True),  # the cron schedule's
         ("It rotates at 07:45 UTC on weekends.", True),
         ("It rotates at 08:15 UTC on weekends.", False),
