@@ -33,7 +33,7 @@ from agentbench.records import (
     ServerInfo,
 )
 from agentbench.runhooks import RunHook, hook_for
-from agentbench.scoring import score_trace
+from agentbench.scoring import score_episode
 from agentbench.store import ResultStore
 from agentbench.tasks.loader import TaskSuite
 from agentbench.tasks.model import Task
@@ -176,7 +176,7 @@ class Runner:
                 if step.router is not None:
                     step.router.target, step.router.reason = decided.target, decided.reason
         price_steps(trace.steps, self.pricing)
-        scored = score_trace(task, trace, self.suite)
+        scored = await score_episode(task, trace, self.suite)
         figures = episode_figures(trace.steps)
         return EpisodeResult(
             run_id=run_id,

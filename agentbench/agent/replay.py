@@ -27,7 +27,7 @@ from agentbench.agent.loop import Agent
 from agentbench.metrics.replay import answer_pairs
 from agentbench.metrics.routing import same_answer
 from agentbench.records import EpisodeResult, EpisodeTrace, StepRecord
-from agentbench.scoring import score_trace
+from agentbench.scoring import score_episode
 from agentbench.scoring.score import EpisodeScore
 from agentbench.tasks.model import Task
 from router import LOCAL, build_policy
@@ -116,12 +116,13 @@ async def fork_episode(
     fork = _Fork(agent, answer_pairs(episode))
     trace = await fork.run(task, policy)
     live = trace.steps[fork.live_from :] if fork.live_from is not None else []
+    score = await score_episode(task, trace, agent.suite)
     return ForkedEpisode(
         task_id=task.id,
         repeat=episode.repeat,
         threshold=threshold,
         trace=trace,
-        score=score_trace(task, trace, agent.suite),
+        score=score,
         replayed_steps=fork.replayed,
         live_steps=sum(1 for s in live if not s.discarded),
         live_calls=len(live),

@@ -24,7 +24,7 @@ from agentbench.scoring.assertions import Reading, fact_problems
 from agentbench.scoring.bound_figures import bound_figure_problems, bound_moment_problems
 from agentbench.scoring.causality import causality_problems
 from agentbench.scoring.change_counts import change_count_problems
-from agentbench.scoring.claims import claim_problems, json_spans
+from agentbench.scoring.claims import claim_problems, json_spans, sentence_clauses
 from agentbench.scoring.clocks import (
     dated_clock_problems,
     half_day_problems,
@@ -51,6 +51,7 @@ from agentbench.scoring.http_status import status_problems
 from agentbench.scoring.labels import swapped_label_problems
 from agentbench.scoring.lines import line_number_problems
 from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
+from agentbench.scoring.quantities import quantities
 from agentbench.scoring.quotes import misquote_problems
 from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.runs import unrun_probe_problems
@@ -61,6 +62,36 @@ from agentbench.scoring.unsupported import unsupported_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
 from agentbench.tasks.model import ArgKind, Environment, Task
+
+MAX_ANSWER_CHARS = 16_000  # about 6x the longest answer of every case and real run so far
+MAX_ANSWER_CLAUSES = 400  # about 5x the most clauses of any of them
+MAX_ANSWER_FIGURES = 200  # about 7x the most figures of any of them
+"""What the answer check reads. Its readers compare clauses with clauses and figures with
+figures, so their work grows faster than the text: a model's 4,000-character answer of
+"1 1 1 ..." took 92 s to score, growing with the square of its length. An answer past a bound
+fails the check with the reason, unread (`python benchmarks/hostile_answers.py` times answers at the bounds)."""
+
+
+def _too_long(answer: str) -> str:
+    """Why the answer is past the answer check's bounds (empty: it is not)."""
+    if len(answer) > MAX_ANSWER_CHARS:
+        return (
+            f"the answer is {len(answer):,} characters; the scorer reads at most "
+            f"{MAX_ANSWER_CHARS:,} (not scored)"
+        )
+    clauses = sum(len(group) for group in sentence_clauses(answer))
+    if clauses > MAX_ANSWER_CLAUSES:
+        return (
+            f"the answer has {clauses:,} clauses; the scorer reads at most "
+            f"{MAX_ANSWER_CLAUSES:,} (not scored)"
+        )
+    figures = len(quantities(answer))
+    if figures > MAX_ANSWER_FIGURES:
+        return (
+            f"the answer states {figures:,} figures; the scorer reads at most "
+            f"{MAX_ANSWER_FIGURES:,} (not scored)"
+        )
+    return ""
 
 
 def json_values(text: str) -> list[Any]:
@@ -166,6 +197,9 @@ def answer_check(
     answer = facts.answer
     if answer is None or not answer.strip():
         return CheckRecord(name="answer", passed=False, detail="no final answer")
+    too_long = _too_long(answer)
+    if too_long:
+        return CheckRecord(name="answer", passed=False, detail=too_long)
     problems: list[str] = []
     if exp.regex and not re.search(exp.regex, answer, re.IGNORECASE | re.DOTALL):
         problems.append(f"does not match /{exp.regex}/")

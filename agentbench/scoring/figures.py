@@ -210,6 +210,9 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
     stated = Stated([entities.prompt, *outputs, *reading.happened, file_modes(outputs)])
     required = [f.amount for f in facts if f.amount is not None]
     for group in reading.groups:
+        sentence = " ".join(c.text for c in group)
+        figures = [(x.raw, x.start) for x in quantities(sentence)]
+        worked, working = worked_results(sentence), equations(sentence)
         for clause in group:
             for q in quantities(clause.text):
                 stance = stance_at(clause, (q.start, q.end))
@@ -223,14 +226,12 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                 said = clause.text[q.start : q.end]
                 if LABEL.search(clause.text[: q.start]):
                     continue
-                sentence = " ".join(c.text for c in group)
-                figures = [(x.raw, x.start) for x in quantities(sentence)]
                 if derivation_operand(q.raw, figures, [a.value for a in required]):
                     continue
-                if q.raw in worked_results(sentence):
+                if q.raw in worked:
                     continue  # "17 + 68 + 22 = 107": worked out in the sentence, and right
                 if any(
-                    q.raw in terms and stated.plain(result) for terms, result in equations(sentence)
+                    q.raw in terms and stated.plain(result) for terms, result in working
                 ):
                     continue  # "143 is 128 + 15": the working of a figure that was read
                 if q.dimension in ("bytes", "seconds"):

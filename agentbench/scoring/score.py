@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -155,3 +157,15 @@ def score_trace(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeSco
             f"{trace.status}" + (f" ({trace.error})" if trace.error else "") + "; " + explanation
         )
     return EpisodeScore(score, status, checks, explanation)
+
+
+# One thread scores every episode of this process, in turn: scoring replays calls on a task's
+# shared StartState World (not safe for two threads at once), and it is CPU work that must not
+# stop the event loop from timing the episodes still streaming beside it.
+_SCORER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agentbench-score")
+
+
+async def score_episode(task: Task, trace: EpisodeTrace, suite: TaskSuite) -> EpisodeScore:
+    """`score_trace` off the event loop (on the process's one scoring thread)."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_SCORER, score_trace, task, trace, suite)

@@ -23,7 +23,7 @@ from jsonschema.validators import validator_for
 
 from agentbench.agent.loop import Agent, AgentConfig
 from agentbench.backends.scripted import ScriptedBackend
-from agentbench.scoring import score_trace
+from agentbench.scoring import score_episode
 from agentbench.sim.world import World
 from agentbench.tasks.env import FALLBACK, world_spec
 from agentbench.tasks.loader import TaskSuite
@@ -76,7 +76,7 @@ async def _play_through(suite: TaskSuite, task: Task, steps: list[Step]) -> Play
     config = AgentConfig(max_steps=task.max_steps, simulate_latency=False)
     agent = Agent(suite, {LOCAL: ScriptedBackend(steps)}, config)
     trace = await agent.run(task, build_policy("always-local")())
-    result = score_trace(task, trace, suite)
+    result = await score_episode(task, trace, suite)
     text = suite.system_prompt_for(task) + task.prompt
     for step in trace.steps:
         text += "".join(c.arguments for c in step.tool_calls)

@@ -86,3 +86,41 @@ def test_each_mistake_fails_for_its_own_reason(tmp_path) -> None:
     (problem,) = [p for p in validate_suite(suite_with(tmp_path, task)) if p.field == "reference"]
     assert "side_effects" in problem.message and "delete /etc/app.conf" in problem.message
     assert "evidence" not in problem.message  # the read happened; only the write is wrong
+
+
+def test_scoring_runs_off_the_event_loop(monkeypatch) -> None:
+    """An episode being scored does not stop the loop: the episodes streaming beside it keep
+    their clocks (scoring is CPU work on the process's one scoring thread)."""
+    import asyncio
+    import threading
+    import time
+
+    import agentbench.scoring.score as score
+
+    threads: list[str] = []
+
+    def slow(task, trace, suite):  # stands in for a long scoring: holds its thread 0.3 s
+        threads.append(threading.current_thread().name)
+        time.sleep(0.3)
+        return "scored"
+
+    monkeypatch.setattr(score, "score_trace", slow)
+
+    async def main() -> tuple[object, int]:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        beside = asyncio.create_task(ticker())
+        result = await score.score_episode(None, None, None)  # type: ignore[arg-type]
+        beside.cancel()
+        return result, ticks
+
+    result, ticks = asyncio.run(main())
+    assert result == "scored"
+    assert ticks >= 5  # the loop ran on while the scoring thread worked
+    assert threads and threads[0].startswith("agentbench-score")
