@@ -51,6 +51,7 @@ from agentbench.scoring.http_status import status_problems
 from agentbench.scoring.labels import swapped_label_problems
 from agentbench.scoring.lines import line_number_problems
 from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
+from agentbench.scoring.patterns import SlowPattern, task_pattern
 from agentbench.scoring.quantities import quantities
 from agentbench.scoring.quotes import misquote_problems
 from agentbench.scoring.rejects import reject_problems
@@ -69,7 +70,8 @@ MAX_ANSWER_FIGURES = 200  # about 7x the most figures of any of them
 """What the answer check reads. Its readers compare clauses with clauses and figures with
 figures, so their work grows faster than the text: a model's 4,000-character answer of
 "1 1 1 ..." took 92 s to score, growing with the square of its length. An answer past a bound
-fails the check with the reason, unread (`python benchmarks/hostile_answers.py` times answers at the bounds)."""
+fails the check with the reason, unread (`python benchmarks/hostile_answers.py` times answers
+at the bounds)."""
 
 
 def _too_long(answer: str) -> str:
@@ -200,8 +202,20 @@ def answer_check(
     too_long = _too_long(answer)
     if too_long:
         return CheckRecord(name="answer", passed=False, detail=too_long)
+    try:
+        problems = _problems(exp, facts, answer, task)
+    except SlowPattern as exc:  # the task file's fault, said in one line; nothing hangs
+        return CheckRecord(name="answer", passed=False, detail=f"not scored: {exc}"[:600])
+    detail = "; ".join(problems) if problems else "answer accepted"
+    return CheckRecord(name="answer", passed=not problems, detail=detail[:600])
+
+
+def _problems(
+    exp: AnswerExpectation, facts: EpisodeFacts, answer: str, task: Task | None
+) -> list[str]:
+    """Why the answer fails its expectation (empty: it holds)."""
     problems: list[str] = []
-    if exp.regex and not re.search(exp.regex, answer, re.IGNORECASE | re.DOTALL):
+    if exp.regex and not task_pattern(exp.regex, re.IGNORECASE | re.DOTALL).search(answer):
         problems.append(f"does not match /{exp.regex}/")
     if exp.json_schema is not None or exp.json_fields:
         problems += json_problems(exp, answer, task.prompt if task is not None else "")
@@ -269,5 +283,4 @@ def answer_check(
     problems += cited_evidence_problems(answer, facts.calls)
     problems += misquote_problems(answer, outputs)
     problems += handover_problems(answer, exp.handover, environment.sql)
-    detail = "; ".join(problems) if problems else "answer accepted"
-    return CheckRecord(name="answer", passed=not problems, detail=detail[:600])
+    return problems

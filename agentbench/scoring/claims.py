@@ -38,6 +38,7 @@ from agentbench.scoring.cues import (
     NEGATING_TAIL,
 )
 from agentbench.scoring.numbers import number_matches
+from agentbench.scoring.patterns import TaskPattern, task_pattern
 from agentbench.scoring.stance import Stance, stance_at, unquoted
 from agentbench.tasks.expectations import Claim
 
@@ -262,15 +263,10 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(start + body + end, re.IGNORECASE)
 
 
-@lru_cache(maxsize=4096)
-def _regex(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
-
 def _span(claim: Claim, text: str) -> tuple[int, int] | None:
     """Where the clause states the claim (an empty span for a figure); None if it does not."""
-    patterns = [_phrase_pattern(p) for p in claim.phrases]
-    patterns += [_regex(p) for p in claim.regex]
+    patterns: list[re.Pattern[str] | TaskPattern] = [_phrase_pattern(p) for p in claim.phrases]
+    patterns += [task_pattern(p) for p in claim.regex]
     for pattern in patterns:
         match = pattern.search(text)
         if match:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import yaml
 
+from agentbench.scoring.patterns import TaskPattern, task_pattern
+
 LEXICON_FILE = Path(__file__).resolve().parents[1] / "data" / "lexicon.yaml"
 KINDS = ("cause", "state", "condition", "component", "event")
 
@@ -33,9 +35,9 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(start + body + end, re.IGNORECASE)
 
 
-@lru_cache(maxsize=8192)
-def regex(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
+def regex(pattern: str) -> TaskPattern:
+    """A lexicon or task pattern, case-insensitive, matched on the bounded engine."""
+    return task_pattern(pattern)
 
 
 @lru_cache(maxsize=8192)

@@ -289,3 +289,8 @@ class AnswerExpectation(_Strict):
         "statement in the answer must touch the same rows of the task's database as one of "
         "these (run on a writable copy, never on the episode's).",
     )
+
+    @field_validator("regex")
+    @classmethod
+    def _regex_compiles(cls, pattern: str | None) -> str | None:
+        return compiling([pattern], "regex")[0] if pattern is not None else None

@@ -410,6 +410,41 @@ def test_a_yaml_alias_bomb_in_a_task_file_is_refused_at_load(stored, tmp_path) -
         assert path.name in line and "expand to over 1,000,000 values" in line, line
 
 
+def test_a_backtracking_pattern_in_a_task_file_fails_its_check_instead_of_hanging(
+    stored, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """`^(a|a)+$` on `aaa…a!` never returns under Python's `re` and holds the GIL, so not even
+    SIGTERM stopped `tasks validate`; on the bounded engine it fails one check, named."""
+    import shutil
+
+    tasks, _, _ = stored
+    copy = tmp_path / "evil"
+    shutil.copytree(tasks, copy)
+    (copy / "ops-diagnosis" / "evil-regex.yaml").write_text(
+        """id: evil-regex
+category: ops-diagnosis
+difficulty: easy
+description: A hostile task whose answer pattern backtracks.
+prompt: Say hello.
+tools: [run_command]
+environment:
+  files: {/tmp/x: "hello"}
+expect:
+  answer:
+    regex: '^(a|a)+$'
+reference:
+  - answer: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"
+wrong:
+  - name: w
+    steps: [{answer: "no"}]
+"""
+    )
+    result = agentbench("tasks", "validate", str(copy), "--lenient")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    line = result.stderr.splitlines()[0]
+    assert "evil-regex.yaml" in line and "the task's pattern /^(a|a)+$/" in line, line
+
+
 def test_an_output_onto_a_task_file_of_the_run_is_refused(stored, tmp_path) -> None:  # type: ignore[no-untyped-def]
     import shutil
 

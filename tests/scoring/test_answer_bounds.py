@@ -43,3 +43,20 @@ def test_an_answer_past_the_length_is_refused_before_any_reader_runs(monkeypatch
     monkeypatch.setattr(answer, "quantities", unread)
     ok, why = check("1 " * 500_000)
     assert not ok and "1,000,000 characters" in why
+
+
+def test_a_backtracking_task_pattern_fails_the_check_naming_it() -> None:
+    """Task files are hostile input too: their patterns run on the bounded engine, and one that
+    backtracks past its time slice fails the answer check with its name, instead of hanging."""
+    from agentbench.tasks.expect_answer import Claim, Fact
+
+    slow = "^(a|a)+$"
+    answer = "a" * 40 + "!"
+    for exp in (
+        AnswerExpectation(regex=slow),
+        AnswerExpectation(claims=[Claim(name="c", regex=[slow])]),
+        AnswerExpectation(facts=[Fact(name="f", patterns=[slow])]),
+    ):
+        record = answer_check(exp, EpisodeFacts(answer=answer))
+        assert not record.passed
+        assert f"not scored: the task's pattern /{slow}/" in record.detail, record.detail
