@@ -16,6 +16,7 @@ from agentbench.records import CheckRecord
 from agentbench.scoring.answer import answer_check
 from agentbench.scoring.facts import CallFact, EpisodeFacts, change_problems
 from agentbench.scoring.process import (
+    apart,
     evidence_missing,
     fact_in,
     harm_problems,
@@ -92,6 +93,15 @@ class Scorer:
             pattern = item.call
             by_call = [self.hits(pattern, c) for c in calls] if pattern else None
             why = evidence_missing(item, calls, by_call)
+            if why:
+                missing.append(why)
+        together = self.task.expect.parallel
+        if not missing and together:
+            why = apart(
+                [i for i in items if i.name in together],
+                calls,
+                {i.name: [self.hits(i.call, c) for c in calls] for i in items if i.call},
+            )
             if why:
                 missing.append(why)
         detail = "; ".join(missing) if missing else f"all {len(items)} required read(s) shown"

@@ -41,6 +41,7 @@ class CallFact:
     output: str = ""  # what the tool returned (evidence reads; the answer's figures may quote it)
     source: str = "rule"  # who answered: sim:<program>, rule, fallback, runtime_error
     attempts: tuple[Attempt, ...] = ()  # the writes it asked for, whether or not carried out
+    step: int = 0  # the kept step (model turn) that made it: calls of one step run together
 
     def command_text(self) -> str:
         import json

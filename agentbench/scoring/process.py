@@ -63,7 +63,39 @@ def shows(call: CallFact, facts: list[Shown], absent: list[Shown] | None = None)
     echoed = normalise(call.command_text()) if _echoes(call) else ""
     if any(fact_in(f, output) for f in absent or []):
         return False
-    return all(fact_in(f, output) and not (echoed and fact_in(f, echoed)) for f in facts)
+    printed = [fact_in(f, output) and not (echoed and fact_in(f, echoed)) for f in facts]
+    if all(printed) or not any(printed):
+        return all(printed)
+    # what the read was of: `kubectl describe node worker-7 | grep -A6 Conditions` printed the
+    # conditions without the node's name, which its own arguments give
+    targets = _targets(call)
+    return all(p or _named(f, targets) for p, f in zip(printed, facts, strict=True))
+
+
+_FILTERS = frozenset(
+    {"grep", "egrep", "awk", "sed", "head", "tail", "jq", "sort", "uniq", "cut", "wc", "tr"}
+)
+
+
+def _targets(call: CallFact) -> set[str]:
+    """The arguments of the call's reading commands (filters and echoes left out), casefolded."""
+    words: set[str] = set()
+    for value in (call.args or {}).values():
+        if not isinstance(value, str):
+            continue
+        for command in shell_commands(value):
+            parts = command.split()
+            if parts and parts[0] == "sudo":
+                parts = parts[1:]
+            if parts and parts[0] not in _FILTERS and parts[0] not in _ECHOES:
+                words |= {w.strip("'\"").casefold() for w in parts[1:] if not w.startswith("-")}
+    return words
+
+
+def _named(fact: Shown, targets: set[str]) -> bool:
+    """Whether the fact is one of the read's own arguments: the thing it read."""
+    options = [fact] if isinstance(fact, str) else fact
+    return any(normalise(option) in targets for option in options)
 
 
 def _echoes(call: CallFact) -> bool:
@@ -119,6 +151,27 @@ def evidence_missing(
             _show_fact(f) for f in item.shows
         )
     return f"{item.name}: {where} {wanted}{order}"
+
+
+def apart(items: list[Evidence], calls: list[CallFact], by_call: dict[str, list[bool]]) -> str:
+    """Why no one step (model turn) holds calls showing every one of `items`, the reads the
+    prompt asks for at the same time (empty: one does)."""
+    for step in sorted({c.step for c in calls}):
+        here = [c for c in calls if c.step == step]
+        if all(
+            evidence_missing(
+                item,
+                here,
+                [ok for ok, c in zip(by_call[item.name], calls, strict=False) if c.step == step]
+                if item.name in by_call
+                else None,
+            )
+            is None
+            for item in items
+        ):
+            return ""
+    names = ", ".join(i.name for i in items)
+    return f"the prompt asks for these reads at the same time; no one step made them all: {names}"
 
 
 def _shown_between(item: Evidence, call: CallFact, same_after: bool) -> bool:

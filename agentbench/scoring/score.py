@@ -30,9 +30,8 @@ class EpisodeScore:
 def trace_facts(trace: EpisodeTrace) -> EpisodeFacts:
     """The facts scoring reads from a trace (kept steps only)."""
     calls: list[CallFact] = []
-    for step in trace.steps:
-        if step.discarded:
-            continue
+    kept = [step for step in trace.steps if not step.discarded]
+    for index, step in enumerate(kept):
         for call, result in zip(step.tool_calls, step.tool_results, strict=False):
             calls.append(
                 CallFact(
@@ -48,6 +47,7 @@ def trace_facts(trace: EpisodeTrace) -> EpisodeFacts:
                     attempts=tuple(
                         Attempt(w.program, w.target, w.why) for w in result.attempted_writes
                     ),
+                    step=index,
                 )
             )
     return EpisodeFacts(calls=calls, answer=trace.final_answer, state=trace.state)

@@ -276,6 +276,12 @@ class AnswerExpectation(_Strict):
     regex: str | None = Field(
         default=None, description="Must match (re.search, IGNORECASE): an exact token, not a fact."
     )
+    max_sentences: int | None = Field(
+        default=None,
+        ge=1,
+        description="The prompt's limit on the answer's length (\"in one sentence\"): at most "
+        "this many sentences, list items and table rows each counting as one.",
+    )
     json_schema: dict[str, Any] | None = Field(
         default=None, description="The answer's one JSON object must validate against this."
     )

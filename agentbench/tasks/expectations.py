@@ -84,6 +84,11 @@ class Expectation(_Strict):
     final: list[FinalRead] = Field(
         default_factory=list, description="Reads on the end state that must show these facts."
     )
+    parallel: list[str] = Field(
+        default_factory=list,
+        description="Names of `evidence` reads the prompt asks for at the same time: one step "
+        "(one model turn) must hold calls showing each of them.",
+    )
     forbid: list[ForbidPattern] = Field(
         default_factory=list, description="Calls that must never be made, each with its reason."
     )
@@ -115,4 +120,10 @@ class Expectation(_Strict):
             raise ValueError("an expectation needs at least one check")
         if self.answer and self.answer_unchecked:
             raise ValueError("'answer' and 'answer_unchecked' exclude each other")
+        names = {e.name for e in self.evidence}
+        unknown = [n for n in self.parallel if n not in names]
+        if unknown:
+            raise ValueError(f"parallel names no evidence read {unknown[0]!r}")
+        if len(self.parallel) == 1:
+            raise ValueError("parallel needs two evidence reads or more")
         return self

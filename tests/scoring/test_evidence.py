@@ -119,3 +119,27 @@ def test_a_final_read_with_a_tool_the_task_does_not_offer_is_refused(tmp_path) -
     )
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "expect.final[the deployment runs the released image]: tool 'http_get'" in done.stderr
+
+
+def test_a_read_names_what_it_read_by_its_arguments() -> None:
+    """`describe node worker-7 | grep -A6 Conditions` printed the conditions without the
+    node's name; its own arguments say whose they are. A fact only the command names, with
+    nothing the evidence asks for printed, is still no evidence."""
+    item = Evidence(name="the node's pressure", shows=["DiskPressure", "worker-7"])
+    grep = "kubectl describe node worker-7 | grep -A6 Conditions"
+    conditions = "Conditions:\n  DiskPressure    True    KubeletHasDiskPressure\n"
+    read = CallFact(tool="run_command", args={"cmd": grep}, output=conditions, source="sim:x")
+    assert shows(read, item.shows)
+    other = CallFact(tool="run_command", args={"cmd": grep.replace("worker-7", "worker-8")},
+                     output=conditions, source="sim:x")  # fmt: skip
+    assert not shows(other, item.shows)
+    empty = CallFact(tool="run_command", args={"cmd": grep}, output="", source="sim:x")
+    assert not shows(empty, item.shows)
+    # a filter's pattern is not what was read: `grep worker-7` over every node's conditions
+    filtered = CallFact(
+        tool="run_command",
+        args={"cmd": "kubectl describe nodes | grep -e worker-7 -e DiskPressure"},
+        output="  DiskPressure    True\n",
+        source="sim:x",
+    )
+    assert not shows(filtered, item.shows)

@@ -69,3 +69,14 @@ def test_a_json_only_prompt_allows_a_fence_and_refuses_prose() -> None:
     prose = f"Found it:\n\n{good}\n\nThe rest is noise."
     assert any("only a JSON" in p for p in json_problems(exp, prose, prompt))
     assert not any("only a JSON" in p for p in json_problems(exp, prose, "Answer in JSON."))
+
+
+def test_a_prompts_sentence_limit_counts_sentences_items_and_rows() -> None:
+    exp = AnswerExpectation(regex="503", max_sentences=1)
+
+    def passed(answer: str) -> bool:
+        return answer_check(exp, EpisodeFacts(answer=answer)).passed
+
+    assert passed("503: the server is temporarily unable to handle the request (e.g. overload).")
+    assert not passed("503 means Service Unavailable. The server is temporarily overloaded.")
+    assert not passed("503 is Service Unavailable:\n- overload\n- maintenance")
