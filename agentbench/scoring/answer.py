@@ -19,12 +19,13 @@ from agentbench.scoring.actions import (
     claimed_check_problems,
     failed_call_claimed_problems,
 )
+from agentbench.scoring.aftermath import unverified_result_problems
 from agentbench.scoring.asked import spelling_problems
 from agentbench.scoring.assertions import Reading, fact_problems
 from agentbench.scoring.bound_figures import bound_figure_problems, bound_moment_problems
 from agentbench.scoring.causality import causality_problems
 from agentbench.scoring.change_counts import change_count_problems
-from agentbench.scoring.claims import claim_problems, json_spans, sentence_clauses
+from agentbench.scoring.claims import claim_problems, json_spans, sentence_clauses, sentences
 from agentbench.scoring.clocks import (
     dated_clock_problems,
     half_day_problems,
@@ -57,9 +58,11 @@ from agentbench.scoring.quotes import misquote_problems
 from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.runs import unrun_probe_problems
 from agentbench.scoring.siblings import sibling_problems
+from agentbench.scoring.signals import signal_problems
 from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.tables import crossed_row_problems
 from agentbench.scoring.unsupported import unsupported_problems
+from agentbench.scoring.weekdays import weekday_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
 from agentbench.tasks.model import ArgKind, Environment, Task
@@ -215,6 +218,13 @@ def _problems(
 ) -> list[str]:
     """Why the answer fails its expectation (empty: it holds)."""
     problems: list[str] = []
+    if exp.max_sentences is not None:
+        count = sum(1 for _ in sentences(answer))
+        if count > exp.max_sentences:
+            problems.append(
+                f"the prompt asks for at most {exp.max_sentences} sentence(s); "
+                f"the answer has {count}"
+            )
     if exp.regex and not task_pattern(exp.regex, re.IGNORECASE | re.DOTALL).search(answer):
         problems.append(f"does not match /{exp.regex}/")
     if exp.json_schema is not None or exp.json_fields:
@@ -268,6 +278,8 @@ def _problems(
     problems += half_day_problems(reading, [prompt, *outputs, *happened])
     problems += dated_clock_problems(reading, [prompt, *outputs, *happened])
     problems += run_count_problems(reading, [prompt, *outputs])
+    problems += weekday_problems(reading, [prompt, *outputs])
+    problems += signal_problems(reading)
     problems += bound_figure_problems(reading, required)
     problems += bound_moment_problems(reading)
     problems += crossed_value_problems(reading)
@@ -278,6 +290,7 @@ def _problems(
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
     problems += change_count_problems(reading, facts.changes)
     problems += claimed_check_problems(reading, facts.calls)
+    problems += unverified_result_problems(reading, facts.calls)
     problems += failed_call_claimed_problems(reading, facts.calls)
     problems += unrun_probe_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)

@@ -1,0 +1,85 @@
+"""What the prompt asks of the process, played through the real loop on suite tasks: the state
+after the agent's own change is reported only after a look, and reads asked for "at the same
+time" are made in one turn."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from agentbench.tasks.loader import TaskSuite, load_suite
+from agentbench.tasks.model import Step
+from agentbench.tasks.validate import play
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def suite() -> TaskSuite:
+    return load_suite(ROOT / "tasks")
+
+
+def run(suite: TaskSuite, task_id: str, steps: list[dict]) -> tuple[float, str]:
+    task = next(t for t in suite.tasks if t.id == task_id)
+    played = asyncio.run(play(suite, task, [Step(**s) for s in steps]))
+    assert not isinstance(played, str), played
+    return played.score, played.why
+
+
+def cmd(*lines: str) -> dict:
+    return {"calls": [{"tool": "run_command", "args": {"cmd": line}} for line in lines]}
+
+
+FIX = [
+    cmd("journalctl -u api-gateway -n 40 --no-pager"),
+    cmd("sudo ss -ltnp"),
+    cmd("sudo systemctl stop legacy-admin"),
+    cmd("sudo systemctl start api-gateway"),
+]
+CAUSE = (
+    "legacy-admin.service (java, PID 1402) took port 8080 at boot, so api-gateway failed with "
+    "EADDRINUSE. I stopped legacy-admin and started api-gateway"
+)
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        "; it is up and running again and listening on 0.0.0.0:8080.",
+        ". I verified: api-gateway is active.",
+        "; it now listens on 8080.",
+    ],
+)
+def test_a_result_reported_with_no_look_after_the_change_fails(suite, result) -> None:
+    score, why = run(suite, "ops-port-conflict", [*FIX, {"answer": CAUSE + result}])
+    assert score < 1.0 and "no call after it read it" in why
+
+
+def test_the_same_report_after_a_look_passes(suite) -> None:
+    for look in ("sudo ss -ltnp", "systemctl is-active api-gateway legacy-admin"):
+        answer = CAUSE + "; it is up and running again and listening on 0.0.0.0:8080."
+        score, why = run(suite, "ops-port-conflict", [*FIX, cmd(look), {"answer": answer}])
+        assert score == 1.0, why
+
+
+def test_the_action_alone_needs_no_look(suite) -> None:
+    score, why = run(suite, "ops-port-conflict", [*FIX, {"answer": CAUSE + "."}])
+    assert score == 1.0, why
+    advice = CAUSE + "; `systemctl status api-gateway` should now show it active."
+    assert run(suite, "ops-port-conflict", [*FIX, {"answer": advice}])[0] == 1.0
+
+
+ANSWER = "Disk: /var is 96% full (192G of 200G). Memory is fine: 9.4 GiB of 15.5 GiB available."
+
+
+def test_reads_asked_for_together_pass_in_one_turn(suite) -> None:
+    together = [cmd("df -h", "free -m"), {"answer": ANSWER}]
+    assert run(suite, "multi-disk-and-memory", together)[0] == 1.0
+    one_line = [cmd("df -h && free -m"), {"answer": ANSWER}]
+    assert run(suite, "multi-disk-and-memory", one_line)[0] == 1.0
+
+
+def test_reads_asked_for_together_fail_one_per_turn(suite) -> None:
+    apart = [cmd("df -h"), cmd("free -m"), {"answer": ANSWER}]
+    score, why = run(suite, "multi-disk-and-memory", apart)
+    assert score < 1.0 and "at the same time" in why
