@@ -94,6 +94,15 @@ class Reading:
         group = self.groups[s]
         return next((c.sentence for c in group if c.sentence), " ".join(c.text for c in group))
 
+    def stance_of(self, s: int, token: str) -> Stance:
+        """The stance of the first clause of sentence s that holds `token` (asserted when none
+        does: a token that spans clauses, "137 (SIGKILL)", is read at sentence level)."""
+        for clause in self.groups[s]:
+            at = clause.text.find(token)
+            if at >= 0:
+                return stance_at(clause, (at, at + len(token)))
+        return Stance.asserted
+
     def evidence(self, keys: frozenset[str]) -> str:
         return self.entities.evidence({k for k in keys if not k.startswith("name:")}, self.happened)
 
