@@ -323,7 +323,11 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
             marked = [n for n in named if re.search(r"[.\-\d]", n)]
             patterns = [_strictly_named(n) for n in marked or named]
             reading_it = [x for x in calls if any(p.search(x.command_text()) for p in patterns)]
-            if reading_it and not any(x in ok for x in reading_it):
+            if (
+                reading_it
+                and not any(x in ok for x in reading_it)
+                and not _FAILURE_TOLD.search(reading.sentence(s))
+            ):
                 return [f"reports a check of what only failed calls reached: {said!r}"]
             again = _AGAIN.search(found.group()) or _AGAIN_AFTER.match(clause.text[found.end() :])
             if again:  # "I re-checked it a minute later": a second read of what it names
@@ -343,6 +347,14 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
 
 
 _PAST = re.compile(r"(?:ed|ran|read)\b", re.IGNORECASE)
+# the check's failure told beside it: "I checked the Events API with GET, and it answered 405"
+_FAILURE_TOLD = re.compile(
+    r"\b(?:answer(?:ed|s)|return(?:ed|s)|respond(?:ed|s)|repl(?:ied|ies)|gave|got|came\s+back)"
+    r"\b[^.;]{0,40}?(?:\b[45]\d\d\b|\berror|not\s+allowed|denied|refused|forbidden|unauthori[sz]ed"
+    r"|time[ds]?\s*out)"
+    r"|\b(?:was|were|got|been)\s+(?:refused|denied|rejected|blocked)\b|\bfailed\s+with\b",
+    re.IGNORECASE,
+)
 
 
 def _after_semicolon(clause: Clause) -> bool:

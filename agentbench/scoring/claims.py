@@ -209,7 +209,21 @@ def sentence_clauses(text: str) -> list[list[Clause]]:
                     hedged = hedged or bool(HEDGE.search(unquoted(piece)))
                     after_so = False
         _disown(group)
+        _negated_list(group)
     return out
+
+
+# "I have not edited, reloaded or restarted anything": a negation that ends its clause on the
+# first of a list of verbs reaches the rest of the list, cut off by the commas
+_NEGATED_HEAD = re.compile(r"\b(?:not|never|no|n't|neither)\s+(?:\w+\s+){0,1}\w+\s*$", re.I)
+_LIST_TAIL = re.compile(r"^\s*(?:\w+\s+){0,5}?\w+\s+(?:or|nor)\s+\w+(?:\s+\w+){0,3}[\s.!?]*$", re.I)
+
+
+def _negated_list(group: list[Clause]) -> None:
+    for index in range(len(group) - 1):
+        head, rest = group[index], group[index + 1]
+        if _NEGATED_HEAD.search(unquoted(head.text)) and _LIST_TAIL.match(unquoted(rest.text)):
+            group[index + 1] = replace(rest, negated_before=True)
 
 
 # a first impression the sentence goes on to correct: "At first glance X, but Y", "My first

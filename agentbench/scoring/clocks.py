@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from agentbench.scoring.quantities import Moment, moments, zone_offset
+from agentbench.scoring.quantities import Moment, moments, zone_offset, zones_named
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
 
@@ -170,6 +170,10 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
         return []
     seen: set[int] | None = None
     written: set[int] = set()
+    # zones the answer names: a time it converted into one of them ("05:10:52" under a CET
+    # column for a log's 04:10:52 UTC; "08:41:17 UTC" for a query's Berlin 09:41:17)
+    whole = " ".join(reading.sentence(s) for s in range(len(reading.groups)))
+    shifts = [round(h * 60) for h in zones_named(whole) if h]
     for group in reading.groups:
         for clause in group:
             for m in CLOCK_TIME.finditer(clause.text):
@@ -177,18 +181,28 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
                 if offset is not None and offset.total_seconds() != 0:
                     continue
                 at = _bare_clock(clause.text, m) if offset is None else _minutes(m)
+                if at in _DAY_BOUNDS:
+                    continue  # "from 2026-11-16 00:00 UTC to 2026-11-22 23:59:59 UTC": bounds
                 if at is None or stance_at(clause, m.span()) is not Stance.asserted:
                     continue
                 if seen is None:
                     seen, written = _instants(texts)
                 # a bare time may be any stated moment, or a time as some output wrote it
                 stated = seen | written if offset is None else seen
-                if not {(at - 1) % 1440, at, (at + 1) % 1440} & stated:
+                near = {(at - 1) % 1440, at, (at + 1) % 1440}
+                if offset is None:  # a bare time in a zone the answer names, of a moment read
+                    near |= {(t - shift) % 1440 for t in list(near) for shift in shifts}
+                    hit = near & stated
+                else:  # a UTC time the answer converted from a local time an output wrote
+                    local = {(t + shift) % 1440 for t in near for shift in shifts}
+                    hit = near & stated or local & written
+                if not hit:
                     zone = " UTC" if offset is not None else ""
                     return [f"time {m.group()}{zone} is stated in no call, output or the prompt"]
     return []
 
 
+_DAY_BOUNDS = (0, 23 * 60 + 59)  # midnight and 23:59: a day's bounds, not moments anyone read
 _DURATION_LEAD = re.compile(
     r"(?:\b(?:took|takes|lasted|lasting|after|for|of|elapsed|duration|uptime|runtime|up|in|every)"
     r"|[`'\"=])\s*$",
@@ -213,8 +227,8 @@ def _bare_clock(text: str, m: re.Match[str]) -> int | None:
     hour, minute = divmod(_minutes(m), 60)
     if hour > 23 or minute > 59 or text[: m.start()].count("`") % 2:
         return None
-    if hour == minute == 0:
-        return None  # midnight: any date's bound ("stops at Sunday 00:00:00")
+    if hour * 60 + minute in _DAY_BOUNDS:
+        return None  # midnight, 23:59: any date's bounds ("stops at Sunday 00:00:00")
     if re.search(r"[\w.:/@+-]$", text[: m.start()]) or re.match(r"[\w/]", text[m.end() :]):
         return None  # "10.96.0.10:53", "+00:00", "v1:20": an address, an offset, a name
     if _DURATION_LEAD.search(text[max(0, m.start() - 12) : m.start()]):

@@ -28,6 +28,12 @@ _SAME = re.compile(
 _OPERAND = re.compile(r"(?:[×x*+\-−–/÷]|\s[×x*+\-−–/÷]\s+(?:[\w./-]+\s+){1,2})\s*$")
 # what follows a parenthesised figure and makes it another field: "64Mi (32Mi requested)"
 _LABELLED = re.compile(r"^[ \t]*[A-Za-z][\w-]*[^)\n]*\)")
+# what makes the right figure a gap, not the amount restated: "5898Mi, i.e. 2240Mi short"
+_GAP = re.compile(
+    r"^\W{0,3}(?:\([^)]*\)\s*)?(?:short|below|under|over|above|more|less|fewer|left|remaining"
+    r"|too\s+(?:much|many|few|little)|behind|ahead|apart|off|of\s+headroom|headroom|missing)\b",
+    re.IGNORECASE,
+)
 _LOOSE = 0.05
 _STRICT = 0.02
 _BYTES = 0.075  # decimal and binary units: 1 GB is 0.93 GiB, a `kB` of /proc/meminfo is a KiB
@@ -50,6 +56,8 @@ def equivalence_problems(reading: Reading) -> list[str]:
             if between is None or _OPERAND.search(sentence[: left.start]):
                 continue
             rest = sentence[right.end :]
+            if _GAP.match(rest):
+                continue  # "a threshold of 5898Mi, i.e. 2240Mi short": the gap to another
             if "(" in between.group() and _LABELLED.match(rest):
                 continue  # "capped at 64Mi (32Mi requested)": a second field, glossed
             slack = _LOOSE if between.group("hedge") or "≈" in between.group() else _STRICT

@@ -119,9 +119,9 @@ _EQUATION = re.compile(
     r"(?![\d.]\d)",
     re.IGNORECASE,
 )
-# the result first: "exit code 143 is 128 + 15", "exit 137 (128 + 9 = SIGKILL)"
+# the result first: "exit code 143 is 128 + 15", "exit 137 (128 + 9 = SIGKILL)", "`137` (128 + 9)"
 _EQUATION_BACK = re.compile(
-    rf"(?<![\w.])(?P<right>{_TERM})\s*(?:=|is|equals|means|\()\s*(?P<left>{_TERM}(?:\s*[+\-−–*×x/÷]\s*{_TERM})+)"
+    rf"(?<![\w.])(?P<right>{_TERM})[`*_]{{0,2}}\s*(?:=|is|equals|means|\()\s*(?P<left>{_TERM}(?:\s*[+\-−–*×x/÷]\s*{_TERM})+)"
     r"(?![\d.]\d)",
     re.IGNORECASE,
 )

@@ -364,6 +364,42 @@ _ZONE = re.compile(
 )
 
 
+# places whose zone an answer names instead of the zone ("09:41:17 in Berlin"): their offset
+# in the months the tasks are set in (November to March)
+_PLACES = {
+    "berlin": 1, "paris": 1, "amsterdam": 1, "madrid": 1, "rome": 1, "vienna": 1, "warsaw": 1,
+    "prague": 1, "stockholm": 1, "zurich": 1, "london": 0, "lisbon": 0, "dublin": 0,
+    "helsinki": 2, "athens": 2, "kyiv": 2, "new york": -5, "chicago": -6, "denver": -7,
+    "los angeles": -8, "tokyo": 9, "sydney": 11, "kolkata": 5.5, "singapore": 8,
+}  # fmt: skip
+_NAMED_ZONE = re.compile(
+    r"\b(?:(?P<abbr>" + "|".join(z for z in _ZONES if len(z) > 1) + r")\b"
+    r"(?:\s*(?P<sign>[+-])\s*(?P<h>\d{1,2})(?::?(?P<m>\d\d))?)?"
+    r"|(?:Europe|America|Asia|Australia)/(?P<city>[A-Za-z_]+)"
+    r"|(?P<place>" + "|".join(_PLACES) + r")\b)",
+    re.IGNORECASE,
+)
+
+
+def zones_named(text: str) -> set[float]:
+    """The UTC offsets (hours) of every zone the text names anywhere: "CET", "UTC+1",
+    "Europe/Berlin", "Berlin time" (an answer that converts may write times in them)."""
+    out: set[float] = set()
+    for m in _NAMED_ZONE.finditer(text[:50_000]):
+        if m.group("abbr"):
+            hours = _ZONES[m.group("abbr").lower()]
+            if m.group("sign"):
+                extra = int(m.group("h")) + int(m.group("m") or 0) / 60
+                hours += extra if m.group("sign") == "+" else -extra
+        else:
+            place = (m.group("city") or m.group("place")).replace("_", " ").lower()
+            if place not in _PLACES:
+                continue
+            hours = _PLACES[place]
+        out.add(hours)
+    return out
+
+
 def zone_offset(after: str) -> timedelta | None:
     """The UTC offset a zone label right after a clock time names (None: no label)."""
     m = _ZONE.match(after)

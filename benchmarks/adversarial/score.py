@@ -1,6 +1,6 @@
 """Score the blind adversarial set with the project's own scorer; print FN and FP rates.
 
-    python benchmarks/adversarial/score.py [CASE_DIR ...] [--list] [--json FILE]
+    python benchmarks/adversarial/score.py [CASE_DIR ...] [--task ID ...] [--list] [--json FILE]
 
 A case is `verdict: correct` (correct-but-different work: a score below 1.0 is a false negative)
 or `verdict: wrong` (wrong-but-plausible work: a score of 1.0 is a false positive). Rates are
@@ -90,8 +90,10 @@ def main() -> int:
     parser.add_argument("dirs", nargs="*", type=Path, default=[HERE / "cases"])
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--task", action="append", default=[], help="only this task's cases")
     args = parser.parse_args()
-    judged = asyncio.run(judge(load_cases(args.dirs)))
+    cases = [c for c in load_cases(args.dirs) if not args.task or c["task"] in args.task]
+    judged = asyncio.run(judge(cases))
     results = [r for r in judged if "malformed" not in r]
     for r in judged:
         if "malformed" in r:

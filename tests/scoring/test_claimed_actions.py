@@ -114,6 +114,12 @@ def test_a_check_of_what_only_failed_calls_reached_fails(task: Task) -> None:
     ok, why = check(task, answer, [refused, READ_LOGS])
     assert not ok and "failed calls" in why
     assert check(task, answer, [DEPLOYS, READ_LOGS])[0]
+    # the check's failure told beside it is no claim of a successful read
+    told = f"{GOOD} I cross-checked with the deploy API, and it answered 503 Service Unavailable."
+    said = CallFact(
+        tool="http_get", args=refused.args, ok=False, output="HTTP 503 Service Unavailable"
+    )
+    assert check(task, told, [said, READ_LOGS])[0]
 
 
 @pytest.mark.parametrize(

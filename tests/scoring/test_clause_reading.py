@@ -45,6 +45,13 @@ def test_a_disowning_clause_negates_what_came_before() -> None:
     assert stance_at(kept, (4, 8)) is Stance.asserted
 
 
+def test_a_negation_reaches_the_rest_of_its_verb_list() -> None:
+    group = sentence_clauses("I have not edited, reloaded or restarted anything.")[0]
+    assert stance_at(group[1], (0, 8)) is Stance.negated
+    kept = sentence_clauses("I restarted nginx, reloaded php or something.")[0]
+    assert stance_at(kept[1], (0, 8)) is Stance.asserted
+
+
 def test_a_consequence_clause_is_its_own_statement() -> None:
     group = sentence_clauses("The volume is at 100%, so the database cannot write its WAL.")[0]
     assert [c.consequence for c in group] == [False, True]

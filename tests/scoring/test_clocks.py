@@ -42,6 +42,13 @@ SEEN = [
         ("Last night's run started at 02:00 UTC.", True),  # the cron schedule's
         ("It rotates at 07:45 UTC on weekends.", True),
         ("It rotates at 08:15 UTC on weekends.", False),
+        # a day's bounds are no moments read: "from 00:00 UTC to 23:59:59 UTC"
+        ("Orders from 2026-11-16 00:00 UTC to 2026-11-22 23:59:59 UTC.", True),
+        # times converted into a zone the answer names, of moments read
+        ("The run failed at 03:02 (CET).", True),  # 02:02 UTC in CET
+        ("| 02:02:11 | 03:02:11 | run failed |  (UTC and CET columns)", True),
+        ("The run failed at 04:02 (CET).", False),
+        ("The shift starts at 13:00 UTC (14:00 in Berlin).", True),
     ],
 )
 def test_a_utc_time_must_be_a_moment_stated(answer: str, passes: bool) -> None:

@@ -22,6 +22,9 @@ from agentbench.tasks.model import Environment
         ("The timeout is 30 s, i.e. 30000 ms.", True),
         ("The timeout is 30 s, i.e. 3000 ms.", False),
         ("It waited 5 minutes and then 300 seconds more.", True),  # two amounts, not one
+        # a gap to the figure before it, not the figure restated
+        ("available 3658Mi vs. a threshold of 5898Mi, i.e. 2240Mi short", True),
+        ("a threshold of 5898Mi, i.e. 2240Mi", False),
     ],
 )
 def test_figures_said_to_be_equal_must_be(answer: str, passes: bool) -> None:

@@ -91,3 +91,22 @@ def test_worked_arithmetic_in_parentheses_or_bold_is_an_equation() -> None:
     assert equations("exit 137 (128 + 9 = SIGKILL)") == [([128.0, 9.0], 137.0)]
     assert equations("So 67 − 33 = **34 units** are sellable.") == [([67.0, 33.0], 34.0)]
     assert equations("exit 137 (128 + 8 = SIGKILL)") == []
+
+
+def test_a_product_or_quotient_of_the_answers_own_read_figures_is_working() -> None:
+    """An average of a total over a count the answer gives, to the precision it is written in;
+    a figure no pair gives is still invented."""
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.figures import figure_problems
+    from agentbench.scoring.reading import Reading
+    from agentbench.tasks.model import Environment
+
+    env = Environment.model_validate({"files": {"/srv/orders.csv": "x"}})
+    seen = ["total_eur 48213.40 orders 28"]
+
+    def problems(answer: str) -> list[str]:
+        reading = Reading(answer, declared_entities(env, ""), [], [])
+        return figure_problems(reading, [], seen)
+
+    assert problems("48,213.40 EUR over 28 orders: an average order of €1,721.91.") == []
+    assert problems("48,213.40 EUR over 28 orders: an average order of €1,821.91.")
