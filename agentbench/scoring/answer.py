@@ -50,7 +50,7 @@ from agentbench.scoring.figures import (
 from agentbench.scoring.handover import handover_problems
 from agentbench.scoring.http_status import status_problems
 from agentbench.scoring.labels import swapped_label_problems
-from agentbench.scoring.lines import line_number_problems
+from agentbench.scoring.lines import frame_problems, line_number_problems
 from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
 from agentbench.scoring.patterns import SlowPattern, task_pattern
 from agentbench.scoring.quantities import quantities
@@ -60,6 +60,7 @@ from agentbench.scoring.runs import unrun_probe_problems
 from agentbench.scoring.siblings import sibling_problems
 from agentbench.scoring.signals import signal_problems
 from agentbench.scoring.spelled import with_digits
+from agentbench.scoring.stamps import stamp_problems
 from agentbench.scoring.tables import crossed_row_problems
 from agentbench.scoring.unsupported import unsupported_problems
 from agentbench.scoring.weekdays import weekday_problems
@@ -265,6 +266,8 @@ def _problems(
     problems += occurrence_problems(reading, outputs)
     problems += restart_count_problems(reading, outputs)
     problems += line_number_problems(reading, outputs)
+    problems += frame_problems(reading, outputs)
+    problems += stamp_problems(reading, outputs)
     problems += enum_problems(reading, outputs)
     problems += status_problems(reading)
     problems += crossed_row_problems(reading, outputs, amounts)

@@ -53,6 +53,22 @@ _KEYED = re.compile(
     r"\b\w*?(_s|_secs?|_seconds|Seconds|_ms|Ms|_millis)\b\"?\s*[:=]\s*(\d+(?:\.\d+)?)"
 )
 _STATUSES = re.compile(r"[1-5]\d\ds")
+# a duration printed as an age, how long ago: "7 (4m11s ago)", "Exited (1) 38 minutes ago"
+_AGO = re.compile(r"(?:\d+\s*[a-z]*\s*){1,4}ago\b", re.IGNORECASE)
+# a clause about how long something ran, which an age does not tell ("each run lasts about
+# four minutes", "after running for about 38 minutes")
+_LIFETIME = re.compile(
+    r"\b(?:last(?:s|ed|ing)|ran|runs|running|lived|lives|surviv\w*|stay(?:s|ed)?\s+up|uptime"
+    r"|before\s+(?:being\s+|it\s+(?:is|was|gets|got)\s+)?(?:killed|oom\w*|crash\w*|dying|dies|exit\w*))\b",
+    re.IGNORECASE,
+)
+# a printed duration that is a run's length: "Duration: 8s", "took 00:02:13", "running 4m12s"
+_RAN_FOR = re.compile(
+    r"\b(?:took|duration|elapsed|runtime|run\s*time|uptime|lasted|ran|running|for|after)\b"
+    r"\W*\S*\W*$",
+    re.IGNORECASE,
+)
+_AGE_WORDS = re.compile(r"\b(?:ago|since|age|old|older)\b", re.IGNORECASE)
 _LIMIT = 200  # moments held, per episode
 
 
@@ -168,6 +184,13 @@ def elapsed_problems(
     gaps = [
         (abs((a - b).total_seconds()), ta and tb) for (a, ta), (b, tb) in combinations(instants, 2)
     ]
+    # what a run's length may be: no age ("4m11s ago") and no gap to the clock's now
+    unaged = [_AGO.sub(" ", t[:200_000]) for t in texts]
+    lengths = [
+        v for t in unaged for v, _, start, _ in _durations(t) if _RAN_FOR.search(t[:start][-24:])
+    ]
+    read = _instants([_with_year(m, t, e) for t in unaged for m, _, e in moments(t)], 2026)
+    spans = [(abs((a - b).total_seconds()), x and y) for (a, x), (b, y) in combinations(read, 2)]
     # clock times without a date ("at 08:00" in the prompt, "10:00 UTC" in a file): the gap
     # between them on one day
     clocks = sorted({c for t in sources for c in _clocks(t)})[:_LIMIT]
@@ -186,6 +209,16 @@ def elapsed_problems(
                 if any(abs(value - r) < 1e-6 for r in required):
                     continue
                 rough = bool(_ROUGHLY.search(clause.text[:start]))
+                lifetime = _LIFETIME.search(clause.text) and not _AGE_WORDS.search(clause.text)
+                if (
+                    lifetime
+                    and not _supported(value, unit, rough, lengths, spans)
+                    and _supported(value, unit, rough, printed, gaps)
+                ):
+                    return [
+                        f"duration {said!r} is how long ago something happened (an age), "
+                        "not how long it ran"
+                    ]
                 if _supported(value, unit, rough, printed, gaps) or _bare(said, texts):
                     continue
                 return [

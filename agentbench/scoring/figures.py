@@ -212,7 +212,8 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
     for group in reading.groups:
         sentence = " ".join(c.text for c in group)
         figures = [(x.raw, x.start) for x in quantities(sentence)]
-        worked, working = worked_results(sentence), equations(sentence)
+        written = next((c.sentence for c in group if c.sentence), sentence)
+        worked, working = worked_results(written), equations(written)
         for clause in group:
             for q in quantities(clause.text):
                 stance = stance_at(clause, (q.start, q.end))

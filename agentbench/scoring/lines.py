@@ -9,6 +9,10 @@ line 11`, grep's `11:` or cat's `    11\t`), and the lines of declared files tha
 clause fails when some quoted token has such lines and the stated number is none of them
 for any of its tokens, nor a line any output refers to (nginx points at the line after the
 one that lacks its `;`). A line the sentence denies or hedges is not stated.
+
+A source file named with a line ("handlers.py line 41", "db.py:41", "line 88 of handlers.py")
+is a frame of a traceback or a log's `file:line`: when the outputs place that file (not one the
+environment declares) at lines and never at this one, the line is another frame's.
 """
 
 from __future__ import annotations
@@ -49,6 +53,48 @@ def _referenced(texts: list[str]) -> set[int]:
         for reference in _REFERENCES[:2]
         for n in reference.findall(line)
     }
+
+
+_SOURCE = r"([\w.-]+\.(?:py|go|java|js|ts|rb|php|cs|kt|scala|rs|c|cc|cpp|h|sh|pl|lua|ex|exs))"
+_FRAME_SAID = (
+    re.compile(_SOURCE + r"`?(?:\"?,?\s+(?:on\s+|at\s+)?line\s+|:)(\d{1,6})\b", re.IGNORECASE),
+    re.compile(r"\bline\s+(\d{1,6})\s+(?:of|in)\s+`?(?:[\w./-]*/)?" + _SOURCE, re.IGNORECASE),
+)
+_FRAME_PRINTED = re.compile(
+    r"(?:[\w./-]*/)?" + _SOURCE + r"\"?(?:,\s+line\s+|:)(\d{1,6})\b", re.IGNORECASE
+)
+
+
+def frame_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """A source file given a line the outputs never put it at, where they put it at others."""
+    printed: dict[str, set[int]] = {}
+    for text in outputs:
+        for m in _FRAME_PRINTED.finditer(text[:200_000]):
+            printed.setdefault(m.group(1).lower(), set()).add(int(m.group(2)))
+    if not printed:
+        return []
+    declared = {
+        n.rsplit("/", 1)[-1].lower()
+        for e in reading.entities.by_key.values()
+        if e.kind == "file"
+        for n in e.names
+    }
+    for group in reading.groups:
+        for clause in group:
+            for pattern in _FRAME_SAID:
+                for m in pattern.finditer(clause.text):
+                    name, number = (m.group(1), m.group(2)) if m.re is _FRAME_SAID[0] else (
+                        m.group(2),
+                        m.group(1),
+                    )
+                    lines = printed.get(name.lower())
+                    if not lines or name.lower() in declared or int(number) in lines:
+                        continue
+                    if stance_at(clause, m.span()) is not Stance.asserted:
+                        continue
+                    shown = ", ".join(str(n) for n in sorted(lines)[:5])
+                    return [f"gives {name} line {number}; the outputs put it at line {shown}"]
+    return []
 
 
 def line_number_problems(reading: Reading, outputs: list[str]) -> list[str]:

@@ -23,6 +23,10 @@ _WORD = re.compile(
     r"(?<![\w.-])(?=[\w.-]*[a-z])"
     r"(?:[a-z]+_[\w.]+|[a-z][\w-]*-v\d+|[A-Z]\w+Exception)(?![\w-])"
 )
+# a figure tied to a member beside it on a line: a percentage or a size with its unit
+_FIGURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:\s?%|(?:[KMGT]i?B?|[kMGT]B)\b)")
+# words that turn from the member to others before a figure: "es-data-1 at 97%, the others 61%"
+_TURN = re.compile(r"\b(?:other|others|rest|remaining|while|whereas|but|versus|vs|compared)\b|[;(]")
 _MAX_LINES = 20_000
 
 
@@ -39,6 +43,10 @@ def sibling_problems(reading: Reading, outputs: list[str]) -> list[str]:
             continue  # "es-data-2 is not the one": a member ruled out
         members = {m.group() for m in _MEMBER.finditer(sentence) if m.group() in printed}
         words = {w for w in _WORD.findall(sentence) if w in printed}
+        if len(members) == 1:
+            moved = _figure_owner(next(iter(members)), sentence, lines)
+            if moved:
+                return [moved]
         if len(members) != 1 or not words:
             continue
         (member,) = members
@@ -64,6 +72,39 @@ def sibling_problems(reading: Reading, outputs: list[str]) -> list[str]:
                     f"({', '.join(sorted(words))[:60]})"
                 ]
     return []
+
+
+def _figure_owner(member: str, sentence: str, lines: list[str]) -> str:
+    """A figure the sentence gives the member (named just before it, nothing that turns to
+    others between) that every output line gives, beside its own name, to a sibling:
+    "es-data-1=97%, es-data-2=61%" read as "es-data-2, whose heap is at 97%"."""
+    stem = member.rsplit("-", 1)[0]
+    for m in _FIGURE.finditer(sentence):
+        before = sentence[max(0, m.start() - 60) : m.start()]
+        named = [x for x in _MEMBER.finditer(before)]
+        if not named or named[-1].group() != member or _TURN.search(before[named[-1].end() :]):
+            continue
+        figure = m.group()
+        pattern = re.compile(r"(?<![\w.])" + re.escape(figure).replace(r"\ ", r"\s?"))
+        owners = {
+            owner
+            for line in lines
+            for x in pattern.finditer(line)
+            if (owner := _owner(line, x.start())) is not None
+        }
+        if owners and member not in owners and {o.rsplit("-", 1)[0] for o in owners} == {stem}:
+            return f"says of {member} what the outputs print of {min(owners)} ({figure})"
+    return ""
+
+
+def _owner(line: str, at: int) -> str | None:
+    """The member named right before position `at` of the line ("es-data-1=97%"), nothing
+    but a separator or a short label between (no comma: that starts another pair)."""
+    before = line[max(0, at - 24) : at]
+    found = [m for m in _MEMBER.finditer(before)]
+    if not found or re.search(r"[,;|]", before[found[-1].end() :]):
+        return None
+    return found[-1].group()
 
 
 def _names(line: str, member: str) -> bool:

@@ -23,7 +23,7 @@ SIGNALS = {
 _NAME = re.compile(r"\bSIG(" + "|".join(SIGNALS) + r")\b", re.IGNORECASE)
 # an exit status of a killed process: 129..159 written as a status
 _STATUS = re.compile(
-    r"\b(?:exit(?:ed|s)?(?:\s+(?:with|code|status))*|code|status|returned|rc)\s*[:=]?\s*"
+    r"\b(?:exit(?:ed|s)?(?:\s+(?:with|code|status))*|code|status|returned|rc)[\s:=*`_]*"
     r"(?:of\s+)?(1(?:29|[3-5]\d))\b",
     re.IGNORECASE,
 )

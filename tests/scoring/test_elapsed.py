@@ -71,3 +71,19 @@ def test_milliseconds_are_not_seconds() -> None:
     # two bare dates are a day apart at best: they support no sub-day figure
     dated = [*seen, "nightly export 2026-11-29 done", "rotated 2026-11-29"]
     assert problems("Each request waits only 30 ms for a connection.", dated)
+
+
+def test_an_age_is_not_how_long_it_ran() -> None:
+    """`7 (4m11s ago)` says when the last restart was, not how long a run lasts: the run's
+    length is between its Started and Finished (8 s)."""
+    pods = "nginx-7c5ddbdf54-x8k2p   0/1   CrashLoopBackOff   7 (4m11s ago)   14m"
+    last = (
+        "Started:      Sun, 29 Nov 2026 10:12:11 +0000\n"
+        "Finished:     Sun, 29 Nov 2026 10:12:19 +0000"
+    )
+    why = problems("Each run lasts roughly 4 minutes before it is killed.", [pods, last])
+    assert why and "an age" in why[0]
+    assert problems("Each run lasts about 8 seconds before it is killed.", [pods, last]) == []
+    assert problems("It last restarted about 4 minutes ago.", [pods, last]) == []
+    compose = "ledger-worker-1   Exited (1) 38 minutes ago"
+    assert problems("After running for about 38 minutes, the worker crashed.", [compose])
