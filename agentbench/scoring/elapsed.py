@@ -64,7 +64,8 @@ _LIFETIME = re.compile(
 )
 # a printed duration that is a run's length: "Duration: 8s", "took 00:02:13", "running 4m12s"
 _RAN_FOR = re.compile(
-    r"\b(?:took|duration|elapsed|runtime|run\s*time|uptime|lasted|ran|running|for|after)\b"
+    r"\b(?:took|duration|elapsed|runtime|run\s*time|uptime|lasted|ran(?:\s+for)?"
+    r"|running(?:\s+for)?|up\s+for)\b"
     r"\W*\S*\W*$",
     re.IGNORECASE,
 )
@@ -184,13 +185,25 @@ def elapsed_problems(
     gaps = [
         (abs((a - b).total_seconds()), ta and tb) for (a, ta), (b, tb) in combinations(instants, 2)
     ]
-    # what a run's length may be: no age ("4m11s ago") and no gap to the clock's now
+    # what a run's length may be: a duration printed as one ("Duration: 8s", "running
+    # 4m12s", `uptime_s: 86033`, 00:43:14) or the gap between two moments the outputs print;
+    # and what is an age: a duration printed "ago", or a gap from the environment's clock
     unaged = [_AGO.sub(" ", t[:200_000]) for t in texts]
     lengths = [
         v for t in unaged for v, _, start, _ in _durations(t) if _RAN_FOR.search(t[:start][-24:])
     ]
+    lengths += [v for t in unaged for v in _keyed_lengths(t)]
+    lengths += [
+        int(m.group(1) or 0) * 86400 + int(m.group(2)) * 3600 + int(m.group(3)) * 60
+        + int(m.group(4))
+        for t in unaged
+        for m in _INTERVAL.finditer(t)
+    ]  # fmt: skip
     read = _instants([_with_year(m, t, e) for t in unaged for m, _, e in moments(t)], 2026)
     spans = [(abs((a - b).total_seconds()), x and y) for (a, x), (b, y) in combinations(read, 2)]
+    ages = [v for t in texts for m in _AGO.finditer(t[:200_000]) for v in _age_values(m.group())]
+    now = _instants([m for t in environment_clock(environment) for m, _, _ in moments(t)], 2026)
+    ages += [abs((a - b).total_seconds()) for a, _ in now for b, _ in read]
     # clock times without a date ("at 08:00" in the prompt, "10:00 UTC" in a file): the gap
     # between them on one day
     clocks = sorted({c for t in sources for c in _clocks(t)})[:_LIMIT]
@@ -213,7 +226,7 @@ def elapsed_problems(
                 if (
                     lifetime
                     and not _supported(value, unit, rough, lengths, spans)
-                    and _supported(value, unit, rough, printed, gaps)
+                    and _supported(value, unit, rough, ages, [])
                 ):
                     return [
                         f"duration {said!r} is how long ago something happened (an age), "
@@ -226,6 +239,23 @@ def elapsed_problems(
                     "any output prints"
                 ]
     return []
+
+
+def _age_values(said: str) -> list[float]:
+    """Seconds of a duration printed as an age: "4m11s ago", "38 minutes ago"."""
+    found = [v for v, _, _, _ in _durations(said)]
+    pairs = re.findall(r"(\d+)([dhms])(?![a-z])", said)
+    if pairs:
+        found.append(sum(int(n) * {"d": 86400, "h": 3600, "m": 60, "s": 1}[u] for n, u in pairs))
+    return found
+
+
+def _keyed_lengths(text: str) -> list[float]:
+    """Fields named for a run's length and their unit: `uptime_s: 86033`, `duration_ms=120`."""
+    return [
+        float(m.group(2)) * (0.001 if m.group(1).lower().endswith(("ms", "millis")) else 1)
+        for m in _KEYED.finditer(text)
+    ]
 
 
 def _bare(said: str, sources: list[str]) -> bool:
