@@ -174,14 +174,14 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
     # column for a log's 04:10:52 UTC; "08:41:17 UTC" for a query's Berlin 09:41:17)
     whole = " ".join(reading.sentence(s) for s in range(len(reading.groups)))
     shifts = [round(h * 60) for h in zones_named(whole) if h]
-    for group in reading.groups:
+    for s, group in enumerate(reading.groups):
         for clause in group:
             for m in CLOCK_TIME.finditer(clause.text):
                 offset = _zone_after(clause.text, m.end())
                 if offset is not None and offset.total_seconds() != 0:
                     continue
                 at = _bare_clock(clause.text, m) if offset is None else _minutes(m)
-                if at in _DAY_BOUNDS:
+                if at == 0 or (at == _DAY_END and _RANGE.search(reading.sentence(s))):
                     continue  # "from 2026-11-16 00:00 UTC to 2026-11-22 23:59:59 UTC": bounds
                 if at is None or stance_at(clause, m.span()) is not Stance.asserted:
                     continue
@@ -202,7 +202,8 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
     return []
 
 
-_DAY_BOUNDS = (0, 23 * 60 + 59)  # midnight and 23:59: a day's bounds, not moments anyone read
+_DAY_END = 23 * 60 + 59  # a range's last minute ("... to Sunday 23:59:59"), not a moment read
+_RANGE = re.compile(r"\b(?:between|from|through|thru)\b|\d\s*(?:–|—|-|to)\s*\w|00:00", re.I)
 _DURATION_LEAD = re.compile(
     r"(?:\b(?:took|takes|lasted|lasting|after|for|of|elapsed|duration|uptime|runtime|up|in|every)"
     r"|[`'\"=])\s*$",
@@ -227,8 +228,8 @@ def _bare_clock(text: str, m: re.Match[str]) -> int | None:
     hour, minute = divmod(_minutes(m), 60)
     if hour > 23 or minute > 59 or text[: m.start()].count("`") % 2:
         return None
-    if hour * 60 + minute in _DAY_BOUNDS:
-        return None  # midnight, 23:59: any date's bounds ("stops at Sunday 00:00:00")
+    if hour == minute == 0:
+        return None  # midnight: any date's bound ("stops at Sunday 00:00:00")
     if re.search(r"[\w.:/@+-]$", text[: m.start()]) or re.match(r"[\w/]", text[m.end() :]):
         return None  # "10.96.0.10:53", "+00:00", "v1:20": an address, an offset, a name
     if _DURATION_LEAD.search(text[max(0, m.start() - 12) : m.start()]):

@@ -140,3 +140,14 @@ def test_a_weeks_runs_count_the_days_the_schedule_selects(answer: str, passes: b
 def test_a_clock_labelled_with_another_zone_fails(answer: str, passes: bool) -> None:
     reading = Reading(answer, declared_entities(ENV, ""), [], [])
     assert (zone_problems(reading, SEEN) == []) is passes
+
+
+def test_a_days_last_minute_is_a_bound_only_in_a_range() -> None:
+    seen = ["shift: 2026-11-23 11:00 UTC -> 2026-11-24 11:00 UTC"]
+
+    def passes(answer: str) -> bool:
+        reading = Reading(answer, declared_entities(ENV, ""), [], [])
+        return unstated_time_problems(reading, seen) == []
+
+    assert passes("Orders from 2026-11-16 00:00 UTC to 2026-11-22 23:59:59 UTC.")
+    assert not passes("Her shift covers all of Monday until 23:59 UTC.")  # an end said
