@@ -52,6 +52,7 @@ from agentbench.scoring.http_status import status_problems
 from agentbench.scoring.labels import swapped_label_problems
 from agentbench.scoring.lines import frame_problems, line_number_problems
 from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
+from agentbench.scoring.pairs import pair_problems
 from agentbench.scoring.patterns import SlowPattern, task_pattern
 from agentbench.scoring.quantities import quantities
 from agentbench.scoring.quotes import misquote_problems
@@ -268,6 +269,7 @@ def _problems(
     problems += line_number_problems(reading, outputs)
     problems += frame_problems(reading, outputs)
     problems += stamp_problems(reading, outputs)
+    problems += pair_problems(reading, outputs)
     problems += enum_problems(reading, outputs)
     problems += status_problems(reading)
     problems += crossed_row_problems(reading, outputs, amounts)
