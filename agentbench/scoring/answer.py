@@ -285,7 +285,7 @@ def _problems(
     problems += run_count_problems(reading, [prompt, *outputs])
     problems += weekday_problems(reading, [prompt, *outputs])
     problems += signal_problems(reading)
-    problems += bound_figure_problems(reading, required)
+    problems += bound_figure_problems(reading, required, outputs)
     problems += bound_moment_problems(reading)
     problems += crossed_value_problems(reading)
     problems += sibling_problems(reading, outputs)

@@ -16,6 +16,7 @@ two or more entities, and entities whose evidence states no figure at all.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -46,8 +47,12 @@ _FOREIGN = re.compile(r"^row:[\w.]+\.\w+_id$")  # a row named by a column that r
 _RECORD_KIND = re.compile(r"^(?:row:|record|id:)")
 
 
-def bound_figure_problems(reading: Reading, facts: list[Fact]) -> list[str]:
-    """Why a figure said of one record is not that record's (empty: every one is)."""
+def bound_figure_problems(
+    reading: Reading, facts: list[Fact], outputs: Sequence[str] = ()
+) -> list[str]:
+    """Why a figure said of one record is not that record's (empty: every one is). A figure an
+    output prints on a line naming the record is its own too: an aggregate's row
+    (`marco.rossi@example.com | 13` of a GROUP BY) states what no table row holds."""
     entities = reading.entities
     if not entities.simulated:
         return []
@@ -56,7 +61,9 @@ def bound_figure_problems(reading: Reading, facts: list[Fact]) -> list[str]:
     for s, group in enumerate(reading.groups):
         for c, clause in enumerate(group):
             for keys, lo, hi in segments(clause.text, _named(reading, s, c)):
-                problem = _segment_problem(reading, clause, keys, lo, hi, required, cache)
+                problem = _segment_problem(
+                    reading, clause, keys, lo, hi, required, cache, outputs
+                )
                 if problem:
                     return [problem]
     return []
@@ -101,6 +108,7 @@ def _segment_problem(
     hi: int,
     required: list[float],
     cache: dict[frozenset[str], Stated | None],
+    outputs: Sequence[str] = (),
 ) -> str:
     """Why a figure the part [lo, hi) of the clause says of these entities is not theirs."""
     entities = reading.entities
@@ -148,9 +156,25 @@ def _segment_problem(
         said = clause.text[q.start : q.end]
         if said in _names(entities) or _in_prompt(said, entities.prompt):
             continue  # "returned 88412 | refunded": the order the prompt names, not a figure
+        if _printed_beside(said, [n for e in records for n in e.names], outputs):
+            continue
         name = record_name(reading, keys)
         return f"figure {said!r} is said of {name}, whose record does not state it"
     return ""
+
+
+def _printed_beside(said: str, names: list[str], outputs: Sequence[str]) -> bool:
+    """Whether an output line names the record and prints the figure as written."""
+    digits = re.sub(r"[^\d.]", "", said).strip(".")
+    if not digits:
+        return False
+    figure = re.compile(rf"(?<![\w.]){re.escape(digits)}(?![\w]|\.\d)")
+    named = [n.lower() for n in names if len(n) >= 3]
+    return any(
+        figure.search(line) and any(n in line.lower() for n in named)
+        for text in outputs
+        for line in text[:200_000].splitlines()
+    )
 
 
 def _in_prompt(token: str, prompt: str) -> bool:

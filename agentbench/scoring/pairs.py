@@ -18,17 +18,21 @@ from agentbench.scoring.quantities import Quantity, quantities
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance
 
-_NAME = re.compile(r"`?([A-Za-z_][\w.-]*(?:/[\w.-]+)*)`?")
+_NAME = re.compile(r"`?([A-Za-z_][\w.@-]*(?:/[\w.-]+)*)`?")
 _GAP = 48  # characters between a name and its figure
 _MAX_LINES = 5_000
 
 
 def _dimension(q: Quantity, text: str) -> str | None:
+    """The figure's kind: a size, a duration, a percentage, or a count of two digits or more
+    (a row's `14` in a psql table); None for what pairs nothing (a one-digit number)."""
     if q.dimension in ("bytes", "seconds"):
         return q.dimension
-    return (
-        "percent" if text[q.end : q.end + 1] == "%" or text[q.start : q.end].endswith("%") else None
-    )
+    if text[q.end : q.end + 1] == "%" or text[q.start : q.end].endswith("%"):
+        return "percent"
+    if q.dimension is None and q.raw >= 10 and q.raw == int(q.raw) and not 1900 <= q.raw <= 2100:
+        return "count"
+    return None
 
 
 def _close(a: Quantity, b: Quantity) -> bool:
@@ -51,12 +55,12 @@ def _holds(cells: list[str], name: str) -> int | None:
 def pair_problems(reading: Reading, outputs: list[str]) -> list[str]:
     """A figure the answer pairs with a name where the outputs print it on another's line."""
     rows = []
-    for text in outputs:
+    for index, text in enumerate(outputs):
         for line in text[:200_000].splitlines()[:_MAX_LINES]:
             figures = [(q, _dimension(q, line)) for q in quantities(line)]
             figures = [(q, d) for q, d in figures if d]
             if figures:
-                rows.append((_cells(line), figures))
+                rows.append((_cells(line), figures, index))
     if not rows:
         return []
     for s in range(len(reading.groups)):
@@ -83,22 +87,24 @@ def _listed(rows: list, name: str, dimension: str) -> bool:
     """Whether some output line holds the name beside a figure of this dimension."""
     return any(
         _holds(cells, name) is not None and any(d == dimension for _, d in figures)
-        for cells, figures in rows
+        for cells, figures, _ in rows
     )
 
 
 def _moved(rows: list, name: str, said: Quantity, dimension: str) -> str:
-    """The name whose line prints the figure, in the column where the name's own line has the
-    name, when no line of the name prints it ("" when the pair holds or nothing says)."""
-    own = [(cells, figures) for cells, figures in rows if _holds(cells, name) is not None]
-    if any(_close(said, q) for _, figures in own for q, d in figures if d == dimension):
+    """The name whose line of the same listing prints the figure, in the column where the
+    name's own line has the name, when no line of the name prints it ("" when the pair holds
+    or nothing says)."""
+    own = [(cells, figures, at) for cells, figures, at in rows if _holds(cells, name) is not None]
+    if any(_close(said, q) for _, figures, _ in own for q, d in figures if d == dimension):
         return ""
-    column = _holds(own[0][0], name)
-    for cells, figures in rows:
-        if not any(_close(said, q) and d == dimension for q, d in figures):
+    cells0, _, listing = own[0]
+    column = _holds(cells0, name)
+    for cells, figures, at in rows:
+        if at != listing or not any(_close(said, q) and d == dimension for q, d in figures):
             continue
-        if column is not None and column < len(cells) and len(cells) == len(own[0][0]):
+        if column is not None and column < len(cells) and len(cells) == len(cells0):
             other = cells[column].rsplit("/", 1)[-1]
-            if other != name and other.rsplit("/", 1)[-1] != name.rsplit("/", 1)[-1]:
+            if re.search(r"[A-Za-z]", other) and other != name.rsplit("/", 1)[-1]:
                 return other
     return ""

@@ -52,3 +52,13 @@ def test_a_figure_the_record_does_not_state_fails(task: Task, answer: str) -> No
 
 def test_two_records_in_one_clause_are_left_alone(task: Task) -> None:
     assert problems(task, "AMS-1 and BER-2 together hold 27 of them.") == []
+
+
+def test_a_figure_an_output_prints_beside_the_record_is_its_own() -> None:
+    """An aggregate's row (`marco.rossi@example.com | 13` of a GROUP BY) states what no row of
+    the declared table holds; a figure no line beside the record prints is still held."""
+    from agentbench.scoring.bound_figures import _printed_beside
+
+    out = [" marco.rossi@example.com  | 13\n sofia.marin@example.com  | 11\n"]
+    assert _printed_beside("13", ["marco.rossi@example.com"], out)
+    assert not _printed_beside("11", ["marco.rossi@example.com"], out)

@@ -43,3 +43,22 @@ def test_a_figure_from_a_siblings_line_fails(answer: str) -> None:
 )
 def test_a_figure_on_its_own_line_passes(answer: str) -> None:
     assert problems(answer) == []
+
+
+def test_a_count_from_another_row_of_one_listing_fails() -> None:
+    rows = (
+        "          email           | n\n"
+        "--------------------------+----\n"
+        " lena.fischer@example.org | 14\n"
+        " marco.rossi@example.com  | 13\n"
+        " sofia.marin@example.com  | 11\n"
+    )
+    users = " id   | email\n------+------\n 4821 | lena.fischer@example.org\n"
+
+    def problems(answer: str) -> list[str]:
+        return pair_problems(Reading(answer, declared_entities(ENV, ""), [], []), [rows, users])
+
+    assert problems("Lena leads with 14, ahead of the runner-up marco.rossi@example.com (11).")
+    assert not problems("Lena leads with 14, ahead of runner-up marco.rossi@example.com (13).")
+    # another listing's figure in the name's column is no rival: the users table has no counts
+    assert problems('{"email": "lena.fischer@example.org", "completed_orders": 14}') == []
