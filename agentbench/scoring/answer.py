@@ -16,24 +16,25 @@ from agentbench.records import CheckRecord
 from agentbench.scoring.actions import (
     cited_evidence_problems,
     claimed_action_problems,
-    claimed_check_problems,
     failed_call_claimed_problems,
 )
+from agentbench.scoring.addresses import address_problems, identifier_problems
 from agentbench.scoring.aftermath import unverified_result_problems
 from agentbench.scoring.asked import spelling_problems
 from agentbench.scoring.assertions import Reading, fact_problems
 from agentbench.scoring.bound_figures import bound_figure_problems, bound_moment_problems
 from agentbench.scoring.causality import causality_problems
 from agentbench.scoring.change_counts import change_count_problems
+from agentbench.scoring.checked import claimed_check_problems
 from agentbench.scoring.claims import claim_problems, json_spans, sentence_clauses, sentences
 from agentbench.scoring.clocks import (
     dated_clock_problems,
     half_day_problems,
-    run_count_problems,
     unstated_time_problems,
     zone_problems,
 )
 from agentbench.scoring.counts import count_problems, occurrence_problems, restart_count_problems
+from agentbench.scoring.cron import run_count_problems
 from agentbench.scoring.crossed import crossed_value_problems, glossed_record_problems
 from agentbench.scoring.elapsed import elapsed_problems, environment_clock
 from agentbench.scoring.entities import declared_entities
@@ -41,12 +42,7 @@ from agentbench.scoring.enums import enum_problems
 from agentbench.scoring.equivalences import equivalence_problems
 from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.field_figures import field_figure_problems
-from agentbench.scoring.figures import (
-    address_problems,
-    figure_problems,
-    identifier_problems,
-    required_unit_problems,
-)
+from agentbench.scoring.figures import figure_problems, required_unit_problems
 from agentbench.scoring.handover import handover_problems
 from agentbench.scoring.http_status import status_problems
 from agentbench.scoring.labels import swapped_label_problems

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from agentbench.scoring.actions import CHECKED, RAN
+from agentbench.scoring.actions import RAN
+from agentbench.scoring.checked import CHECKED
 from agentbench.scoring.facts import CallFact
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at

@@ -181,7 +181,7 @@ def test_a_check_of_code_no_call_touched_fails(task: Task, claim: str, token: st
 def test_a_check_re_done_against_a_host_only_failed_calls_reached_fails() -> None:
     """`warehouse-api`, the name the primary's own 503 body gives it, names that host; and
     "re-queried" is a check like "queried"."""
-    from agentbench.scoring.actions import claimed_check_problems
+    from agentbench.scoring.checked import claimed_check_problems
     from agentbench.scoring.entities import declared_entities
     from agentbench.scoring.facts import CallFact
     from agentbench.scoring.reading import Reading
@@ -223,7 +223,7 @@ def test_a_check_re_done_against_a_host_only_failed_calls_reached_fails() -> Non
 
 
 def test_a_repeated_check_needs_a_second_read() -> None:
-    from agentbench.scoring.actions import claimed_check_problems
+    from agentbench.scoring.checked import claimed_check_problems
     from agentbench.scoring.entities import declared_entities
     from agentbench.scoring.facts import CallFact
     from agentbench.scoring.reading import Reading

@@ -68,7 +68,7 @@ def test_a_utc_time_must_be_a_moment_stated(answer: str, passes: bool) -> None:
     ],
 )
 def test_a_count_of_runs_is_what_the_schedule_gives(answer: str, passes: bool) -> None:
-    from agentbench.scoring.clocks import run_count_problems
+    from agentbench.scoring.cron import run_count_problems
 
     crontab = "# m h dom mon dow command\n51 18 * * * /usr/bin/reindex\n*/15 6-9 * * 1-5 rotate"
     reading = Reading(answer, declared_entities(ENV, ""), [], [])
@@ -122,7 +122,7 @@ def test_a_clock_time_dated_by_its_sentence_must_be_on_that_day(answer: str, pas
     ],
 )
 def test_a_weeks_runs_count_the_days_the_schedule_selects(answer: str, passes: bool) -> None:
-    from agentbench.scoring.clocks import run_count_problems
+    from agentbench.scoring.cron import run_count_problems
 
     reading = Reading(answer, declared_entities(ENV, ""), [], [])
     assert (run_count_problems(reading, ["*/5 6-8 * * 0,6 /usr/local/bin/sync"]) == []) is passes

@@ -102,7 +102,7 @@ def test_a_unit_in_brackets_after_a_bare_number_is_its_unit() -> None:
 
 
 def test_postgres_hour_offsets_are_zones() -> None:
-    from agentbench.scoring.quantities import zone_offset
+    from agentbench.scoring.zones import zone_offset
 
     assert zone_offset("+00").total_seconds() == 0  # type: ignore[union-attr]
     assert zone_offset("+05:30").total_seconds() == 5.5 * 3600  # type: ignore[union-attr]
