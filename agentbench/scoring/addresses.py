@@ -5,36 +5,102 @@ host only at other ports, and an identifier shaped like the declared ones (`A-10
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from agentbench.scoring.entities import IDENT, kind_of_token
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
 
 _ADDRESS = re.compile(
-    r"(?<![\w.:-])((?:\d{1,3}\.){3}\d{1,3}|[a-z][\w-]*(?:\.[\w-]+)+):(\d{2,5})(?![\w.:])"
+    r"(?<![\w.:-])((?:\d{1,3}\.){3}\d{1,3}|[a-z][\w-]*(?:\.[\w-]+)+):(\d{2,5})(?![\w:]|\.\w)"
 )
 
 
-def address_problems(reading: Reading, outputs: list[str]) -> list[str]:
+def address_problems(reading: Reading, outputs: list[str], called: Sequence[str] = ()) -> list[str]:
     """A host:port the answer names where the environment shows that host only at other
-    ports ("10.0.3.21:6379" for the postgres the check reports at 10.0.3.21:5432)."""
+    ports ("10.0.3.21:6379" for the postgres the check reports at 10.0.3.21:5432), or where a
+    record gives that port another role than the one the sentence names (the exporter's 9114
+    called the HTTP API, which the registry puts at 9200). An address one of the agent's own
+    calls used is its own to recount."""
     entities = reading.entities
     if not entities.simulated:
         return []
     seen = "\n".join([entities.global_evidence, *outputs])[:400_000].lower()
+    used = "\n".join(called).lower()
     for group in reading.groups:
         for clause in group:
             for m in _ADDRESS.finditer(clause.text):
                 host, port = m.group(1).lower(), m.group(2)
-                if f"{host}:{port}" in seen or stance_at(clause, m.span()) is not Stance.asserted:
+                if f"{host}:{port}" in seen or f"{host}:{port}" in used:
                     continue
+                if stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                crossed = _crossed_role(host, port, seen, clause.sentence or clause.text)
+                if crossed:
+                    return [f"names {m.group()}, {crossed}"]
                 ports = set(re.findall(rf"(?<![\w.-]){re.escape(host)}:(\d{{2,5}})(?!\d)", seen))
+                ports |= _record_ports(host, seen)
                 if ports and port not in ports:
                     shown = ", ".join(sorted(ports))
                     return [
                         f"names {m.group()}, but the environment shows {host} only at port {shown}"
                     ]
     return []
+
+
+def _record_ports(host: str, seen: str) -> set[str]:
+    """Ports a record gives its host as a field of its own (`host: 10.0.4.17` then `port: 9114`
+    in a registry's JSON or YAML): the address is shown even though no output writes it."""
+    h = re.escape(host)
+    field = r"[\"']?\s*[:=]\s*[\"']?"
+    gap = r"[\"']?\s*,?\s*"
+    after = rf"\bhost{field}{h}{gap}[\"']?port{field}(\d{{2,5}})\b"
+    before = rf"\bport{field}(\d{{2,5}}){gap}[\"']?host{field}{h}(?![\w.])"
+    return set(re.findall(after, seen)) | set(re.findall(before, seen))
+
+
+_LABEL_FIELD = r"\b(?:role|kind|type|purpose)[\"']?\s*[:=]\s*[\"']?([\w-]+)"
+
+
+def _crossed_role(host: str, port: str, seen: str, sentence: str) -> str:
+    """Why the sentence gives the port another record's role: the records of this host give
+    the port one role ("metrics-exporter") and another port the role the sentence names
+    ("HTTP API" for `http-api` at 9200), and the sentence names only that other one."""
+    words = set(re.findall(r"[a-z]{4,}", sentence.lower()))
+    roles: dict[str, set[str]] = {}
+    for m in re.finditer(rf"\bhost[\"']?\s*[:=]\s*[\"']?{re.escape(host)}(?![\w.])", seen):
+        record = _record_at(seen, m.start())
+        at = re.search(r"\bport[\"']?\s*[:=]\s*[\"']?(\d{2,5})\b", record)
+        if at:
+            labels = re.findall(_LABEL_FIELD, record)
+            roles.setdefault(at.group(1), set()).update(labels)
+    own = {w for label in roles.get(port, ()) for w in re.findall(r"[a-z]{4,}", label)}
+    if not own or own & words:
+        return ""
+    for other, given in roles.items():
+        theirs = {w for label in given for w in re.findall(r"[a-z]{4,}", label)} - own
+        if other != port and theirs & words:
+            return (
+                f"which the environment gives as {'/'.join(sorted(roles[port]))}; "
+                f"{'/'.join(sorted(given))} is at port {other}"
+            )
+    return ""
+
+
+def _record_at(text: str, at: int) -> str:
+    """The record holding position `at`: its JSON object, else its YAML list item."""
+    opened, closed = text.rfind("{", 0, at), text.rfind("}", 0, at)
+    if opened > closed:
+        end = text.find("}", at)
+        return text[opened : end if end >= 0 else at + 300]
+    start = text.rfind("\n", 0, at) + 1
+    indent = len(text[start:at]) - len(text[start:at].lstrip(" -"))
+    lines = [text[start : text.find("\n", at) if "\n" in text[at:] else len(text)]]
+    for line in text[start + len(lines[0]) + 1 :].splitlines()[:12]:
+        if line.lstrip().startswith("- ") or len(line) - len(line.lstrip()) < indent:
+            break
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def identifier_problems(reading: Reading, outputs: list[str]) -> list[str]:

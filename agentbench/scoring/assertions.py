@@ -126,6 +126,9 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
         if subject is not None and not named_only:
             for o in found:
                 wrong = o.stance is Stance.asserted and o.bound and not o.about & family
+                if wrong and good and _inferred(o, reading):
+                    continue  # a clause naming nothing, next to a rival's name, beside a claim
+                    # that names the subject: the claim is the answer's, the guess is ours
                 if wrong and not _excused(o, lexical, fact, reading, others):
                     names = ", ".join(sorted(show_key(k) for k in o.bound))
                     problems.append(f"fact {label!r} is asserted of {names}, not {fact.subject}")
@@ -133,6 +136,25 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
     if fact.members:
         problems += member_problems(fact, reading, predicate(fact)[0])
     return problems
+
+
+def _inferred(o: Occurrence, reading: Reading) -> bool:
+    """Whether what the statement is about was only guessed: neither its own clause nor one
+    before it in its sentence names what it is bound to ("Production: 2.14.0, with one canary
+    on 2.15.0-rc2" is said of production; "..., so the directive is unterminated" before
+    "nginx only notices ..." or a clause after a sentence of other names is a guess)."""
+    text = reading.groups[o.sentence][o.clause].text
+    first = o.clause if _OWN_NOUN_PHRASE.match(text) else 0  # "the ConfigMap was renamed"
+    named = {k for c in range(first, o.clause + 1) for _, _, k in reading.mentions[o.sentence][c]}
+    return not (o.bound & named) and not o.inside
+
+
+# a clause that opens on a subject of its own: "the ConfigMap was renamed", "this pod has ..."
+_OWN_NOUN_PHRASE = re.compile(
+    r"\W*(?:and\s+|but\s+)?(?:the|this|that|its|their)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:is|was|were|are|has|had|have|got|went|still|never|did|does|do|will|would|can|could)\b",
+    re.IGNORECASE,
+)
 
 
 def _without_attributes(o: Occurrence, subject: str | None, reading: Reading) -> Occurrence:

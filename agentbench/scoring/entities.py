@@ -25,7 +25,8 @@ from agentbench.tasks.model import Environment
 
 # An identifier in free text: letters, then `-`/`_`-joined parts, with a digit somewhere.
 IDENT = re.compile(
-    r"(?<![\w./@-])(?:(?P<key>[a-z_]+)=)?(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)(?![\w-])"
+    r"(?<![\w./@-])(?:(?P<key>[a-z_]+)=)?"
+    r"(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+(?:\.\d{1,2}\b(?!\.\d))?)(?![\w-])"
 )
 _LINE_LIMIT = 400
 # `key: value` lines of a YAML or JSON file whose key names a person or a named thing.

@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 
 from agentbench.scoring.cues import NEGATION
-from agentbench.scoring.reading import Reading, SpanFn, show_key
+from agentbench.scoring.reading import (
+    COUNT_SUBJECT,
+    Reading,
+    SpanFn,
+    parenthetical,
+    show_key,
+    tail_phrase,
+)
 from agentbench.scoring.stance import Stance, stance_at
 from agentbench.tasks.expectations import Fact
 
@@ -25,10 +32,14 @@ def member_problems(fact: Fact, reading: Reading, find: SpanFn | None) -> list[s
     families = set().union(*(reading.family(k) for k in keys))
     kinds = {reading.entities.by_key[k].kind for k in keys if k in reading.entities.by_key}
     for run in _listings(reading, kinds):
-        if not any(_lists(reading, s, families, find) for s in run):
+        parts = [(s, part) for s in run for part in _parts(reading, s, families, find)]
+        if not any(_lists(reading, s, part, families, find) for s, part in parts):
             continue
-        for s in run:
-            for c, clause in enumerate(reading.groups[s]):
+        for s, part in parts:
+            if len(run) == 1 and not _lists(reading, s, part, families, find):
+                continue  # "3 failed (...), 4 succeeded and 1 (dep-7360) was cancelled"
+            for c in part:
+                clause = reading.groups[s][c]
                 for a, b, k in reading.mentions[s][c]:
                     entity = reading.entities.by_key.get(k)
                     if (
@@ -42,8 +53,11 @@ def member_problems(fact: Fact, reading: Reading, find: SpanFn | None) -> list[s
     return []
 
 
-def _lists(reading: Reading, s: int, families: set[str], find: SpanFn | None) -> bool:
-    for c, clause in enumerate(reading.groups[s]):
+def _lists(
+    reading: Reading, s: int, part: list[int], families: set[str], find: SpanFn | None
+) -> bool:
+    for c in part:
+        clause = reading.groups[s][c]
         for a, b, k in reading.mentions[s][c]:
             if k in families and stance_at(clause, (a, b)) is Stance.asserted:
                 return True
@@ -51,6 +65,29 @@ def _lists(reading: Reading, s: int, families: set[str], find: SpanFn | None) ->
         if span is not None and stance_at(clause, span) is Stance.asserted:
             return True
     return False
+
+
+def _parts(reading: Reading, s: int, families: set[str], find: SpanFn | None) -> list[list[int]]:
+    """The clauses of sentence s cut where a clause opens on a count of its own ("..., 4
+    succeeded and 1 (dep-7360) was cancelled"); parentheses after a clause whose statement
+    runs on into a phrase of its own ("the 3 failures were followed by a redeploy (dep-70f1)")
+    name that phrase and are left out."""
+    group = reading.groups[s]
+    parts: list[list[int]] = [[]]
+    skip = False
+    for c, clause in enumerate(group):
+        inside = parenthetical(clause)
+        if c and not inside and COUNT_SUBJECT.match(clause.text):
+            parts.append([])
+        if skip and inside:
+            continue
+        skip = False
+        parts[-1].append(c)
+        span = find(clause.text) if find else None
+        named = any(k in families for _, _, k in reading.mentions[s][c])
+        if span is not None and not named and tail_phrase(clause.text, span):
+            skip = True
+    return [p for p in parts if p]
 
 
 def _listings(reading: Reading, kinds: set[str]) -> list[list[int]]:

@@ -125,6 +125,16 @@ _EQUATION_BACK = re.compile(
     r"(?![\d.]\d)",
     re.IGNORECASE,
 )
+# arithmetic in words, two terms: "6 primaries plus 6 replicas account for exactly 12 shards",
+# "67 on hand minus 33 reserved leaves 34"
+_VERBAL = re.compile(
+    rf"(?<![\w.])(?P<a>{_TERM})(?:\s+[a-z]+){{0,3}}\s+(?P<op>plus|minus|less|times)\s+"
+    rf"(?P<b>{_TERM})(?:\s+[a-z]+){{0,3}}?\s+(?:would\s+|will\s+|together\s+)?"
+    r"(?:accounts?\s+for|add\s+up\s+to|adds\s+up\s+to|makes?|totals?|comes?\s+to|sums?\s+to"
+    r"|gives?|leaves?|equals?|is|are)\s+(?:exactly\s+|a\s+total\s+of\s+|all\s+)?"
+    rf"(?P<right>{_TERM})(?![\d.]\d)",
+    re.IGNORECASE,
+)
 _OPERATION = re.compile(rf"([+\-−–*×x/÷])\s*({_TERM})", re.IGNORECASE)
 
 
@@ -153,6 +163,13 @@ def equations(text: str) -> list[tuple[list[float], float]]:
         result = float(m.group("right").replace(",", ""))
         if abs(value - result) <= 0.005 * max(1.0, abs(result)):
             out.append((terms, result))
+    for m in _VERBAL.finditer(text[:20_000]):
+        a, b = (float(m.group(g).replace(",", "")) for g in ("a", "b"))
+        result = float(m.group("right").replace(",", ""))
+        op = m.group("op").lower()
+        value = a + b if op == "plus" else a * b if op == "times" else a - b
+        if abs(value - result) <= 0.005 * max(1.0, abs(result)):
+            out.append(([a, b], result))
     return out
 
 

@@ -51,7 +51,30 @@ def _introduces(clause: Clause) -> bool:
     return bool(_PLURAL.search(clause.text))
 
 
-def _parenthetical(clause: Clause) -> bool:
+# a clause whose subject is a count of its own: "4 succeeded", "the other 2 were cancelled"
+COUNT_SUBJECT = re.compile(
+    r"\W*(?:and\s+|but\s+|while\s+)?(?:the\s+other\s+|another\s+)?"
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?:of\s+them\s+|more\s+|others?\s+)?(?:were|was|are|is|succeeded|failed|ended|passed"
+    r"|remain\w*|got|had|have|did)\b",
+    re.IGNORECASE,
+)
+
+
+def tail_phrase(text: str, span: tuple[int, int]) -> bool:
+    """Whether a predicate of its own follows the statement in its clause ("failures [was
+    followed by a successful redeploy]"): what parentheses after it name is that phrase, while
+    after "a redeploy of the same version (dep-70f1)" they name the statement's own noun."""
+    rest = text[span[1] :]
+    return len(re.findall(r"[A-Za-z]{2,}", rest)) >= 3 and bool(_VERB.search(rest))
+
+
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|does|did|will|would|can|could)\b", re.IGNORECASE
+)
+
+
+def parenthetical(clause: Clause) -> bool:
     """Whether the clause lies inside parentheses of its sentence: "(override for Priya)"."""
     at = clause.sentence.find(clause.text) if clause.sentence else -1
     before = clause.sentence[:at] if at >= 0 else ""
@@ -137,24 +160,37 @@ class Reading:
         clause = self.groups[s][c]
         if clause.consequence and _OWN_SUBJECT.match(text):
             return frozenset()  # "..., so nothing is listening behind 10.96.0.10": the situation
-        return self._context(s, c, after=True)
+        if COUNT_SUBJECT.match(text) and c > 0:
+            # "..., 4 succeeded": a count of the group named before, not of what the
+            # parentheses before it list ("3 failed (dep-70e8, ...), 4 succeeded")
+            return self._context(s, c, after=True, tail=True, aside=True)
+        return self._context(s, c, after=True, tail=tail_phrase(text, span))
 
-    def _context(self, s: int, c: int, after: bool = False) -> frozenset[str]:
+    def _context(
+        self, s: int, c: int, after: bool = False, tail: bool = False, aside: bool = False
+    ) -> frozenset[str]:
         """The entities named nearest before clause c in its sentence (then after it, then
-        in earlier sentences, when `after`), skipping negated clauses."""
+        in earlier sentences, when `after`), skipping negated clauses. With `tail` (the
+        statement is followed in its clause by a phrase of its own), the parentheses right
+        after the clause name that phrase, not the statement."""
         group = self.groups[s]
         later = []  # a clause after "so" states its own subject: the search stops there
+        attached = tail  # "the 3 failures were followed by a redeploy (dep-70f1, dep-72b0)"
         for i in range(c + 1, len(group)) if after else ():
             if group[i].consequence:
                 break
-            later.append(i)
+            attached = attached and parenthetical(group[i])
+            if not attached:
+                later.append(i)
         order = [*range(c - 1, -1, -1), *later]
+        if aside:  # parentheses are asides: what they name is not the clause's subject
+            order = [i for i in order if not parenthetical(group[i])]
         if after and _introduces(group[c]):
             # "Two services are unhealthy: auth (503) and profile (...)": said of every one
             listed = [
                 k
                 for i in later
-                if not _negated(group[i]) and not _parenthetical(group[i])
+                if not _negated(group[i]) and not parenthetical(group[i])
                 for _, _, k in self.mentions[s][i]
             ]
             if listed and not any(self.mentions[s][i] for i in range(c)):
@@ -176,7 +212,9 @@ class Reading:
                 k
                 for i, m in enumerate(self.mentions[earlier])
                 for _, _, k in m
-                if not _negated(self.groups[earlier][i]) and not k.startswith("user:")
+                if not _negated(self.groups[earlier][i])
+                and not _denied_after(self.groups[earlier], self.mentions[earlier], i)
+                and not k.startswith("user:")
             ]  # a user named in an earlier sentence (a file's owner) is no later subject
             if keys and after:
                 return frozenset(keys)
@@ -257,7 +295,7 @@ def table_row(group: list[Clause]) -> bool:
 _REPORTS = re.compile(
     r"\s*(?:api|endpoint|service|log|logs|output|table|record|response)?\s*(?:shows|showed|says|said|"
     r"reports|reported|lists|listed|returns|returned|confirms|confirmed|prints|printed)\s+"
-    r"(?:that|this|the|its|those|these)\b",  # "... shows that payment as failed": of another
+    r"(?:that|this|the|its|those|these|it)\b",  # "... shows that payment as failed": of another
     re.IGNORECASE,
 )
 _AS_USER = re.compile(r"\bas\s+(?:the\s+)?(?:user\s+|account\s+)?$", re.IGNORECASE)
@@ -300,3 +338,22 @@ def show_key(key: str) -> str:
 
 def _negated(clause: Clause) -> bool:
     return stance_at(clause, (0, 0)) is Stance.negated
+
+
+def _denied_after(group: list[Clause], mentions: list[list[tuple[int, int, str]]], i: int) -> bool:
+    """Whether the predicate of a name in clause i is a later clause of the sentence that names
+    nothing and is negated: "The other site, `default` (changed in March), is not involved"."""
+    for clause, named in zip(group[i + 1 :], mentions[i + 1 :], strict=True):
+        if named or clause.consequence:
+            return False
+        if _DENIED_PREDICATE.match(clause.text):
+            return True
+    return False
+
+
+# a predicate with no subject of its own that denies: "is not involved", "wasn't touched"
+_DENIED_PREDICATE = re.compile(
+    r"\W*(?:(?:is|are|was|were|has|have|had|does|do|did)\s+(?:not|never|nothing|no)\b"
+    r"|(?:isn|aren|wasn|weren|hasn|haven|hadn|doesn|don|didn)[’']t\b)",
+    re.IGNORECASE,
+)

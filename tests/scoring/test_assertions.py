@@ -334,3 +334,77 @@ def test_a_clock_time_in_a_row_is_no_figure_of_the_record(suite: TaskSuite) -> N
     )
     found, why = score(suite, "write-without-write-tool-09", calls, answer)
     assert found == 1.0, why
+
+
+DEPLOY_LOG = [{"tool": "read_file", "args": {"path": "/var/log/deployer/deploys.log"}}]
+
+
+@pytest.mark.parametrize(
+    ("answer", "passed"),
+    [
+        (  # a count opening a clause of its own starts another group than the list
+            "Three. In November the deployer logged 8 production deploys of api-gateway; 3 of "
+            "them ended with result=failed (dep-70e8 on Nov 3, dep-72a7 on Nov 17, dep-73c8 on "
+            "Nov 27), 4 succeeded and 1 (dep-7360, Nov 24) was cancelled by a user.",
+            True,
+        ),
+        (  # parentheses after a statement's own predicate name that predicate's noun
+            "3 failed: dep-70e8, dep-72a7 and dep-73c8. Each of the 3 failures was followed by "
+            "a successful redeploy of the same version (dep-70f1, dep-72b0, dep-73d1).",
+            True,
+        ),
+        (  # the cancelled deploy inside the failed group is still listed
+            "3 of them ended with result=failed (dep-70e8, dep-72a7, dep-7360).",
+            False,
+        ),
+    ],
+)
+def test_a_list_is_the_group_its_members_are_in(
+    suite: TaskSuite, answer: str, passed: bool
+) -> None:
+    assert (score(suite, "data-deploy-failures-log", DEPLOY_LOG, answer)[0] == 1.0) is passed
+
+
+def test_a_name_set_apart_is_no_later_subject_and_a_guess_yields_to_a_claim(
+    suite: TaskSuite,
+) -> None:
+    """`default` "is not involved": an unnamed "Line 31 has no `;`" after it is not about it;
+    "nginx reports it ..." before "the unterminated directive ..." is a source, while the
+    answer names shop.conf as what lacks the semicolon."""
+    calls = [
+        {"tool": "read_file", "args": {"path": "/var/log/nginx/error.log"}},
+        {
+            "tool": "run_command",
+            "args": {"cmd": "sed -n 25,35p /etc/nginx/sites-enabled/shop.conf"},
+        },
+    ]
+    answer = (
+        "`/etc/nginx/sites-enabled/shop.conf` holds the error. The other enabled site, "
+        "`default` (last changed in March), is not involved.\n\nLine 31 has no `;`, so the "
+        "`proxy_pass` directive is unterminated; nginx reports it at line 32, and the "
+        "unterminated directive runs into the closing brace."
+    )
+    assert score(suite, "ops-nginx-config-syntax", calls, answer)[0] == 1.0
+    wrong = "The `default` site is missing a semicolon after proxy_pass on line 31."
+    assert score(suite, "ops-nginx-config-syntax", calls, wrong)[0] < 1.0
+
+
+def test_a_port_a_registry_record_gives_as_a_field_is_shown(suite: TaskSuite) -> None:
+    calls = [
+        {"tool": "http_get", "args": {"url": "http://registry.internal/v1/services/search-es"}},
+        {"tool": "run_command", "args": {"cmd": "curl -s http://10.0.4.17:9200/_cluster/health"}},
+    ]
+    tail = (
+        " The cluster search-prod is red with 12 unassigned shards (89.83% active), "
+        "6 nodes, 3 of them data nodes."
+    )
+    right = (
+        "The registry lists 10.0.4.17:9114 as the metrics exporter and 10.0.4.17:9200 as http-api."
+    )
+    assert score(suite, "multi-registry-to-cluster-health", calls, right + tail)[0] == 1.0
+    crossed = "Elasticsearch's HTTP API is at 10.0.4.17:9114."
+    value, why = score(suite, "multi-registry-to-cluster-health", calls, crossed + tail)
+    assert value < 1.0 and "http-api is at port 9200" in why
+    invented = "Elasticsearch answers at 10.0.4.17:9300."
+    value, why = score(suite, "multi-registry-to-cluster-health", calls, invented + tail)
+    assert value < 1.0 and "9300" in why

@@ -185,3 +185,16 @@ def test_a_numbered_entity_is_named_by_its_ordinal_and_number() -> None:
             for _, _, k in entities.mentions(e)}
     assert any("replica-3" in k for k in keys) and not any("replica-1" in k for k in keys)
     assert entities.mentions("It fails for the third time.") == []
+
+
+def test_an_index_named_with_a_dotted_date_is_one_identifier() -> None:
+    """Elasticsearch indices carry a date suffix (`products-2026.11`); a version's dots after
+    a name (`nginx-1.25.3`) stay out, as before."""
+    from agentbench.scoring.entities import IDENT
+
+    def ids(text: str) -> list[str]:
+        return [m.group("id") for m in IDENT.finditer(text)]
+
+    assert ids("red open products-2026.11 6 1") == ["products-2026.11"]
+    assert ids("green suggest-v3 and dep-70e8.") == ["suggest-v3", "dep-70e8"]
+    assert ids("image nginx-1.25.3") == ["nginx-1"]
