@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from agentbench.scoring.entities import IDENT, kind_of_token
 from agentbench.scoring.facts import CallFact
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
@@ -77,4 +78,34 @@ def unverified_result_problems(reading: Reading, calls: list[CallFact]) -> list[
                 continue
             said = text.strip()[:80]
             return [f"reports the result of its change, but no call after it read it: {said!r}"]
+    return []
+
+
+def stale_identity_problems(reading: Reading, calls: list[CallFact]) -> list[str]:
+    """A thing named as it stands after the agent's own change that the reads after the change
+    no longer show, while they show others of its shape: "the pods api-6c8d4f7b95-hvm4t and
+    -r9wzn are now Running on v2.4.1" when the rollout replaced them with api-6sbxqndqr6-*."""
+    last = _last_change(calls)
+    if last is None:
+        return []
+    after = "\n".join(c.output for c in calls[last + 1 :])[:400_000].lower()
+    before = "\n".join(c.output for c in calls[: last + 1])[:400_000].lower()
+    shown = {m.group("id").lower() for m in IDENT.finditer(after) if re.search(r"\d", m.group())}
+    shapes = {kind_of_token(None, token) for token in shown}
+    for group in reading.groups:
+        for clause in group:
+            found = _AFTER_STATE.search(clause.text)
+            if found is None or _ADVICE.search(clause.text):
+                continue
+            if stance_at(clause, found.span()) is not Stance.asserted:
+                continue
+            for m in IDENT.finditer(clause.text):
+                token = m.group("id").lower()
+                if not re.search(r"\d", token) or token in shown or token not in before:
+                    continue
+                if kind_of_token(None, token) in shapes:
+                    return [
+                        f"names {m.group('id')} as it stands after the change, but the reads "
+                        "after the change no longer show it"
+                    ]
     return []

@@ -19,7 +19,7 @@ from agentbench.scoring.actions import (
     failed_call_claimed_problems,
 )
 from agentbench.scoring.addresses import address_problems, identifier_problems
-from agentbench.scoring.aftermath import unverified_result_problems
+from agentbench.scoring.aftermath import stale_identity_problems, unverified_result_problems
 from agentbench.scoring.asked import spelling_problems
 from agentbench.scoring.assertions import Reading, fact_problems
 from agentbench.scoring.bound_figures import bound_figure_problems, bound_moment_problems
@@ -33,7 +33,12 @@ from agentbench.scoring.clocks import (
     unstated_time_problems,
     zone_problems,
 )
-from agentbench.scoring.counts import count_problems, occurrence_problems, restart_count_problems
+from agentbench.scoring.counts import (
+    count_problems,
+    event_repeat_problems,
+    occurrence_problems,
+    restart_count_problems,
+)
 from agentbench.scoring.cron import run_count_problems
 from agentbench.scoring.crossed import crossed_value_problems, glossed_record_problems
 from agentbench.scoring.elapsed import elapsed_problems, environment_clock
@@ -48,12 +53,13 @@ from agentbench.scoring.http_status import status_problems
 from agentbench.scoring.labels import swapped_label_problems
 from agentbench.scoring.lines import frame_problems, line_number_problems
 from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
+from agentbench.scoring.only import uniqueness_problems
 from agentbench.scoring.pairs import pair_problems
 from agentbench.scoring.patterns import SlowPattern, task_pattern
 from agentbench.scoring.quantities import quantities
 from agentbench.scoring.quotes import misquote_problems
 from agentbench.scoring.rejects import reject_problems
-from agentbench.scoring.runs import unrun_probe_problems
+from agentbench.scoring.runs import failed_source_problems, unrun_probe_problems
 from agentbench.scoring.siblings import sibling_problems
 from agentbench.scoring.signals import signal_problems
 from agentbench.scoring.spelled import with_digits
@@ -256,11 +262,13 @@ def _problems(
     problems += figure_problems(reading, required, outputs)
     problems += required_unit_problems(reading, required)
     problems += identifier_problems(reading, outputs)
-    problems += address_problems(reading, outputs)
+    called = [json.dumps(c.args) for c in facts.calls if c.args]
+    problems += address_problems(reading, outputs, called)
     problems += unknown_user_problems(reading, outputs)
     problems += crossed_parent_problems(reading)
     problems += count_problems(reading, required, outputs)
     problems += occurrence_problems(reading, outputs)
+    problems += event_repeat_problems(reading, outputs)
     problems += restart_count_problems(reading, outputs)
     problems += line_number_problems(reading, outputs)
     problems += frame_problems(reading, outputs)
@@ -268,6 +276,7 @@ def _problems(
     problems += pair_problems(reading, outputs)
     problems += enum_problems(reading, outputs)
     problems += status_problems(reading)
+    problems += uniqueness_problems(reading)
     problems += crossed_row_problems(reading, outputs, amounts)
     problems += zone_problems(reading, outputs)
     # a window the agent asked for is one it may state ("--since 14:00", ">= '2026-11-16'"),
@@ -292,8 +301,10 @@ def _problems(
     problems += change_count_problems(reading, facts.changes)
     problems += claimed_check_problems(reading, facts.calls)
     problems += unverified_result_problems(reading, facts.calls)
+    problems += stale_identity_problems(reading, facts.calls)
     problems += failed_call_claimed_problems(reading, facts.calls)
     problems += unrun_probe_problems(reading, facts.calls)
+    problems += failed_source_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)
     problems += misquote_problems(answer, outputs)
     problems += handover_problems(answer, exp.handover, environment.sql)

@@ -22,6 +22,7 @@ from typing import Any
 
 from agentbench.jsontext import json_values
 from agentbench.scoring.claims import Clause
+from agentbench.scoring.counts import field_count
 from agentbench.scoring.entities import Entities, Entity
 from agentbench.scoring.figures import LABEL, Stated
 from agentbench.scoring.numbers import worked_figures
@@ -158,6 +159,8 @@ def _segment_problem(
             continue  # "returned 88412 | refunded": the order the prompt names, not a figure
         if _printed_beside(said, [n for e in records for n in e.names], outputs):
             continue
+        if field_count(clause.text, q.start, q.raw, list(outputs)):
+            continue  # "which of the 12 unassigned shards": the cluster's field, not the index's
         name = record_name(reading, keys)
         return f"figure {said!r} is said of {name}, whose record does not state it"
     return ""

@@ -43,6 +43,18 @@ def _names_noun(key: str, stem: str) -> bool:
     return False
 
 
+def field_count(text: str, start: int, value: float, outputs: list[str]) -> bool:
+    """Whether the figure at `start` counts a noun ("12 unassigned shards") that a field of the
+    outputs keyed by it holds with this value (`unassigned_shards: 12`): the field's count."""
+    m = _COUNTED.match(text, start)
+    if m is None or m.group("total"):
+        return False
+    stem, adj = m.group("noun").lower()[:-1], (m.group("adj") or "").lower()
+    keyed = _keyed_values(outputs)
+    keys = [k for k in keyed if _names_noun(k, stem) and (not adj or adj in k)]
+    return any(value in keyed[k] for k in keys)
+
+
 def count_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> list[str]:
     """Counts of things the answer asserts that the tool outputs' fields for that noun deny."""
     if not reading.entities.simulated:
@@ -180,4 +192,36 @@ def restart_count_problems(reading: Reading, outputs: list[str]) -> list[str]:
                 continue
             shown = ", ".join(str(n) for n in sorted(printed)[:6])
             return [f"says {m.group().strip()!r}; the restart counts read are {shown}"]
+    return []
+
+
+_N_TIMES = re.compile(r"(?<![\w.])(?P<n>\d+)\s+times\b", re.IGNORECASE)
+_EVENT_LINE = re.compile(r"\(x(\d+) over\b[^\n]*")
+_EVENT_WORD = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]*)+\b")  # NotFound, ImagePullBackOff
+
+
+def event_repeat_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """A repeat count of one event given to another: "the registry answered NotFound 86 times"
+    where kubectl's events print the NotFound pull failure (x4 over 23m) and the back-off
+    error (x86 over 23m) on separate lines."""
+    lines = [
+        (int(m.group(1)), m.group()) for o in outputs for m in _EVENT_LINE.finditer(o[:400_000])
+    ]
+    if not lines:
+        return []
+    for group in reading.groups:
+        for clause in group:
+            words = set(_EVENT_WORD.findall(clause.text))
+            for m in _N_TIMES.finditer(clause.text):
+                said = int(m.group("n"))
+                if not words or stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                theirs = [line for n, line in lines if n == said]
+                named = [(n, line) for n, line in lines if any(w in line for w in words)]
+                if theirs and named and not any(w in line for w in words for line in theirs):
+                    counts = ", ".join(sorted({f"x{n}" for n, _ in named}))
+                    return [
+                        f"gives {', '.join(sorted(words))} {said} repeats, but the events print "
+                        f"it {counts}; x{said} is another event's"
+                    ]
     return []

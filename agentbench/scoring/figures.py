@@ -87,12 +87,21 @@ _PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b)")
 _OUT_OF_ITSELF = re.compile(r"(?<![\d.])(\d+)\s*(?:/|of)\s*\1(?![\d.])")
 
 
+# a field that holds a share: `active_shards_percent_as_number: 89.83`, `"cpu_pct": 41`
+_SHARE_FIELD = re.compile(
+    r"\w*(?:percent|pct|ratio|share|usage|util)\w*[\"']?\s*[:=]\s*[\"']?(\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+
+
 class Stated:
     """Every figure the environment, the prompt and the tool outputs state."""
 
-    def __init__(self, texts: list[str], loose: bool = True) -> None:
+    def __init__(self, texts: list[str], loose: bool = True, world: str = "") -> None:
         """`loose`: every run of digits counts as stated, the ones inside identifiers too (a
-        tool output's figures are glued to anything); off for one record's own figures."""
+        tool output's figures are glued to anything); off for one record's own figures.
+        `world`: the whole environment, read or not, held only against a figure's unit (the
+        journal the agent filtered out still says the 30.00 timeout took 30011 ms)."""
         # tool output glues figures to punctuation ("[1020054732/972.7mb]", "timeout=30s")
         self.texts = texts
         self._clocks: list[int] | None = None
@@ -100,6 +109,8 @@ class Stated:
         self.figures: list[Quantity] = [q for t in loosened for q in quantities(t)]
         self.keyed = [q for t in texts for q in _keyed_units(t)]
         self.figures += self.keyed
+        sized = [q for q in quantities(_GLUE.sub(" ", world[:400_000])) if q.dimension]
+        self.world = [q for q in sized if q.dimension in ("bytes", "seconds")]
         digits: set[float] = (
             {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)} if loose else set()
         )
@@ -111,15 +122,31 @@ class Stated:
         self.derived |= column_sums(texts)
         if any(_OUT_OF_ITSELF.search(t) for t in texts):
             self.derived.add(100.0)  # "64 of 64 connections busy", i.e. 100%
+        self.ratios: set[float] = set()
         for a, b in combinations(small, 2):
             self.derived |= {round(a + b, 2), round(abs(a - b), 2)}
             if a and b:
-                self.derived |= {round(100 * a / b, 1), round(100 * b / a, 1)}
+                self.ratios |= {round(100 * a / b, 1), round(100 * b / a, 1)}
+        self.derived |= self.ratios
+        shares = {q.raw for q in self.figures if q.dimension == "percent"}
+        shares |= {float(m.group(1)) for t in texts for m in _SHARE_FIELD.finditer(t[:200_000])}
+        shares = {r for r in shares if 0 < r < 100}
+        self.ratios |= {round(100 - r, 1) for r in shares}  # the rest of a printed share
+        if 100.0 in self.derived:
+            self.ratios.add(100.0)  # "64 of 64 connections busy"
 
     def plain(self, value: float) -> bool:
         if any(_close(value, r, 0.005) or abs(value - r) <= 0.05 for r in self.raws):
             return True
         return round(value, 2) in self.derived or round(value, 1) in self.derived
+
+    def percent(self, value: float) -> bool:
+        """A percentage is stated, one stated figure of another (to the tenth written), or the
+        rest of a printed share to 100; a sum of two unrelated figures is no share. A share
+        rounded further is the sentence's to show (`_ratio_of`)."""
+        if any(abs(value - r) <= 0.05 for r in self.raws):
+            return True
+        return round(value, 1) in self.ratios
 
     def sized(self, q: Quantity) -> bool:
         """A figure of the same dimension matches; a bare number ("timeout 30.00") matches
@@ -128,8 +155,11 @@ class Stated:
         same = [f for f in self.figures if f.dimension == q.dimension]
         if any(_close(q.value, f.value, 0.075) for f in same):
             return True
-        bare = any(f.dimension is None and _close(q.raw, f.raw, 0.005) for f in self.figures)
-        return bare and not self.wrong_unit(q)
+        return self.bare(q) and not self.wrong_unit(q, world=True)
+
+    def bare(self, q: Quantity) -> bool:
+        """Whether the figure's number is stated with no unit ("timeout 30.00")."""
+        return any(f.dimension is None and _close(q.raw, f.raw, 0.005) for f in self.figures)
 
     def gap(self, seconds: float) -> bool:
         """Whether two clock times the texts state lie about this far apart ("redis failed 5 s
@@ -152,14 +182,17 @@ class Stated:
     def minor_units(self, amount: float) -> bool:
         return minor_units(amount, self.raws)
 
-    def wrong_unit(self, q: Quantity, keyed: bool = False) -> bool:
+    def wrong_unit(self, q: Quantity, keyed: bool = False, world: bool = False) -> bool:
         """The same number is stated in another unit of its dimension (`keyed`: by a field
-        whose name carries that unit, `escalation_after_minutes: 10` for "10 hours")."""
+        whose name carries that unit, `escalation_after_minutes: 10` for "10 hours"; `world`:
+        anywhere in the environment, for a number the outputs state bare)."""
         if q.dimension is None:
             return False
         own = q.value / q.raw if q.raw else 1.0
         others = [f for f in factors(q.dimension) if not _close(f, own, 0.1)]
-        same = [f for f in (self.keyed if keyed else self.figures) if f.dimension == q.dimension]
+        world = world and q.raw >= 10  # "one second": small numbers collide by chance
+        pool = self.keyed if keyed else [*self.figures, *(self.world if world else ())]
+        same = [f for f in pool if f.dimension == q.dimension]
         return any(_close(q.raw * k, f.value, 0.02) for k in others for f in same)
 
 
@@ -207,7 +240,10 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
     if not entities.simulated:
         return []  # canned outputs or none: an answer from knowledge may compute its figures
     # what the agent could have read: the prompt, what the tools printed, what it changed
-    stated = Stated([entities.prompt, *outputs, *reading.happened, file_modes(outputs)])
+    stated = Stated(
+        [entities.prompt, *outputs, *reading.happened, file_modes(outputs)],
+        world=entities.global_evidence,
+    )
     required = [f.amount for f in facts if f.amount is not None]
     for group in reading.groups:
         sentence = " ".join(c.text for c in group)
@@ -231,16 +267,14 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                     continue
                 if q.raw in worked:
                     continue  # "17 + 68 + 22 = 107": worked out in the sentence, and right
-                if any(
-                    q.raw in terms and stated.plain(result) for terms, result in working
-                ):
+                if any(q.raw in terms and stated.plain(result) for terms, result in working):
                     continue  # "143 is 128 + 15": the working of a figure that was read
                 if q.dimension in ("bytes", "seconds"):
                     # any figure with its unit written: "about 3 ms" where the log says 3009 ms
                     if (
                         q.raw > 0
                         and not stated.sized(q)
-                        and stated.wrong_unit(q)
+                        and (stated.wrong_unit(q) or stated.bare(q))
                         and not (
                             q.dimension == "seconds"
                             and _RELATIVE.search(clause.sentence or clause.text)
@@ -262,7 +296,9 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                     not hedged
                     and q.raw >= 10
                     and not (q.dimension is None and 1900 <= q.raw <= 2100)
-                    and not stated.plain(q.raw)
+                    and not (
+                        stated.percent(q.raw) if q.dimension == "percent" else stated.plain(q.raw)
+                    )
                     and not identifier_part(said, [entities.prompt, *outputs])
                     and not _summed(q.raw, reading, stated)
                     and not _product_or_quotient(said, q.raw, reading, stated)
@@ -297,8 +333,10 @@ def required_unit_problems(reading: Reading, facts: list[Fact]) -> list[str]:
                 if _negated_at(group, sentence, q.start):
                     continue
                 said = sentence[q.start : q.end]
-                return [f"figure {said!r} gives the answer's number in the wrong unit "
-                        f"({amount.unit} asked)"]
+                return [
+                    f"figure {said!r} gives the answer's number in the wrong unit "
+                    f"({amount.unit} asked)"
+                ]
     return []
 
 

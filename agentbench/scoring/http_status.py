@@ -4,7 +4,9 @@ A status code's reason phrase and class are fixed by RFC 9110 (and RFC 6585 for 
 answer that writes a code beside the reason phrase of another code ("503 (Bad Gateway)",
 "Gateway Timeout (502)") or puts a code in the wrong class ("503 is a client error", "the
 404 is a server-side failure") states something false whatever the task. Phrases are matched
-in their common spellings; a code the clause denies or hedges is not stated.
+in their common spellings; a code the clause denies or hedges is not stated. A sentence about
+one code that defines it by another's meaning (504's "no timely response from upstream" for a
+503) or names another header for a 503's or a 429's wait than Retry-After is false too.
 """
 
 from __future__ import annotations
@@ -43,11 +45,50 @@ _BESIDE = re.compile(
     re.IGNORECASE,
 )
 _CLASS = re.compile(
-    _CODE
-    + r"(?:\s+[\"'“”]?[\w-]+[\"'”]?){0,3}?\s+(?:is|are|means|=|indicates|signals)\s+"
+    _CODE + r"(?:\s+[\"'“”]?[\w-]+[\"'”]?){0,3}?\s+(?:is|are|means|=|indicates|signals)\s+"
     r"(?:an?\s+|the\s+)?(?P<side>client|server)(?:-side)?\s+(?:error|failure|fault|problem)",
     re.IGNORECASE,
 )
+
+
+# what a code means, in the words a definition uses; a sentence about one code alone that
+# gives another's meaning ("503 ... a gateway did not receive a timely response") is false
+_MEANINGS: dict[int, re.Pattern[str]] = {
+    504: re.compile(
+        r"\b(?:did\s+not|didn.t|does\s+not|doesn.t|failed\s+to|never)\s+(?:receive|get)\s+"
+        r"(?:a\s+)?(?:timely|prompt|an?\s+in-time)\s+response"
+        r"|\bupstream\b[^.;]{0,30}\b(?:timed?\s*out|did\s*n.t\s+(?:respond|answer)\s+in\s+time)",
+        re.IGNORECASE,
+    ),
+    502: re.compile(r"\binvalid\s+response\s+from\s+(?:the\s+|an?\s+)?upstream", re.IGNORECASE),
+}
+# the header a 503 or a 429 names the wait in is Retry-After
+_RETRY_HEADER = re.compile(
+    r"\b(?:retry|try\s+again|come\s+back|wait)\w*\b[^.;]{0,60}?\b(?:with|via|using|in|through|"
+    r"by)\s+(?:an?\s+|the\s+)?[`\"']?(?P<header>Expires|Cache-Control|Last-Modified|Age|"
+    r"Keep-Alive|Date|Location|Refresh)[`\"']?\s+header"
+    r"|\b[`\"']?(?P<header2>Expires|Cache-Control|Last-Modified|Age|Keep-Alive|Refresh)[`\"']?"
+    r"\s+header\b[^.;]{0,50}\b(?:when|how\s+long|retry|try\s+again)",
+    re.IGNORECASE,
+)
+_ANY_CODE = re.compile(_CODE)
+
+
+def _meaning_problem(whole: Clause) -> str:
+    codes = {int(m.group("code")) for m in _ANY_CODE.finditer(whole.text)}
+    codes = {c for c in codes if 400 <= c < 600}  # 110 is an errno, 200 no failure
+    if len(codes) != 1:
+        return ""
+    code = codes.pop()
+    for other, meaning in _MEANINGS.items():
+        m = meaning.search(whole.text)
+        if other != code and m and stance_at(whole, m.span()) is Stance.asserted:
+            return f"gives {code} the meaning of {other} ({m.group()!r})"
+    h = _RETRY_HEADER.search(whole.text)
+    if code in (429, 503) and h and stance_at(whole, h.span()) is Stance.asserted:
+        name = h.group("header") or h.group("header2")
+        return f"names {name} as {code}'s retry hint (that header is Retry-After)"
+    return ""
 
 
 def _named(match: re.Match[str], prefix: str) -> int | None:
@@ -76,4 +117,7 @@ def status_problems(reading: Reading) -> list[str]:
             wrong = (side == "client" and code >= 500) or (side == "server" and code < 500)
             if wrong and 400 <= code < 600 and stance_at(whole, m.span()) is Stance.asserted:
                 return [f"calls {code} a {side} error"]
+        problem = _meaning_problem(whole)
+        if problem:
+            return [problem]
     return []

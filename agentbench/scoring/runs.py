@@ -63,3 +63,55 @@ def unrun_probe_problems(reading: Reading, calls: list[CallFact]) -> list[str]:
             if probe and not probed:
                 return [f"reports a {probe.group().lower()} that no call made: {said!r}"]
     return []
+
+
+# a reply that failed: an HTTP error status on its first line, as the HTTP tool prints it
+_ERROR_STATUS = re.compile(r"^\s*(?:HTTP/\d(?:\.\d)?\s+|status\s+)([45]\d\d)\b", re.IGNORECASE)
+_URL = re.compile(r"https?://[^\s)`'\"<>,]+", re.IGNORECASE)
+# the sentence gives the URL as where a figure came from
+_SOURCE = re.compile(
+    r"\b(?:from|according\s+to|source|served\s+by|read\s+(?:off|from)|straight\s+from|per"
+    r"|returned\s+by|reported\s+by|as\s+(?:reported|returned)\s+by)\b",
+    re.IGNORECASE,
+)
+# the sentence says the call failed: the source is named as what did not answer
+_FAILED_SAID = re.compile(
+    r"\b(?:[45]\d\d|fail\w*|error\w*|unavailable|maintenance|down|refus\w*|timed?\s*out"
+    r"|could\s*n[o']?t|can.t|cannot|did\s*n.t|instead|fallback|fall\s+back)\b",
+    re.IGNORECASE,
+)
+
+
+# between "from" and the URL: the URL is another phrase's ("from the app, or POST to <url>")
+_APART = re.compile(r"\b(?:to|or|and|then|with)\b|[,;]", re.IGNORECASE)
+
+
+def failed_source_problems(reading: Reading, calls: list[CallFact]) -> list[str]:
+    """A figure credited to a URL whose only requests answered with an error status ("the live
+    figure straight from the primary API (http://inventory.internal/...)" when that URL
+    answered 503 and the figure came from the replica), in a sentence that says nothing of
+    the failure."""
+    failed: set[str] = set()
+    answered: set[str] = set()
+    for call in calls:
+        url = str((call.args or {}).get("url", "")).rstrip("/").lower()
+        if not url:
+            continue
+        status = _ERROR_STATUS.match(call.output)
+        (failed if status or not call.ok else answered).add(url)
+    failed -= answered
+    if not failed:
+        return []
+    for group in reading.groups:
+        sentence = next((c.sentence for c in group if c.sentence), " ".join(c.text for c in group))
+        if not _SOURCE.search(sentence) or _FAILED_SAID.search(sentence):
+            continue
+        for m in _URL.finditer(sentence):
+            url = m.group().rstrip("/.").lower()
+            if url not in failed or stance_at(group[0], (0, 0)) is Stance.negated:
+                continue
+            before = sentence[max(0, m.start() - 60) : m.start()]
+            source = list(_SOURCE.finditer(before))
+            if source and not _APART.search(before[source[-1].end() :]):
+                return [f"credits {m.group()} as a source, but every request to it failed"]
+    return []

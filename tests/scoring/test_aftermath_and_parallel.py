@@ -83,3 +83,29 @@ def test_reads_asked_for_together_fail_one_per_turn(suite) -> None:
     apart = [cmd("df -h"), cmd("free -m"), {"answer": ANSWER}]
     score, why = run(suite, "multi-disk-and-memory", apart)
     assert score < 1.0 and "at the same time" in why
+
+
+def test_a_thing_named_as_it_stands_after_the_change_must_be_one_the_later_reads_show(
+    suite: TaskSuite,
+) -> None:
+    """The rollout replaced the old ReplicaSet's pods: naming them as now Running on the
+    fixed tag reports pods that no longer exist; the reads after the change name the new ones."""
+    steps = [
+        cmd("kubectl get pods -n shop"),
+        cmd("kubectl set image deployment/api api=registry.internal/shop/api:v2.4.1 -n shop"),
+        cmd("kubectl rollout status deployment/api -n shop"),
+        cmd("kubectl get pods -n shop"),
+    ]
+    old, new = "api-6c8d4f7b95-hvm4t", "api-6sbxqndqr6-hsfzw"  # as the simulator names them
+    cause = (
+        "The tag v2.41 does not exist, so the pod sat in ImagePullBackOff. "
+        "I set the image to v2.4.1"
+    )
+    stale = f"{cause}; the rollout finished and the pod {old} is now Running on v2.4.1."
+    fresh = f"{cause}; the rollout finished and the pod {new} is now Running on v2.4.1."
+    value, why = run(suite, "ops-imagepull-bad-tag", [*steps, {"answer": stale}])
+    assert value < 1.0 and "no longer show" in why
+    assert run(suite, "ops-imagepull-bad-tag", [*steps, {"answer": fresh}]) == (
+        1.0,
+        "4/4 checks passed",
+    )

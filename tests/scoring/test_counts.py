@@ -58,3 +58,26 @@ def test_how_often_a_named_error_shows_up_is_counted_in_what_was_read(
     ]
     reading = Reading(said, declared_entities(Environment(), ""), [], [])
     assert (occurrence_problems(reading, outputs) == []) is passes
+
+
+EVENTS = (
+    "Events:\n"
+    '  Warning  Failed  21m (x4 over 23m)    kubelet  Failed to pull image "api:v2.41": '
+    "code = NotFound desc = not found\n"
+    "  Warning  Failed  3m2s (x86 over 23m)  kubelet  Error: ImagePullBackOff\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("The registry answered NotFound 86 times.", False),
+        ("The registry answered NotFound 4 times; the kubelet then backed off.", True),
+        ("The pod sat in ImagePullBackOff, reported 86 times.", True),
+    ],
+)
+def test_a_repeat_count_belongs_to_its_own_event(answer: str, passes: bool) -> None:
+    from agentbench.scoring.counts import event_repeat_problems
+
+    reading = Reading(answer, declared_entities(Environment(), ""), [], [])
+    assert (event_repeat_problems(reading, [EVENTS]) == []) is passes

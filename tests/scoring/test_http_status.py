@@ -22,6 +22,16 @@ ENV = Environment.model_validate({})
         ("nginx returned 502 (Bad Gateway), then 503 Service Unavailable.", False),
         ("429 Too Many Requests is a client error.", False),
         ("A 503 is a server-side error.", False),
+        (
+            "HTTP 503 means a gateway or proxy did not receive a timely response from upstream.",
+            True,
+        ),
+        ("A 503 means the proxy got an invalid response from the upstream.", True),
+        ("A 502 means the proxy got an invalid response from the upstream server.", False),
+        ("A 504 means the gateway did not receive a timely response from upstream.", False),
+        ("A 503 tells the client to try again later with an Expires header.", True),
+        ("A 503 may carry a Retry-After header saying when to try again.", False),
+        ("503 means overloaded; it is not a 504, where upstream timed out.", False),
     ],
 )
 def test_a_code_with_another_code_s_meaning_fails(answer: str, fails: bool) -> None:

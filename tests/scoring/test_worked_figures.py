@@ -110,3 +110,58 @@ def test_a_product_or_quotient_of_the_answers_own_read_figures_is_working() -> N
 
     assert problems("48,213.40 EUR over 28 orders: an average order of €1,721.91.") == []
     assert problems("48,213.40 EUR over 28 orders: an average order of €1,821.91.")
+
+
+def test_arithmetic_in_words_is_an_equation_when_it_is_right() -> None:
+    from agentbench.scoring.numbers import equations
+
+    text = "Its 6 primaries plus 6 replicas would account for exactly 12 shards."
+    assert equations(text) == [([6.0, 6.0], 12.0)]
+    assert equations("67 on hand minus 33 reserved leaves 34.") == [([67.0, 33.0], 34.0)]
+    assert equations("67 on hand minus 33 reserved leaves 30.") == []
+
+
+def test_a_share_must_be_a_ratio_of_read_figures_not_a_sum_of_two() -> None:
+    """66% of 67 on hand is no share of anything read (34 of 67 is 51%), even though 66 is
+    a sum of two figures the inventory prints; 51% and the rest to 100 of a read share are."""
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.figures import figure_problems
+    from agentbench.scoring.reading import Reading
+    from agentbench.tasks.model import Environment
+
+    env = Environment.model_validate({"files": {"/srv/stock.json": "x"}})
+    seen = [
+        '{"AMS-1": {"on_hand": 11, "reserved": 4}, "BER-2": {"on_hand": 36, "reserved": 9},'
+        ' "WAW-1": {"on_hand": 20, "reserved": 20}, "total": 67, "active_percent": 89.8}'
+    ]
+
+    def problems(answer: str) -> list[str]:
+        return figure_problems(Reading(answer, declared_entities(env, ""), [], []), [], seen)
+
+    assert problems("34 are sellable, about 66% of the 67 on hand.")
+    assert problems("34 of the 67 on hand are sellable, about 51%.") == []
+    assert problems("10.2% of shards are unassigned.") == []
+
+
+def test_a_bare_figure_the_unread_environment_puts_in_another_unit_is_checked() -> None:
+    """The agent filtered the journal to errors ("timeout 30.00"), but the same journal says
+    the requests that hit it took 30011 ms: 30 ms is the wrong unit, 30 s is right."""
+    from agentbench.scoring.entities import declared_entities
+    from agentbench.scoring.figures import figure_problems
+    from agentbench.scoring.reading import Reading
+    from agentbench.tasks.model import Environment
+
+    env = Environment.model_validate(
+        {
+            "system": {
+                "journal": [{"time": "2026-11-29T14:05:31Z", "message": "POST /v1 500 30011ms"}]
+            }
+        }
+    )
+    seen = ["TimeoutError: QueuePool limit reached, connection timed out, timeout 30.00"]
+
+    def problems(answer: str) -> list[str]:
+        return figure_problems(Reading(answer, declared_entities(env, ""), [], []), [], seen)
+
+    assert problems("The pool checkout timeout is only 30 ms.")
+    assert problems("The pool checkout timeout is 30 s.") == []
