@@ -141,9 +141,8 @@ class Stated:
         return round(value, 2) in self.derived or round(value, 1) in self.derived
 
     def percent(self, value: float) -> bool:
-        """A percentage is stated, one stated figure of another (to the tenth written), or the
-        rest of a printed share to 100; a sum of two unrelated figures is no share. A share
-        rounded further is the sentence's to show (`_ratio_of`)."""
+        """A percentage stated, one stated figure of another (to the tenth) or the rest of a
+        printed share to 100; no sum of two figures (a share rounded further: `_ratio_of`)."""
         if any(abs(value - r) <= 0.05 for r in self.raws):
             return True
         return round(value, 1) in self.ratios
