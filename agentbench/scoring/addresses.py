@@ -35,11 +35,12 @@ def address_problems(reading: Reading, outputs: list[str], called: Sequence[str]
                     continue
                 if stance_at(clause, m.span()) is not Stance.asserted:
                     continue
-                crossed = _crossed_role(host, port, seen, clause.sentence or clause.text)
+                roles = _host_records(host, seen)
+                crossed = _crossed_role(port, roles, clause.sentence or clause.text)
                 if crossed:
                     return [f"names {m.group()}, {crossed}"]
                 ports = set(re.findall(rf"(?<![\w.-]){re.escape(host)}:(\d{{2,5}})(?!\d)", seen))
-                ports |= _record_ports(host, seen)
+                ports |= set(roles)
                 if ports and port not in ports:
                     shown = ", ".join(sorted(ports))
                     return [
@@ -48,32 +49,28 @@ def address_problems(reading: Reading, outputs: list[str], called: Sequence[str]
     return []
 
 
-def _record_ports(host: str, seen: str) -> set[str]:
-    """Ports a record gives its host as a field of its own (`host: 10.0.4.17` then `port: 9114`
-    in a registry's JSON or YAML): the address is shown even though no output writes it."""
-    h = re.escape(host)
-    field = r"[\"']?\s*[:=]\s*[\"']?"
-    gap = r"[\"']?\s*,?\s*"
-    after = rf"\bhost{field}{h}{gap}[\"']?port{field}(\d{{2,5}})\b"
-    before = rf"\bport{field}(\d{{2,5}}){gap}[\"']?host{field}{h}(?![\w.])"
-    return set(re.findall(after, seen)) | set(re.findall(before, seen))
+_FIELD = r"[\"']?\s*[:=]\s*[\"']?"
+_LABEL_FIELD = rf"\b(?:role|kind|type|purpose){_FIELD}([\w-]+)"
 
 
-_LABEL_FIELD = r"\b(?:role|kind|type|purpose)[\"']?\s*[:=]\s*[\"']?([\w-]+)"
+def _host_records(host: str, seen: str) -> dict[str, set[str]]:
+    """The ports records give this host as fields of their own (`host: 10.0.4.17`, `port:
+    9114` in a registry's JSON or YAML), each with the roles its record names: the address is
+    shown even though no output writes it."""
+    roles: dict[str, set[str]] = {}
+    for m in re.finditer(rf"\bhost{_FIELD}{re.escape(host)}(?![\w.])", seen):
+        record = _record_at(seen, m.start())
+        at = re.search(rf"\bport{_FIELD}(\d{{2,5}})\b", record)
+        if at:
+            roles.setdefault(at.group(1), set()).update(re.findall(_LABEL_FIELD, record))
+    return roles
 
 
-def _crossed_role(host: str, port: str, seen: str, sentence: str) -> str:
+def _crossed_role(port: str, roles: dict[str, set[str]], sentence: str) -> str:
     """Why the sentence gives the port another record's role: the records of this host give
     the port one role ("metrics-exporter") and another port the role the sentence names
     ("HTTP API" for `http-api` at 9200), and the sentence names only that other one."""
     words = set(re.findall(r"[a-z]{4,}", sentence.lower()))
-    roles: dict[str, set[str]] = {}
-    for m in re.finditer(rf"\bhost[\"']?\s*[:=]\s*[\"']?{re.escape(host)}(?![\w.])", seen):
-        record = _record_at(seen, m.start())
-        at = re.search(r"\bport[\"']?\s*[:=]\s*[\"']?(\d{2,5})\b", record)
-        if at:
-            labels = re.findall(_LABEL_FIELD, record)
-            roles.setdefault(at.group(1), set()).update(labels)
     own = {w for label in roles.get(port, ()) for w in re.findall(r"[a-z]{4,}", label)}
     if not own or own & words:
         return ""
@@ -87,16 +84,30 @@ def _crossed_role(host: str, port: str, seen: str, sentence: str) -> str:
     return ""
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" -"))
+
+
 def _record_at(text: str, at: int) -> str:
-    """The record holding position `at`: its JSON object, else its YAML list item."""
+    """The record holding position `at`: its JSON object, else its YAML list item (from the
+    item's `- ` line to the next item or a shallower line)."""
     opened, closed = text.rfind("{", 0, at), text.rfind("}", 0, at)
     if opened > closed:
         end = text.find("}", at)
         return text[opened : end if end >= 0 else at + 300]
     start = text.rfind("\n", 0, at) + 1
-    indent = len(text[start:at]) - len(text[start:at].lstrip(" -"))
-    lines = [text[start : text.find("\n", at) if "\n" in text[at:] else len(text)]]
-    for line in text[start + len(lines[0]) + 1 :].splitlines()[:12]:
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    indent = _indent(text[start:end])
+    for _ in range(12):  # back to the item's first line: `port: 9114` may come before `host:`
+        if start == 0 or text[start:end].lstrip(" ").startswith("- "):
+            break
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if _indent(text[previous : start - 1]) != indent:
+            break
+        start = previous
+    lines = [text[start:end]]
+    for line in text[end + 1 :].splitlines()[:12]:
         if line.lstrip().startswith("- ") or len(line) - len(line.lstrip()) < indent:
             break
         lines.append(line)

@@ -262,7 +262,7 @@ def _problems(
     problems += figure_problems(reading, required, outputs)
     problems += required_unit_problems(reading, required)
     problems += identifier_problems(reading, outputs)
-    called = [json.dumps(c.args) for c in facts.calls if c.args]
+    called = [c.command_text() for c in facts.calls]
     problems += address_problems(reading, outputs, called)
     problems += unknown_user_problems(reading, outputs)
     problems += crossed_parent_problems(reading)

@@ -85,8 +85,6 @@ def _number(text: str) -> float:
 
 _PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b)")
 _OUT_OF_ITSELF = re.compile(r"(?<![\d.])(\d+)\s*(?:/|of)\s*\1(?![\d.])")
-
-
 # a field that holds a share: `active_shards_percent_as_number: 89.83`, `"cpu_pct": 41`
 _SHARE_FIELD = re.compile(
     r"\w*(?:percent|pct|ratio|share|usage|util)\w*[\"']?\s*[:=]\s*[\"']?(\d+(?:\.\d+)?)\b",
@@ -100,8 +98,7 @@ class Stated:
     def __init__(self, texts: list[str], loose: bool = True, world: str = "") -> None:
         """`loose`: every run of digits counts as stated, the ones inside identifiers too (a
         tool output's figures are glued to anything); off for one record's own figures.
-        `world`: the whole environment, read or not, held only against a figure's unit (the
-        journal the agent filtered out still says the 30.00 timeout took 30011 ms)."""
+        `world`: the whole environment, read or not, held only against a bare figure's unit."""
         # tool output glues figures to punctuation ("[1020054732/972.7mb]", "timeout=30s")
         self.texts = texts
         self._clocks: list[int] | None = None
@@ -109,8 +106,8 @@ class Stated:
         self.figures: list[Quantity] = [q for t in loosened for q in quantities(t)]
         self.keyed = [q for t in texts for q in _keyed_units(t)]
         self.figures += self.keyed
-        sized = [q for q in quantities(_GLUE.sub(" ", world[:400_000])) if q.dimension]
-        self.world = [q for q in sized if q.dimension in ("bytes", "seconds")]
+        self._world_text = world[:400_000]
+        self._world: list[Quantity] | None = None
         digits: set[float] = (
             {_number(m.group()) for t in texts for m in _DIGITS.finditer(t)} if loose else set()
         )
@@ -190,7 +187,10 @@ class Stated:
         own = q.value / q.raw if q.raw else 1.0
         others = [f for f in factors(q.dimension) if not _close(f, own, 0.1)]
         world = world and q.raw >= 10  # "one second": small numbers collide by chance
-        pool = self.keyed if keyed else [*self.figures, *(self.world if world else ())]
+        if world and self._world is None:  # read once, when a bare figure needs it
+            found = quantities(_GLUE.sub(" ", self._world_text))
+            self._world = [f for f in found if f.dimension in ("bytes", "seconds")]
+        pool = self.keyed if keyed else [*self.figures, *((self._world or []) if world else [])]
         same = [f for f in pool if f.dimension == q.dimension]
         return any(_close(q.raw * k, f.value, 0.02) for k in others for f in same)
 

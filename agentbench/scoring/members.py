@@ -15,6 +15,7 @@ from agentbench.scoring.reading import (
     COUNT_SUBJECT,
     Reading,
     SpanFn,
+    asides_after,
     parenthetical,
     show_key,
     tail_phrase,
@@ -74,19 +75,17 @@ def _parts(reading: Reading, s: int, families: set[str], find: SpanFn | None) ->
     name that phrase and are left out."""
     group = reading.groups[s]
     parts: list[list[int]] = [[]]
-    skip = False
+    skip: set[int] = set()
     for c, clause in enumerate(group):
-        inside = parenthetical(clause)
-        if c and not inside and COUNT_SUBJECT.match(clause.text):
+        if c and not parenthetical(clause) and COUNT_SUBJECT.match(clause.text):
             parts.append([])
-        if skip and inside:
+        if c in skip:
             continue
-        skip = False
         parts[-1].append(c)
         span = find(clause.text) if find else None
         named = any(k in families for _, _, k in reading.mentions[s][c])
         if span is not None and not named and tail_phrase(clause.text, span):
-            skip = True
+            skip.update(asides_after(group, c))
     return [p for p in parts if p]
 
 

@@ -74,6 +74,16 @@ _VERB = re.compile(
 )
 
 
+def asides_after(group: list[Clause], c: int) -> list[int]:
+    """The clauses in parentheses right after clause c: "redeploy (dep-70f1, dep-72b0)"."""
+    out = []
+    for i in range(c + 1, len(group)):
+        if not parenthetical(group[i]):
+            break
+        out.append(i)
+    return out
+
+
 def parenthetical(clause: Clause) -> bool:
     """Whether the clause lies inside parentheses of its sentence: "(override for Priya)"."""
     at = clause.sentence.find(clause.text) if clause.sentence else -1
@@ -175,12 +185,12 @@ class Reading:
         after the clause name that phrase, not the statement."""
         group = self.groups[s]
         later = []  # a clause after "so" states its own subject: the search stops there
-        attached = tail  # "the 3 failures were followed by a redeploy (dep-70f1, dep-72b0)"
+        # "the 3 failures were followed by a redeploy (dep-70f1, dep-72b0)": the redeploy's
+        attached = set(asides_after(group, c)) if tail else set()
         for i in range(c + 1, len(group)) if after else ():
             if group[i].consequence:
                 break
-            attached = attached and parenthetical(group[i])
-            if not attached:
+            if i not in attached:
                 later.append(i)
         order = [*range(c - 1, -1, -1), *later]
         if aside:  # parentheses are asides: what they name is not the clause's subject
