@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import combinations
 
 from agentbench.scoring.clocks import CLOCK_TIME
@@ -48,10 +48,14 @@ _LONG = re.compile(
 # an interval as SQL or ps prints it: 00:43:14, 1 day 02:03:04
 _INTERVAL = re.compile(r"(?<![\d:.])(?:(\d+)\s+days?\s+)?(\d{1,3}):([0-5]\d):([0-5]\d)(?![\d:])")
 _AGE = re.compile(r"(?<![\w.:/-])(?=\d)(?:\d+d)?(?:\d+h)?(?:\d+m(?!i))?(?:\d+s)?(?![\w.:/-])")
-# a field whose name gives its unit: replica_lag_s, timeoutSeconds, duration_ms
+# a field whose name gives its unit: replica_lag_s, timeoutSeconds, duration_ms,
+# escalation_after_minutes, retention_days
 _KEYED = re.compile(
-    r"\b\w*?(_s|_secs?|_seconds|Seconds|_ms|Ms|_millis)\b\"?\s*[:=]\s*(\d+(?:\.\d+)?)"
+    r"\b\w*?(_s|_secs?|_seconds|Seconds|_ms|Ms|_millis|_mins?|_minutes|Minutes|_hours?|_hrs"
+    r"|Hours|_days|Days)\b\"?\s*[:=]\s*(\d+(?:\.\d+)?)"
 )
+_KEYED_UNIT = {"ms": 0.001, "millis": 0.001, "min": 60.0, "mins": 60.0, "minutes": 60.0}
+_KEYED_UNIT |= {"hour": 3600.0, "hours": 3600.0, "hrs": 3600.0, "days": 86400.0}
 _STATUSES = re.compile(r"[1-5]\d\ds")
 # a duration printed as an age, how long ago: "7 (4m11s ago)", "Exited (1) 38 minutes ago"
 _AGO = re.compile(r"(?:\d+\s*[a-z]*\s*){1,4}ago\b", re.IGNORECASE)
@@ -116,10 +120,7 @@ def _intervals(text: str) -> list[float]:
         + int(m.group(4))
         for m in _INTERVAL.finditer(text)
     ]
-    for m in _KEYED.finditer(text):  # "replica_lag_s": 3, timeoutSeconds: 5, took_ms=120
-        out.append(
-            float(m.group(2)) * (0.001 if m.group(1).lower().endswith(("ms", "millis")) else 1)
-        )
+    out += _keyed_lengths(text)  # "replica_lag_s": 3, timeoutSeconds: 5, took_ms=120
     for m in _AGE.finditer(text):
         if m.group():
             pairs = re.findall(r"(\d+)([dhms])", m.group())
@@ -164,6 +165,35 @@ def environment_clock(environment: Environment) -> list[str]:
     """The simulated clock ("now") each section of the environment declares, as written."""
     sections = (environment.system, environment.cluster, environment.sql)
     return [str(s.now) for s in sections if s is not None and getattr(s, "now", None)]
+
+
+# an output that prints ages: kubectl's AGE and LAST SEEN columns, "4m11s ago"
+_AGED = re.compile(r"\bAGE\b|\bLAST SEEN\b|\bAge\b|\bago\b")
+
+
+def aged_moments(outputs: list[str], environment: Environment) -> list[str]:
+    """The moments the outputs' ages work back to from the environment's clock, as ISO text: a
+    pod 22m old at 10:50 UTC was created about 10:28 UTC, a time the answer may state."""
+    now = [
+        (at, clock.rstrip().endswith(("Z", "+00:00")))
+        for clock in environment_clock(environment)
+        for at, timed in _instants([m for m, _, _ in moments(clock)], 2026)
+        if timed
+    ]
+    ages: set[float] = set()
+    for text in outputs:
+        text = text[:200_000]
+        if not _AGED.search(text):
+            continue
+        ages |= {v for m in _AGO.finditer(text) for v in _age_values(m.group())}
+        for m in _AGE.finditer(text):
+            pairs = re.findall(r"(\d+)([dhms])", m.group())
+            ages.add(sum(int(n) * {"d": 86400, "h": 3600, "m": 60, "s": 1}[u] for n, u in pairs))
+    return [
+        f"{at - timedelta(seconds=age):%Y-%m-%dT%H:%M:%S}{'Z' if utc else ''}"
+        for at, utc in now[:2]
+        for age in sorted(a for a in ages if a > 0)[:_LIMIT]
+    ]
 
 
 def elapsed_problems(
@@ -251,11 +281,14 @@ def _age_values(said: str) -> list[float]:
 
 
 def _keyed_lengths(text: str) -> list[float]:
-    """Fields named for a run's length and their unit: `uptime_s: 86033`, `duration_ms=120`."""
-    return [
-        float(m.group(2)) * (0.001 if m.group(1).lower().endswith(("ms", "millis")) else 1)
-        for m in _KEYED.finditer(text)
-    ]
+    """Seconds of the fields named for their unit: `uptime_s: 86033`, `duration_ms=120`."""
+    return [float(m.group(2)) * _keyed_unit(m.group(1)) for m in _KEYED.finditer(text)]
+
+
+def _keyed_unit(suffix: str) -> float:
+    """Seconds in the unit a field's name ends with (`_ms`, `Minutes`, `_days`)."""
+    word = suffix.lstrip("_").lower()
+    return 0.001 if word in ("ms", "millis") else _KEYED_UNIT.get(word, 1.0)
 
 
 def _bare(said: str, sources: list[str]) -> bool:

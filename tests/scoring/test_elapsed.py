@@ -35,6 +35,9 @@ def problems(answer: str, seen: list[str]) -> list[str]:
         ("The export took 4 minutes.", ["duration 00:04:12"], False),  # an interval printed
         ("The export took 9 minutes.", ["duration 00:04:12"], True),
         ("The replica is about 3 s behind.", ['"replica_lag_s": 3', EXPIRED], False),  # unit key
+        ("It escalates after 15 minutes.", ["escalation_after_minutes: 15", EXPIRED], False),
+        ("It escalates after 25 minutes.", ["escalation_after_minutes: 15", EXPIRED], True),
+        ("Backups are kept for 14 days.", ["retention_days=14", EXPIRED], False),
         ("Evicted three times in the last 84 minutes.", ["12m (x3 over 84m)", EXPIRED], False),
         # clock times of one day: the prompt's 08:00 and a file's 10:00 handover
         (
@@ -87,3 +90,25 @@ def test_an_age_is_not_how_long_it_ran() -> None:
     assert problems("It last restarted about 4 minutes ago.", [pods, last]) == []
     compose = "ledger-worker-1   Exited (1) 38 minutes ago"
     assert problems("After running for about 38 minutes, the worker crashed.", [compose])
+
+
+def test_an_age_works_back_to_the_moment_it_started() -> None:
+    from agentbench.scoring.clocks import unstated_time_problems
+    from agentbench.scoring.elapsed import aged_moments
+
+    cluster = Environment.model_validate({"cluster": {"now": "2026-11-29T10:50:30Z"}})
+    pods = (
+        "NAME        READY   STATUS             RESTARTS       AGE\n"
+        "coredns-1   0/1     CrashLoopBackOff   9 (1m ago)     22m"
+    )
+    aged = aged_moments([pods], cluster)
+    assert "2026-11-29T10:28:30Z" in aged
+
+    def fails(answer: str) -> bool:
+        reading = Reading(answer, declared_entities(cluster, ""), [], [])
+        return bool(unstated_time_problems(reading, [pods, *aged]))
+
+    assert not fails("The pod was created around 10:28 UTC.")
+    assert fails("The pod was created around 09:28 UTC.")
+    # no ages printed, nothing to work back from
+    assert aged_moments(["memory: 500m"], cluster) == []
