@@ -33,7 +33,7 @@ from agentbench.scoring.quantities import (
 )
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
-from agentbench.scoring.totals import column_sums
+from agentbench.scoring.totals import column_sums, product_or_quotient
 from agentbench.tasks.expectations import Fact
 
 _PAIRS_LIMIT = 300  # distinct stated figures combined pairwise, at most
@@ -300,7 +300,9 @@ def figure_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> 
                     )
                     and not identifier_part(said, [entities.prompt, *outputs])
                     and not _summed(q.raw, reading, stated)
-                    and not _product_or_quotient(said, q.raw, reading, stated)
+                    and not product_or_quotient(
+                        said, q.raw, _read_figures(reading, stated, least=1), clause.text
+                    )
                     and not (
                         (said.endswith("%") or _PERCENT.match(clause.text[q.end :]))
                         and _ratio_of(
@@ -378,23 +380,3 @@ def _summed(value: float, reading: Reading, stated: Stated) -> bool:
     ("1,236 open in total: 1187, 31 and 18"); pairs are among the stated figures' own sums."""
     shown = _read_figures(reading, stated, least=float("-inf"))
     return any(abs(a + b + c - value) < 0.005 for a, b, c in combinations(shown, 3))
-
-
-def _product_or_quotient(said: str, value: float, reading: Reading, stated: Stated) -> bool:
-    """Whether the figure is the product or quotient of two figures the answer itself gives,
-    each one read, to the precision it is written in ("48,213.40 over 28 orders ... an average
-    of 1,721.91"; "4 replicas x 64 MiB = 256 MiB"). A figure of fewer than three significant
-    digits is left out: too many pairs give it by chance."""
-    number = re.sub(r"[^\d.]", "", said).strip(".")
-    if len(number.replace(".", "").lstrip("0")) < 3:
-        return False
-    decimals = len(number.split(".", 1)[1]) if "." in number else 0
-    slack = 0.5 * 10**-decimals + 1e-9
-    shown = _read_figures(reading, stated, least=1)
-    for a in shown:
-        for b in shown:
-            if a is b or a == value or b == value:
-                continue
-            if abs(a * b - value) <= slack or (b and abs(a / b - value) <= slack):
-                return True
-    return False

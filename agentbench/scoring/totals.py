@@ -1,5 +1,6 @@
-"""Totals read off the data: a column summed over the records a tool printed is a figure the
-data states, not one the answer invents (the 102 on hand of three warehouses)."""
+"""Figures worked from the data: a column summed over the records a tool printed is a figure
+the data states, not one the answer invents (the 102 on hand of three warehouses); a product
+or quotient of figures read, and a rate over the days or hours of a period, are worked too."""
 
 from __future__ import annotations
 
@@ -52,3 +53,33 @@ def _table_sums(text: str) -> set[float]:
 
 def _numeric(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+# a rate over a period's calendar units: "≈ €6,887.63 per day" for a week's 48,213.40
+_RATE = re.compile(
+    r"\b(?:per|a|an|each|every)\s+(?:day|hour|week|minute|month)\b|\b(?:daily|hourly)\b"
+    r"|/\s?(?:day|d|hour|h|week|wk|min)\b",
+    re.IGNORECASE,
+)
+_CALENDAR = (7.0, 24.0, 60.0, 28.0, 30.0, 31.0, 168.0, 365.0)
+
+
+def product_or_quotient(said: str, value: float, shown: list[float], clause: str) -> bool:
+    """Whether the figure is the product or quotient of two figures the answer gives, each one
+    read (`shown`), to the precision it is written in ("48,213.40 over 28 orders ... an
+    average of 1,721.91"; "4 replicas x 64 MiB = 256 MiB"), or, in a clause of a rate, a read
+    figure over a period's days, hours or minutes. A figure of fewer than three significant
+    digits is left out: too many pairs give it by chance."""
+    number = re.sub(r"[^\d.]", "", said).strip(".")
+    if len(number.replace(".", "").lstrip("0")) < 3:
+        return False
+    decimals = len(number.split(".", 1)[1]) if "." in number else 0
+    slack = 0.5 * 10**-decimals + 1e-9
+    divisors = [*shown, *(_CALENDAR if _RATE.search(clause) else ())]
+    for a in shown:
+        for b in divisors:
+            if a is b or a == value or b == value:
+                continue
+            if abs(a * b - value) <= slack or (b and abs(a / b - value) <= slack):
+                return True
+    return False

@@ -110,6 +110,10 @@ def test_a_product_or_quotient_of_the_answers_own_read_figures_is_working() -> N
 
     assert problems("48,213.40 EUR over 28 orders: an average order of €1,721.91.") == []
     assert problems("48,213.40 EUR over 28 orders: an average order of €1,821.91.")
+    # a rate over the week's days: 48,213.40 / 7
+    assert problems("48,213.40 EUR for the week, about €6,887.63 per day.") == []
+    assert problems("48,213.40 EUR for the week, about €6,987.63 per day.")
+    assert problems("48,213.40 EUR for the week; €6,887.63 was paid by card.")  # no rate
 
 
 def test_arithmetic_in_words_is_an_equation_when_it_is_right() -> None:
