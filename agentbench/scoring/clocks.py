@@ -6,7 +6,9 @@
   a certificate's "23:59:59 GMT".
 - A time labelled UTC (or Z, GMT) must be a moment the prompt or an output states, in any
   zone or none (a log's bare `02:02:11`): "in maintenance until 17:00 UTC" where the API said
-  15:00 UTC is a wrong time, not a reading (a cron schedule's run times count as stated).
+  15:00 UTC is a wrong time, not a reading (a cron schedule's run times count as stated). A
+  time in another zone must name a stated instant too, or be a clock some output wrote:
+  "07:59:59 PST" for a notAfter of 23:59:59 GMT turned the conversion's sign around.
   A clock time with no zone ("the last run was at 18:00", "7:42 pm") must be a moment stated
   too, or a time some output wrote as it stands in its own zone; a duration ("took 00:02:13",
   "02:30 elapsed") and a time inside code (`--since 18:00`) are not clock times.
@@ -15,7 +17,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from agentbench.scoring.cron import cron_times
 from agentbench.scoring.quantities import Moment, moments
@@ -143,8 +145,7 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
         for clause in group:
             for m in CLOCK_TIME.finditer(clause.text):
                 offset = _zone_after(clause.text, m.end())
-                if offset is not None and offset.total_seconds() != 0:
-                    continue
+                shift = round(offset.total_seconds() / 60) if offset is not None else 0
                 at = _bare_clock(clause.text, m) if offset is None else _minutes(m)
                 if at == 0 or (at == _DAY_END and _RANGE.search(reading.sentence(s))):
                     continue  # "from 2026-11-16 00:00 UTC to 2026-11-22 23:59:59 UTC": bounds
@@ -156,13 +157,15 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
                 stated = seen | written if offset is None else seen
                 near = {(at - 1) % 1440, at, (at + 1) % 1440}
                 if offset is None:  # a bare time in a zone the answer names, of a moment read
-                    near |= {(t - shift) % 1440 for t in list(near) for shift in shifts}
+                    near |= {(t - z) % 1440 for t in list(near) for z in shifts}
                     hit = near & stated
+                elif shift:  # "07:59:59 PST": the instant it names, or a clock some output wrote
+                    hit = {(t - shift) % 1440 for t in near} & seen or near & written
                 else:  # a UTC time the answer converted from a local time an output wrote
-                    local = {(t + shift) % 1440 for t in near for shift in shifts}
+                    local = {(t + z) % 1440 for t in near for z in shifts}
                     hit = near & stated or local & written
                 if not hit:
-                    zone = " UTC" if offset is not None else ""
+                    zone = "" if offset is None else f" UTC{shift / 60:+g}" if shift else " UTC"
                     return [f"time {m.group()}{zone} is stated in no call, output or the prompt"]
     return []
 
@@ -243,6 +246,10 @@ def dated_clock_problems(reading: Reading, texts: list[str]) -> list[str]:
         return []
     dated: dict[tuple[int, int, int | None], set[tuple[int, int]]] = {}
     undated: set[tuple[int, int, int | None]] = set()
+    # zones the answer names: a moment read in UTC may be given on its day there ("28 Nov
+    # 20:42 Berlin time" for 2026-11-28T19:42:13Z)
+    whole = " ".join(reading.sentence(s) for s in range(len(reading.groups)))
+    shifts = [timedelta(hours=h) for h in zones_named(whole) if h]
     for text in texts:
         text = text[:200_000]
         spans = []
@@ -250,6 +257,9 @@ def dated_clock_problems(reading: Reading, texts: list[str]) -> list[str]:
             spans.append((start, end))
             if m.hour is not None and m.minute is not None:
                 dated.setdefault((m.hour, m.minute, m.second), set()).add((m.month, m.day))
+                for local in _in_zones(m, _zone_after(text, end), shifts):
+                    key = (local.hour, local.minute, m.second and local.second)
+                    dated.setdefault(key, set()).add((local.month, local.day))
         for c in CLOCK_TIME.finditer(text):
             if not any(a <= c.start() < b for a, b in spans):
                 undated.add(_clock(c))
@@ -279,6 +289,17 @@ def dated_clock_problems(reading: Reading, texts: list[str]) -> list[str]:
                     f"it on {others}"
                 ]
     return []
+
+
+def _in_zones(m: Moment, offset: timedelta | None, shifts: list[timedelta]) -> list[datetime]:
+    """The moment as each of the zones shifted to would show it (none where it has no zone)."""
+    if offset is None or not shifts:
+        return []
+    try:
+        at = datetime(m.year or 2026, m.month, m.day, m.hour or 0, m.minute or 0, m.second or 0)
+    except ValueError:
+        return []
+    return [at - offset + shift for shift in shifts]
 
 
 _DAYS_SAID = re.compile(r"\b(\d{1,3})[\s-]*(?:days?|d)\b", re.IGNORECASE)

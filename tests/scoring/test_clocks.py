@@ -49,6 +49,12 @@ SEEN = [
         ("| 02:02:11 | 03:02:11 | run failed |  (UTC and CET columns)", True),
         ("The run failed at 04:02 (CET).", False),
         ("The shift starts at 13:00 UTC (14:00 in Berlin).", True),
+        # a time in another zone names an instant too: 23:59:59 GMT is 15:59:59 PST
+        ("It expired at 15:59:59 PST on Nov 28.", True),
+        ("It expired at 07:59:59 PST on Nov 29.", False),  # the conversion's sign turned
+        ("It expired at 00:59:59 CET.", True),
+        ("The maintenance ends 16:00 CET.", True),  # 15:00 UTC
+        ("The maintenance ends 18:00 CET.", False),
     ],
 )
 def test_a_utc_time_must_be_a_moment_stated(answer: str, passes: bool) -> None:
@@ -103,6 +109,9 @@ PAYMENT = [
         ("The job ran on 2026-11-06 from 23:58:10 to 00:02:41.", True),  # past midnight
         ("It was not declined on 2026-11-06 at 21:16:53.", True),  # negated
         ("The second attempt, 2026-11-07 21:16:53, was declined.", True),  # dated itself
+        # a UTC moment given on its day in a zone the answer names: 23:16 in Helsinki (UTC+2)
+        ("In Helsinki time the second attempt was on 7 Nov at 23:16:53.", True),
+        ("In Helsinki time the second attempt was on 6 Nov at 23:16:53.", False),
     ],
 )
 def test_a_clock_time_dated_by_its_sentence_must_be_on_that_day(answer: str, passes: bool) -> None:
