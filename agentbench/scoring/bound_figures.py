@@ -35,7 +35,8 @@ from agentbench.tasks.expectations import Fact
 # a number that names a thing rather than measures it: "order 88412", "invoice 1207"
 NAMED_BY = re.compile(
     r"\b(?:orders?|invoices?|tickets?|customers?|users?|accounts?|jobs?|builds?|runs?|prs?"
-    r"|issues?|incidents?|cases?|requests?|transactions?|payments?|deploys?|releases?)\W{0,3}$",
+    r"|issues?|incidents?|cases?|requests?|transactions?|payments?|deploys?|releases?)\W{0,3}"
+    r"(?:\d+\W{0,2}(?:,|and|or|&)\s*)*$",  # and the rest of its list: "PR 4398, 4411"
     re.IGNORECASE,
 )
 # a date or clock time is no figure of the record: 2026-11-26 08:12 holds neither 11 nor 6

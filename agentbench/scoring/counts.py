@@ -181,9 +181,10 @@ def restart_count_problems(reading: Reading, outputs: list[str]) -> list[str]:
     for group in reading.groups:
         sentence = " ".join(c.text for c in group)  # "Restart count: 8" spans two clauses
         starts = [sum(len(c.text) + 1 for c in group[:i]) for i in range(len(group))]
-        for m in _RESTARTS_SAID.finditer(sentence):
+        plain = sentence.replace("*", " ")  # "restarted **31 times**": emphasis, same offsets
+        for m in _RESTARTS_SAID.finditer(plain):
             said = int(m.group("a") or m.group("b") or m.group("c"))
-            if said in allowed or _ROUGHLY.search(sentence[: m.start()]):
+            if said in allowed or _ROUGHLY.search(plain[: m.start()]):
                 continue
             at = max(i for i, start in enumerate(starts) if start <= m.end() - 1)
             clause, lo = group[at], starts[at]
@@ -191,7 +192,8 @@ def restart_count_problems(reading: Reading, outputs: list[str]) -> list[str]:
             if stance_at(clause, span) is not Stance.asserted:
                 continue
             shown = ", ".join(str(n) for n in sorted(printed)[:6])
-            return [f"says {m.group().strip()!r}; the restart counts read are {shown}"]
+            said_as = sentence[m.start() : m.end()].strip()
+            return [f"says {said_as!r}; the restart counts read are {shown}"]
     return []
 
 

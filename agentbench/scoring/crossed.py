@@ -124,6 +124,8 @@ def glossed_record_problems(reading: Reading, answer: str) -> list[str]:
             inside = [(a, b, k) for a, b, k in found if item_lo <= a and b <= item_hi]
             if not inside or _RELATING.search(text, item_lo, item_hi):
                 continue
+            if re.match(r"[*_`]*\s*[:=]", text[inside[-1][1] : item_hi]):
+                continue  # "AMS-1: 11-4=7, BER-2: 36-9=27": another key of a list, no gloss
             label = text[item_lo : inside[0][0]] + text[inside[-1][1] : item_hi]
             if len(re.findall(r"[A-Za-z]+", label)) > 2:
                 continue

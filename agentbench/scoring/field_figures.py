@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from agentbench.scoring.bound_figures import NAMED_BY
 from agentbench.scoring.quantities import Quantity, quantities
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
@@ -66,6 +67,8 @@ def field_figure_problems(reading: Reading) -> list[str]:
                 value = _key(q)
                 if value not in every or (q.dimension is None and q.raw < 10):
                     continue
+                if q.dimension is None and NAMED_BY.search(text[: q.start]):
+                    continue  # "the pods of PR 4398": a number that names, not a field's
                 labels = _labels(text, q, fields)
                 if q.dimension is None and _counts(text, q) and not _named_field(text, q, labels):
                     continue  # "3 pods", "2 replicas": a count of things, not a field's value

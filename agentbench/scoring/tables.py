@@ -222,11 +222,14 @@ def _crossed(
     own = set().union(*(cells[r] for r in rows))
     others = set().union(*(c for i, c in enumerate(cells) if i not in rows))
     text = MOMENT.sub(lambda m: " " * len(m.group()), clause.text)
+    # the sentence before the clause: "(PR 4398, 4411, 4420)" reads as clauses of one number
+    at = clause.sentence.find(clause.text)
+    lead = clause.sentence[max(0, at - 40) : at] if at > 0 else ""
     for m in _FIGURE.finditer(text):
         start, raw = m.start(), float(m.group(1).replace(",", ""))
         if not part[0] <= start < part[1] or any(a <= start < b for a, b, _ in found):
             continue  # outside the part, or a digit of the row's own name (`/dev/nvme1n1`)
-        if NAMED_BY.search(text[:start]) or re.fullmatch(r"\d{5,}", m.group()):
+        if NAMED_BY.search(lead + text[:start]) or re.fullmatch(r"\d{5,}", m.group()):
             continue  # a number that names ("order 99813", "pid 1402", 45917): no figure
         if raw < 10 and m.group() == m.group(1):
             continue  # a bare digit counts steps, tries and pods as often as any row's cell

@@ -67,6 +67,8 @@ def test_a_neighbour_row_s_value_said_of_a_record_fails(answer: str, fails: bool
         ("Subject: Resolved: INC-2291 – Nightly invoice export stuck", True),
         ("Subject: Resolved: INC-2291 – Checkout 5xx after payment provider failover", False),
         ("INC-2291 (resolved after INC-2288) is closed.", False),  # relates, does not gloss
+        # a list of keys and values, each its own record: no gloss
+        ("Two incidents (INC-2291: open, INC-2288: resolved).", False),
     ],
 )
 def test_a_record_glossed_with_another_row_s_name_fails(answer: str, fails: bool) -> None:
@@ -90,6 +92,8 @@ GET_PODS = (
     ("answer", "fails"),
     [
         ("nginx has restarted 31 times in 14 minutes.", True),
+        ("the container has been restarted **31 times** so far", True),  # emphasis
+        ("the container has been restarted **7 times** so far", False),
         ("It is at 31 restarts.", True),
         ("Restart count: 8.", True),
         ("nginx has restarted 7 times; each run ends OOMKilled.", False),
