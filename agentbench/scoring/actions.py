@@ -162,6 +162,17 @@ _CITATIONS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
 ]
 
 
+# past tenses that do not end in -ed
+_PAST = frozenset({"set", "reset", "ran", "reran", "re-ran", "undid", "undone", "sent", "rewrote"})
+
+
+def _imperative(said: str) -> bool:
+    """Whether a verb carried from an earlier clause's "I" is a base form, an instruction
+    ("…; fix the password and re-run"), not a past report ("…, then rolled it back")."""
+    word = said.split()[0].lower() if said.split() else ""
+    return not word.endswith("ed") and word not in _PAST
+
+
 def _changes_for(verb: str) -> frozenset[str] | None:
     return next(actions for name, _, actions in _ACTIONS if name == verb)
 
@@ -197,6 +208,8 @@ def claimed_action_problems(
             found = _FIRST_PERSON.search(text) or _COORDINATED.search(text)
             if not found and any(SUBJECT.search(x.text) for x in group[:c]):
                 found = _LEADING.match(text)  # "I read the logs, then rolled the deployment"
+                if found and _imperative(found.group(found.lastgroup or 0)):
+                    continue  # "… I hit at first was my own read; fix the password and re-run"
             if not found and c == 0 and s < len(reading.groups):
                 found = _REPORT_LINE.match(text)
             if not found:

@@ -210,7 +210,24 @@ def sentence_clauses(text: str) -> list[list[Clause]]:
                     after_so = False
         _disown(group)
         _negated_list(group)
+        _alternatives(group, sentence)
     return out
+
+
+# a parenthesised list of alternatives: "(manual ALTER, a hotfix script, or a branch's
+# migration)" asserts none of them
+_PARENTHESES = re.compile(r"\(([^()]{1,600})\)")
+_OR = re.compile(r",[^,]*?\bor\s", re.IGNORECASE)  # "A, B or C", "A, B, or C"
+
+
+def _alternatives(group: list[Clause], sentence: str) -> None:
+    spans = [m.span(1) for m in _PARENTHESES.finditer(sentence[:20_000]) if _OR.search(m.group(1))]
+    if not spans:
+        return
+    for index, clause in enumerate(group):
+        at = sentence.find(clause.text)
+        if at >= 0 and any(a <= at and at + len(clause.text) <= b for a, b in spans):
+            group[index] = replace(clause, hedged_before=True)
 
 
 # "I have not edited, reloaded or restarted anything": a negation that ends its clause on the

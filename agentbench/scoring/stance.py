@@ -91,6 +91,8 @@ _COUNTERFACTUAL = re.compile(
     r"\s+like)\b",
     re.IGNORECASE,
 )
+# a value of a notation explained, not the one in use: "(1-5 = Mon-Fri; 0 or 7 would be Sunday)"
+_NOTATION = re.compile(r"\W*[\d`'\"][^,;]{0,20}?\b(?:would|will)\s+(?:be|mean)\s*$", re.IGNORECASE)
 # the consequence of a condition in the same clause: "if she doesn't acknowledge it escalates"
 _CONSEQUENT = re.compile(
     r"\b(?:then|it|they|this|that|he|she|we|you|(?:the|a|an|its|their)\s+\w+)\s+"
@@ -109,7 +111,7 @@ def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
         return Stance.negated  # "the secret is not missing": its own words deny it
     before = text[: span[0]]
     before = _DENIAL.sub(" ", before)  # "the role isn't allowed s3:PutObject": a denial stated
-    if _COUNTERFACTUAL.match(before):
+    if _COUNTERFACTUAL.match(before) or _NOTATION.match(before):
         return Stance.supposed  # "(that would be 137 / reason OOMKilled)": what is not the case
     if _CONDITION.match(before):
         if not _CONSEQUENT.search(before):

@@ -38,6 +38,8 @@ def unsupported_problems(
                 continue  # "roll back to 1.6.1", "you should refund it": advice, not history
             if cause.kind == "component" and _EXAMPLE.search(reading.sentence(o.sentence)):
                 continue  # "e.g. `EXPIRE key 129600` in Redis": an example, not the system
+            if cause.kind == "component" and _labels_code(reading.sentence(o.sentence), clause):
+                continue  # "- Redis: `EXPIRE key 129600`": how-to for one option of several
             attempt = cause.id == "unhealthy" and _ATTEMPT.search(clause[: o.span[0]])
             if attempt and _ERRORED.search("\n".join(outputs or [])):
                 continue  # "the first attempt on orders-db-2 failed": a call failed, not db-2
@@ -156,8 +158,18 @@ def _evidence(reading: Reading, own: tuple[str, ...], keys: frozenset[str]) -> s
 _CODE = re.compile(r"`[^`\n]+`")
 # a sentence that names a component as an example or a hypothetical
 _EXAMPLE = re.compile(
-    r"\b(?:e\.g\.|for example|for instance|such as|would|could|if you|in case)", re.IGNORECASE
+    r"\b(?:e\.g\.|for example|for instance|such as|would|could|if you|in case|depending on)",
+    re.IGNORECASE,
 )
+# a component that labels a line of code, as one option of a how-to list
+_LABEL = re.compile(r"\s*(?:\([^)]*\))?\s*:\s*`")
+
+
+def _labels_code(sentence: str, clause: str) -> bool:
+    """Whether the clause (a component's name) labels code in its sentence: "- Redis:
+    `EXPIRE key 129600`"."""
+    at = sentence.find(clause.strip())
+    return at >= 0 and bool(_LABEL.match(sentence, at + len(clause.strip())))
 
 # what before an event's words makes it advice, a plan or a condition, not a report of history
 _ADVICE = re.compile(

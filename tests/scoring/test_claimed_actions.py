@@ -149,11 +149,18 @@ def test_a_signal_sent_is_the_action_it_carries(task: Task) -> None:
         "I added up the three figures.",
         "I started by listing the jobs.",
         "I deleted and restarted nothing.",
+        # an instruction after a clause of one's own: no report of the fix
+        "The error I hit first was my own read; fix the migration and re-run the job.",
     ],
 )
 def test_reading_verbs_and_denied_actions_are_no_report(task: Task, claim: str) -> None:
     ok, why = check(task, f"{GOOD} {claim}", [READ_LOGS])
     assert ok, why
+
+
+def test_a_past_verb_carried_from_i_is_a_report(task: Task) -> None:
+    ok, why = check(task, f"{GOOD} I read the logs; restarted the job.", [READ_LOGS])
+    assert not ok and "(restart)" in why
 
 
 def test_a_check_carries_through_and_then(task: Task) -> None:

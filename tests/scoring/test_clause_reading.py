@@ -231,6 +231,19 @@ def test_a_counterfactual_describes_what_is_not_the_case() -> None:
     assert _stance(said, "OOMKilled") is Stance.supposed
 
 
+def test_a_parenthesised_list_of_alternatives_asserts_none_of_them() -> None:
+    said = "It got in some other way (a manual ALTER, a hotfix script or another migration)."
+    assert _stance(said, "hotfix") is Stance.hedged
+    said = "Three previews were there (PR 4398, PR 4411 and PR 4420)."
+    assert _stance(said, "PR 4411") is Stance.asserted
+
+
+def test_a_notation_value_explained_is_not_the_one_in_use() -> None:
+    said = "Nothing runs at weekends (day-of-week 1-5 = Mon-Fri, 0 or 7 would be Sunday)."
+    assert _stance(said, "Sunday") is Stance.supposed
+    assert _stance("The job also runs on Sunday.", "Sunday") is Stance.asserted
+
+
 def test_a_permission_refused_with_a_negation_is_the_denial_stated() -> None:
     said = "The role reports-prod-irsa isn't allowed s3:PutObject on the bucket."
     assert _stance(said, "PutObject") is Stance.asserted

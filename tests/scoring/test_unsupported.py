@@ -250,8 +250,8 @@ def test_an_account_nothing_shows_fails(tasks: dict[str, Task]) -> None:
     log = task.environment.files["/var/log/backup/nightly.log"]
     read = (log if isinstance(log, str) else log.content,)
     good = (
-        "The backup failed at 02:00:02: pg_dump got \"password authentication failed for user "
-        "backup\" from orders-db.internal, so nothing was uploaded."
+        'The backup failed at 02:00:02: pg_dump got "password authentication failed for user '
+        'backup" from orders-db.internal, so nothing was uploaded.'
     )
     ok, why = check(task, good, read)
     assert ok, why
@@ -324,7 +324,7 @@ def test_the_answers_number_in_another_unit_fails(said: str, passes: bool) -> No
 
 
 def test_a_state_of_an_attempt_on_an_entity_is_not_the_entity_s(tasks: dict[str, Task]) -> None:
-    """"The first attempt on orders-db-2 failed" says a call failed, which an output shows;
+    """ "The first attempt on orders-db-2 failed" says a call failed, which an output shows;
     "orders-db-2 failed" says the replica is unhealthy, which nothing supports."""
     task = tasks["err-readonly-replica-write"]
     assert task.reference[-1].answer is not None
@@ -347,3 +347,17 @@ def test_a_time_at_the_simulated_clock_is_stated(tasks: dict[str, Task]) -> None
     assert check(task, said.format("09:26"), read)[0]
     ok, why = check(task, said.format("09:56"), read)
     assert not ok and "09:56" in why
+
+
+def test_a_component_labelling_a_how_to_line_is_an_option_not_the_system(
+    tasks: dict[str, Task],
+) -> None:
+    """ "- Redis: `DEL certcheck`" shows how one of several stores does it; "the cache is
+    Redis" says what the system runs, which nothing read shows."""
+    task = tasks["ops-tls-cert-expired"]
+    read = ("notAfter=Nov 28 23:59:59 2026 GMT",)
+    base = "The certificate expired on Nov 28 23:59:59 2026 GMT."
+    how_to = f"{base}\n\nTo drop a cached check:\n- Redis: `DEL certcheck`\n- HTTP: `no-store`"
+    assert check(task, how_to, read)[0]
+    ok, why = check(task, f"{base} Its session cache is Redis.", read)
+    assert not ok and "redis" in why
