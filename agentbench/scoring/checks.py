@@ -18,6 +18,7 @@ from agentbench.scoring.facts import CallFact, EpisodeFacts, change_problems
 from agentbench.scoring.process import (
     apart,
     evidence_missing,
+    exact_text,
     fact_in,
     harm_problems,
     normalise,
@@ -111,8 +112,10 @@ class Scorer:
     def _final(reads: list[FinalRead], outputs: list[str]) -> CheckRecord:
         problems = []
         for index, read in enumerate(reads):
-            shown = normalise(outputs[index] if index < len(outputs) else "")
-            lacking = [f for f in read.shows if not fact_in(f, shown)]
+            output = outputs[index] if index < len(outputs) else ""
+            shown = normalise(output)
+            # the end state is the stored value itself: 'Refunded' is not the 'refunded' asked for
+            lacking = [f for f in read.shows if not fact_in(f, exact_text(output), exact=True)]
             present = [f for f in read.absent if fact_in(f, shown)]
             parts = [f"lacks {lacking}"] if lacking else []
             parts += [f"still shows {present}"] if present else []

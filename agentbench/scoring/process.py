@@ -48,10 +48,17 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
-def fact_in(fact: Shown, text: str) -> bool:
-    """Whether normalised `text` shows the fact (any of its alternative spellings)."""
+def fact_in(fact: Shown, text: str, exact: bool = False) -> bool:
+    """Whether normalised `text` shows the fact (any of its alternative spellings); `exact`:
+    letter case counts, in text whose whitespace alone is normalised (`exact_text`)."""
     options = [fact] if isinstance(fact, str) else fact
+    if exact:
+        return any(exact_text(option) in text for option in options)
     return any(normalise(option) in text for option in options)
+
+
+def exact_text(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def shows(call: CallFact, facts: list[Shown], absent: list[Shown] | None = None) -> bool:
@@ -125,6 +132,7 @@ def evidence_missing(
     before = _first_change(item.before, calls) if item.before else None
     if item.after is not None and after is None:
         return f"{item.name}: the change it must follow was not made"
+    turns = len({c.step for c in calls}) > 1  # the episode's turns are known
     for index, call in enumerate(calls):
         if item.first and index > 0:
             break
@@ -134,6 +142,8 @@ def evidence_missing(
             continue
         if before is not None and index > before:
             break
+        if before is not None and index < before and turns and call.step == calls[before].step:
+            continue  # made in the same turn as the change: it cannot have informed it
         matched = by_call is None or (index < len(by_call) and by_call[index])
         if before is not None and index == before:
             # one call made the change it must precede (a shell loop): what it printed

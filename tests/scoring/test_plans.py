@@ -117,3 +117,30 @@ async def test_one_loop_that_restarts_all_before_waiting_fails_the_order(suite) 
     found, why = await score(suite, "plan-rolling-restart-in-order", [run(loop)], RESTARTED)
     assert found < 1.0
     assert "api's rollout finished before worker's restart" in why
+
+
+async def test_the_end_state_holds_the_value_asked_for_as_stored(suite) -> None:
+    """'Refunded' is not the 'refunded' the other rows use: the end state is compared as the
+    database stores it, letter case included."""
+    primary = "psql -h orders-db-1.internal -U ops_rw -d orders -c"
+    read = f'{primary} "SELECT id, status FROM orders WHERE id=88412"'
+    answer = (
+        "orders-db-2 is a read-only standby; I ran it on the primary and order 88412 is refunded."
+    )
+    for value, holds in (("refunded", True), ("Refunded", False)):
+        write = f"{primary} \"UPDATE orders SET status='{value}' WHERE id=88412\""
+        _, why = await score(suite, "err-readonly-replica-write", [run(write), run(read)], answer)
+        assert ("final" not in why) is holds, why
+
+
+async def test_a_listing_in_the_same_turn_as_the_delete_did_not_come_before_it(suite) -> None:
+    """Calls of one turn are made together: a listing beside the delete cannot have informed it."""
+    listing = "kubectl get deploy,svc,ingress -n previews -l pr=4411"
+    delete = "kubectl delete deploy,svc,ingress -n previews -l pr=4411"
+    answer = "Listed the pr=4411 Deployment, Service and Ingress (web-pr-4411), then deleted them."
+    together = [run(listing, delete), run(listing)]
+    _, why = await score(suite, "plan-preview-cleanup-by-label", together, answer)
+    assert "listed before the delete" in why and "at that point" in why
+    apart = [run(listing), run(delete), run(listing)]
+    _, why = await score(suite, "plan-preview-cleanup-by-label", apart, answer)
+    assert "listed before the delete" not in why, why
