@@ -19,6 +19,7 @@ from agentbench.scoring.actions import (
     failed_call_claimed_problems,
 )
 from agentbench.scoring.addresses import address_problems, identifier_problems
+from agentbench.scoring.advice import advice_problems
 from agentbench.scoring.aftermath import stale_identity_problems, unverified_result_problems
 from agentbench.scoring.asked import spelling_problems
 from agentbench.scoring.assertions import Reading, fact_problems
@@ -41,7 +42,7 @@ from agentbench.scoring.counts import (
 )
 from agentbench.scoring.cron import run_count_problems
 from agentbench.scoring.crossed import crossed_value_problems, glossed_record_problems
-from agentbench.scoring.elapsed import elapsed_problems, environment_clock
+from agentbench.scoring.elapsed import aged_moments, elapsed_problems, environment_clock
 from agentbench.scoring.entities import declared_entities
 from agentbench.scoring.enums import enum_problems
 from agentbench.scoring.equivalences import equivalence_problems
@@ -49,10 +50,16 @@ from agentbench.scoring.facts import EpisodeFacts, condition_holds
 from agentbench.scoring.field_figures import field_figure_problems
 from agentbench.scoring.figures import figure_problems, required_unit_problems
 from agentbench.scoring.handover import handover_problems
+from agentbench.scoring.headline import headline_problems
 from agentbench.scoring.http_status import status_problems
 from agentbench.scoring.labels import swapped_label_problems
 from agentbench.scoring.lines import frame_problems, line_number_problems
-from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
+from agentbench.scoring.misconceptions import misconception_problems
+from agentbench.scoring.naming import (
+    crossed_parent_problems,
+    unknown_user_problems,
+    unread_name_problems,
+)
 from agentbench.scoring.only import uniqueness_problems
 from agentbench.scoring.pairs import pair_problems
 from agentbench.scoring.patterns import SlowPattern, task_pattern
@@ -283,7 +290,8 @@ def _problems(
     # and its own actions happen at the simulated clock's now ("09:16 I stopped legacy-admin")
     asked = [c.command_text() for c in facts.calls]
     now = environment_clock(environment)
-    problems += unstated_time_problems(reading, [prompt, *outputs, *happened, *asked, *now])
+    aged = aged_moments(outputs, environment)  # a pod 22m old at 10:50: created 10:28
+    problems += unstated_time_problems(reading, [prompt, *outputs, *happened, *asked, *now, *aged])
     problems += elapsed_problems(reading, [prompt, *outputs, *asked], environment, amounts)
     problems += half_day_problems(reading, [prompt, *outputs, *happened])
     problems += dated_clock_problems(reading, [prompt, *outputs, *happened])
@@ -298,6 +306,10 @@ def _problems(
     problems += field_figure_problems(reading)
     problems += equivalence_problems(reading)
     problems += claimed_action_problems(reading, facts.changes, facts.calls)
+    problems += advice_problems(answer, called, environment.sql is not None)
+    problems += headline_problems(answer, required)
+    problems += misconception_problems(reading)
+    problems += unread_name_problems(reading, answer, [prompt, *outputs, *called, *happened])
     problems += change_count_problems(reading, facts.changes)
     problems += claimed_check_problems(reading, facts.calls)
     problems += unverified_result_problems(reading, facts.calls)
