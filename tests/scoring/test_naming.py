@@ -75,3 +75,32 @@ def test_a_record_named_under_another_table_fails(said: str, passes: bool) -> No
 
     reading = Reading(said, declared_entities(TABLES, ""), [], [])
     assert (crossed_parent_problems(reading) == []) is passes
+
+
+def test_a_generated_name_no_call_showed_was_not_read() -> None:
+    """A pod's hash suffix cannot be guessed: naming a replica nothing printed says what was
+    not read; a name the outputs printed, or a plain one, is free to use."""
+    from agentbench.scoring.naming import unread_name_problems
+    from agentbench.scoring.reading import Reading
+
+    cluster = Environment.model_validate(
+        {
+            "cluster": {
+                "pods": [
+                    {"name": "search-api-7c9f6d5b8-2kqzv", "namespace": "search"},
+                    {"name": "search-api-7c9f6d5b8-wx4tn", "namespace": "search"},
+                    {"name": "redis-0", "namespace": "search"},
+                ]
+            }
+        }
+    )
+    seen = ["Found 2 pods, using pod/search-api-7c9f6d5b8-2kqzv\nERROR ..."]
+
+    def problems(answer: str) -> list[str]:
+        reading = Reading(answer, declared_entities(cluster, ""), [], [])
+        return unread_name_problems(reading, answer, seen)
+
+    assert problems("search-api-7c9f6d5b8-2kqzv logs the errors.") == []
+    assert problems("redis-0 is fine.") == []
+    found = problems("The other replica, search-api-7c9f6d5b8-wx4tn, is clean.")
+    assert found and "wx4tn" in found[0]
