@@ -51,7 +51,7 @@ from agentbench.scoring.field_figures import field_figure_problems
 from agentbench.scoring.figures import figure_problems, required_unit_problems
 from agentbench.scoring.handover import handover_problems
 from agentbench.scoring.headline import headline_problems
-from agentbench.scoring.http_status import status_problems
+from agentbench.scoring.http_status import status_party_problems, status_problems
 from agentbench.scoring.labels import swapped_label_problems
 from agentbench.scoring.lines import frame_problems, line_number_problems
 from agentbench.scoring.misconceptions import misconception_problems
@@ -283,6 +283,7 @@ def _problems(
     problems += pair_problems(reading, outputs)
     problems += enum_problems(reading, outputs)
     problems += status_problems(reading)
+    problems += status_party_problems(reading, outputs)
     problems += uniqueness_problems(reading)
     problems += crossed_row_problems(reading, outputs, amounts)
     problems += zone_problems(reading, outputs)

@@ -121,3 +121,52 @@ def status_problems(reading: Reading) -> list[str]:
         if problem:
             return [problem]
     return []
+
+
+# a status code as an answer names it: "HTTP 503", "status 429", "returns 503", "503 Service ..."
+_SAID_CODE = re.compile(
+    r"\b(?:HTTP(?:/[\d.]+)?|status(?:\s+code)?|code|returns?|returned|answer(?:s|ed)?|with)"
+    r"\W{0,3}(?P<a>[45]\d\d)\b|(?<![\w.:/-])(?P<b>[45]\d\d)\s+(?:" + _ANY_PHRASE + r")\b",
+    re.IGNORECASE,
+)
+# a name written as an identifier ("es-data-1", "search-api-7c9f6d5b8-2kqzv")
+_IDENTIFIER = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w/-])")
+# a status code as a log or a response line prints it: "failed: 429 circuit_breaking", " 503 ("
+_PRINTED_CODE = re.compile(r"(?:^|[\s:=\"'(])([45]\d\d)(?=[\s)\"',]|$)")
+
+
+def status_party_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """A status code said of a name whose own output lines print another code, while the code
+    said is printed only on lines that do not name it: "es-data-1 rejects searches with HTTP
+    503" where each line naming es-data-1 prints 429 and the 503 is what the API answered its
+    own client on another line."""
+    lines = [line for o in outputs for line in o[:400_000].splitlines()[:5_000]]
+    if not lines:
+        return []
+    for s, group in enumerate(reading.groups):
+        for c, clause in enumerate(group):
+            codes = [
+                (m, int(m.group("a") or m.group("b"))) for m in _SAID_CODE.finditer(clause.text)
+            ]
+            if not codes:
+                continue
+            names = {
+                n
+                for _, _, k in reading.mentions[s][c]
+                for n in reading.entities.by_key[k].names
+                if len(n) >= 4
+            } | set(_IDENTIFIER.findall(clause.text))
+            own = [line for line in lines if any(n in line for n in names)]
+            printed = {int(x) for line in own for x in _PRINTED_CODE.findall(line)}
+            for m, code in codes:
+                if not printed or code in printed:
+                    continue
+                elsewhere = any(str(code) in _PRINTED_CODE.findall(line) for line in lines)
+                if not elsewhere or stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                shown = ", ".join(str(x) for x in sorted(printed))
+                return [
+                    f"says {code} of {', '.join(sorted(names))[:60]}; the lines naming it print "
+                    f"{shown}, and {code} is printed only on lines that do not"
+                ]
+    return []

@@ -41,3 +41,27 @@ def test_a_code_with_another_code_s_meaning_fails(answer: str, fails: bool) -> N
 def test_a_table_row_of_empty_cells_is_read_without_error() -> None:
     table = "| | |\n|---|---|\n| Error | 503 Service Unavailable |\n"
     assert status_problems(Reading(table, declared_entities(Environment(), ""), [], [])) == []
+
+
+LOG = (
+    "09:51:04.429Z ERROR GET /v2/search?q=hdmi failed: 429 circuit_breaking_exception from "
+    "es-data-1 (products-v14)\n"
+    "09:51:04.430Z INFO  GET /v2/search?q=hdmi 503 (1527 ms)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "fails"),
+    [
+        ("es-data-1 rejects the searches with HTTP 503 Service Unavailable.", True),
+        ("es-data-1 rejects the searches with 429 (circuit breaker).", False),
+        ("The API answers its clients 503 because es-data-1 returns 429.", False),
+        ("The API returns 503 to its clients.", False),  # no name with lines of its own
+        ("es-data-1 did not return 503; it returned 429.", False),
+    ],
+)
+def test_a_status_code_belongs_to_the_party_whose_lines_print_it(answer: str, fails: bool) -> None:
+    from agentbench.scoring.http_status import status_party_problems
+
+    reading = Reading(answer, declared_entities(ENV, ""), [], [])
+    assert bool(status_party_problems(reading, [LOG])) is fails
