@@ -217,7 +217,8 @@ def sentence_clauses(text: str) -> list[list[Clause]]:
 # a parenthesised list of alternatives: "(manual ALTER, a hotfix script, or a branch's
 # migration)" asserts none of them
 _PARENTHESES = re.compile(r"\(([^()]{1,600})\)")
-_OR = re.compile(r",[^,]*?\bor\s", re.IGNORECASE)  # "A, B or C", "A, B, or C"
+# three or more: "A, B or C", "A, B, or C"; not "(X, or Y)", an error's own two readings
+_OR = re.compile(r",[^,]*,[^,]*?\bor\s|,\s*[^\s,][^,]*?\sor\s", re.IGNORECASE)
 
 
 def _alternatives(group: list[Clause], sentence: str) -> None:

@@ -236,6 +236,8 @@ def test_a_parenthesised_list_of_alternatives_asserts_none_of_them() -> None:
     assert _stance(said, "hotfix") is Stance.hedged
     said = "Three previews were there (PR 4398, PR 4411 and PR 4420)."
     assert _stance(said, "PR 4411") is Stance.asserted
+    said = "It fails verification (the certificate has expired, or is not yet valid)."
+    assert _stance(said, "has expired") is Stance.asserted  # an error's own two readings
 
 
 def test_a_notation_value_explained_is_not_the_one_in_use() -> None:
