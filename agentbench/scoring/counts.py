@@ -8,6 +8,7 @@ subset those fields do not, and is left alone.
 from __future__ import annotations
 
 import re
+from itertools import combinations
 
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
@@ -15,6 +16,7 @@ from agentbench.tasks.expectations import Fact
 
 _COUNTED = re.compile(
     r"(?<![\w.,:/-])(?P<n>\d+)\s+(?:of\s+(?:(?:the|its|all|their)\s+)?(?P<total>\d+)\s+)?"
+    r"(?:(?:of\s+)?(?:them|these|those)\s+(?:are\s+|being\s+)?)?"  # "all 6 of them data nodes"
     r"(?:(?P<adj>[a-z]+)\s+)?(?P<noun>[a-z]{3,}s)\b",
     re.IGNORECASE,
 )
@@ -81,8 +83,11 @@ def count_problems(reading: Reading, facts: list[Fact], outputs: list[str]) -> l
                 if said in required:
                     continue
                 values = {v for k in keys for v in keyed[k]}
-                allowed = values | {a + b for a in values for b in values}
-                allowed |= {abs(a - b) for a in values for b in values}
+                # a sum or difference of two fields, not a field counted twice: 3 data nodes
+                # are not "6 data nodes"
+                items = [(k, v) for k in keys for v in keyed[k]]
+                pairs = [(a, b) for (ka, a), (kb, b) in combinations(items, 2) if ka != kb]
+                allowed = values | {a + b for a, b in pairs} | {abs(a - b) for a, b in pairs}
                 if said not in allowed:
                     return [
                         f"count {m.group().strip()!r} disagrees with what the tool output's "

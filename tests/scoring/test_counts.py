@@ -81,3 +81,19 @@ def test_a_repeat_count_belongs_to_its_own_event(answer: str, passes: bool) -> N
 
     reading = Reading(answer, declared_entities(Environment(), ""), [], [])
     assert (event_repeat_problems(reading, [EVENTS]) == []) is passes
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("6 nodes, 3 of them data nodes.", True),
+        ("6 nodes in the cluster, all 6 of them data nodes.", False),  # a field counted twice
+        ("6 data nodes.", False),
+    ],
+)
+def test_a_count_is_one_field_or_two_fields_combined_never_one_field_twice(
+    answer: str, passes: bool
+) -> None:
+    health = '{"number_of_nodes": 6, "number_of_data_nodes": 3}'
+    found = count_problems(Reading(answer, declared_entities(ENV, ""), [], []), [], [health])
+    assert (found == []) is passes, found
