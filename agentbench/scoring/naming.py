@@ -119,9 +119,10 @@ _GENERATED = re.compile(r"[-_](?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{5,10}$",
 
 
 def unread_name_problems(reading: Reading, answer: str, texts: list[str]) -> list[str]:
-    """A generated name the answer gives (a pod's `search-api-7c9f6d5b8-wx4tn`) that neither
-    the prompt nor any call or output wrote: the agent cannot know it, so what the answer says
-    of it was not read. `texts`: the prompt, the calls and their outputs, the changes."""
+    """A generated name the answer gives (a pod's `search-api-7c9f6d5b8-wx4tn`) or a release
+    (v2.3.6) that neither the prompt nor any call or output wrote: the agent cannot know it,
+    so what the answer says of it was not read. `texts`: the prompt, the calls and their
+    outputs, the changes."""
     entities = reading.entities
     if not entities.simulated:
         return []
@@ -134,4 +135,16 @@ def unread_name_problems(reading: Reading, answer: str, texts: list[str]) -> lis
         if any(n.lower() in seen for n in names if _GENERATED.search(n)):
             continue
         return [f"names {said}, which no call or output showed: nothing read tells of it"]
+    for group in reading.groups:
+        for clause in group:
+            for m in _VERSION.finditer(clause.text):
+                number = m.group().lstrip("vV")
+                if number in seen or stance_at(clause, m.span()) is not Stance.asserted:
+                    continue
+                return [f"gives version {m.group()}, which no call or output showed"]
     return []
+
+
+# a release as an answer names it: v2.3.6, 2.14.0-rc1 (a major.minor alone is knowledge's too:
+# "CoreDNS 1.5", "TLS 1.2")
+_VERSION = re.compile(r"(?<![\w.:/-])v?\d+\.\d+\.\d+(?:-[a-z][\w.]*)?(?![\w.]*\d)(?![\w/-])", re.I)

@@ -104,3 +104,20 @@ def test_a_generated_name_no_call_showed_was_not_read() -> None:
     assert problems("redis-0 is fine.") == []
     found = problems("The other replica, search-api-7c9f6d5b8-wx4tn, is clean.")
     assert found and "wx4tn" in found[0]
+
+
+def test_a_release_no_call_showed_was_not_read() -> None:
+    from agentbench.scoring.naming import unread_name_problems
+    from agentbench.scoring.reading import Reading
+
+    cluster = Environment.model_validate({"cluster": {"pods": [{"name": "api-0"}]}})
+    seen = ["api-0  registry.internal/shop/api:v2.3.7  10.0.4.17:9200"]
+
+    def problems(answer: str) -> list[str]:
+        reading = Reading(answer, declared_entities(cluster, ""), [], [])
+        return unread_name_problems(reading, answer, seen)
+
+    assert problems("The old pods run v2.3.7 on 10.0.4.17.") == []
+    assert problems("The proxy directive left in CoreDNS 1.5; TLS 1.2 is fine.") == []
+    assert problems("The old pods (v2.3.6) kept serving.")
+    assert problems("It was not v2.3.6.") == []  # denied
