@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 
+from agentbench.scoring.claims import Clause
 from agentbench.scoring.facts import CallFact
 from agentbench.scoring.reading import _MODIFIER, Reading
 from agentbench.scoring.stance import Stance, stance_at
@@ -173,6 +174,14 @@ def _imperative(said: str) -> bool:
     return not word.endswith("ed") and word not in _PAST
 
 
+def _aside(clause: Clause) -> bool:
+    """Whether the clause opens a parenthesis: "(rotated on the DB side, or …)" is a reading
+    of something else, not a line of one's report."""
+    sentence = " ".join(clause.sentence.split())
+    at = sentence.find(" ".join(clause.text.split()))
+    return at > 0 and sentence[:at].rstrip().endswith("(")
+
+
 def _changes_for(verb: str) -> frozenset[str] | None:
     return next(actions for name, _, actions in _ACTIONS if name == verb)
 
@@ -207,11 +216,12 @@ def claimed_action_problems(
             text = clause.text
             found = _FIRST_PERSON.search(text) or _COORDINATED.search(text)
             if not found and any(SUBJECT.search(x.text) for x in group[:c]):
-                found = _LEADING.match(text)  # "I read the logs, then rolled the deployment"
+                # "I read the logs, then rolled the deployment"
+                found = _LEADING.match(text) if not _aside(clause) else None
                 if found and _imperative(found.group(found.lastgroup or 0)):
                     continue  # "… I hit at first was my own read; fix the password and re-run"
-            if not found and c == 0 and s < len(reading.groups):
-                found = _REPORT_LINE.match(text)
+            if not found and c == 0 and s < len(reading.groups) and not _aside(clause):
+                found = _REPORT_LINE.match(text)  # "Restarted nginx." opening a line
             if not found:
                 continue
             verb = next(k for k, v in found.groupdict().items() if v)

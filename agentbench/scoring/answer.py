@@ -55,11 +55,7 @@ from agentbench.scoring.http_status import status_party_problems, status_problem
 from agentbench.scoring.labels import swapped_label_problems
 from agentbench.scoring.lines import frame_problems, line_number_problems
 from agentbench.scoring.misconceptions import misconception_problems
-from agentbench.scoring.naming import (
-    crossed_parent_problems,
-    unknown_user_problems,
-    unread_name_problems,
-)
+from agentbench.scoring.naming import crossed_parent_problems, unknown_user_problems
 from agentbench.scoring.only import uniqueness_problems
 from agentbench.scoring.pairs import pair_problems
 from agentbench.scoring.patterns import SlowPattern, task_pattern
@@ -310,7 +306,6 @@ def _problems(
     problems += advice_problems(answer, called, environment.sql is not None)
     problems += headline_problems(answer, required)
     problems += misconception_problems(reading)
-    problems += unread_name_problems(reading, answer, [prompt, *outputs, *called, *happened])
     problems += change_count_problems(reading, facts.changes)
     problems += claimed_check_problems(reading, facts.calls)
     problems += unverified_result_problems(reading, facts.calls)

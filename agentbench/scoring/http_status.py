@@ -131,6 +131,8 @@ _SAID_CODE = re.compile(
 )
 # a name written as an identifier ("es-data-1", "search-api-7c9f6d5b8-2kqzv")
 _IDENTIFIER = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w/-])")
+# where a clause turns to another subject: "… from es-data-1 and the API answers 503"
+_JOIN = re.compile(r"\s(?:and|but|while|whereas|so|then)\s|[,;]\s", re.IGNORECASE)
 # a status code as a log or a response line prints it: "failed: 429 circuit_breaking", " 503 ("
 _PRINTED_CODE = re.compile(r"(?:^|[\s:=\"'(])([45]\d\d)(?=[\s)\"',]|$)")
 
@@ -150,15 +152,21 @@ def status_party_problems(reading: Reading, outputs: list[str]) -> list[str]:
             ]
             if not codes:
                 continue
-            names = {
+            declared = {
                 n
                 for _, _, k in reading.mentions[s][c]
                 for n in reading.entities.by_key[k].names
                 if len(n) >= 4
-            } | set(_IDENTIFIER.findall(clause.text))
-            own = [line for line in lines if any(n in line for n in names)]
-            printed = {int(x) for line in own for x in _PRINTED_CODE.findall(line)}
+            }
             for m, code in codes:
+                # the names of the code's own part of the clause: "fails with 429 from
+                # es-data-1 and the API answers 503" gives the 503 to the API
+                starts = [j.end() for j in _JOIN.finditer(clause.text, 0, m.start())]
+                after = _JOIN.search(clause.text, m.end())
+                part = clause.text[starts[-1] if starts else 0 : after.start() if after else None]
+                names = {n for n in declared if n in part} | set(_IDENTIFIER.findall(part))
+                own = [line for line in lines if any(n in line for n in names)]
+                printed = {int(x) for line in own for x in _PRINTED_CODE.findall(line)}
                 if not printed or code in printed:
                     continue
                 elsewhere = any(str(code) in _PRINTED_CODE.findall(line) for line in lines)

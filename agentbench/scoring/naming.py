@@ -47,6 +47,8 @@ def service_names(host: str, body: str, environment: Environment) -> list[str]:
     )
 
 
+
+
 # a name written as an account: "for user \"postgres\"", "as the backup user", "role 'etl'"
 _ACCOUNT = re.compile(
     r"\b(?:for|as|by|of)\s+(?:the\s+)?(?:user|role|account|login)\s+[`'\"]?(?P<a>[a-z_][\w.-]*\w)"
@@ -111,40 +113,3 @@ def crossed_parent_problems(reading: Reading) -> list[str]:
                 f"a row of {', '.join(sorted(p.split(':', 1)[1] for p in parents))}"
             ]
     return []
-
-
-# a generated name no one can guess: a ReplicaSet's pod hash and suffix (`-7c9f6d5b8-wx4tn`),
-# a job or deploy id's random tail (`dep-b3e907`, `pay_7Hq2Lx9`)
-_GENERATED = re.compile(r"[-_](?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{5,10}$", re.IGNORECASE)
-
-
-def unread_name_problems(reading: Reading, answer: str, texts: list[str]) -> list[str]:
-    """A generated name the answer gives (a pod's `search-api-7c9f6d5b8-wx4tn`) or a release
-    (v2.3.6) that neither the prompt nor any call or output wrote: the agent cannot know it,
-    so what the answer says of it was not read. `texts`: the prompt, the calls and their
-    outputs, the changes."""
-    entities = reading.entities
-    if not entities.simulated:
-        return []
-    seen = "\n".join(t[:200_000] for t in texts).lower()
-    for start, end, key in entities.mentions(answer[:16_000]):
-        said = answer[start:end]
-        if not _GENERATED.search(said) or said.lower() in seen:
-            continue
-        names = entities.by_key[key].names if key in entities.by_key else [said]
-        if any(n.lower() in seen for n in names if _GENERATED.search(n)):
-            continue
-        return [f"names {said}, which no call or output showed: nothing read tells of it"]
-    for group in reading.groups:
-        for clause in group:
-            for m in _VERSION.finditer(clause.text):
-                number = m.group().lstrip("vV")
-                if number in seen or stance_at(clause, m.span()) is not Stance.asserted:
-                    continue
-                return [f"gives version {m.group()}, which no call or output showed"]
-    return []
-
-
-# a release as an answer names it: v2.3.6, 2.14.0-rc1 (a major.minor alone is knowledge's too:
-# "CoreDNS 1.5", "TLS 1.2")
-_VERSION = re.compile(r"(?<![\w.:/-])v?\d+\.\d+\.\d+(?:-[a-z][\w.]*)?(?![\w.]*\d)(?![\w/-])", re.I)
