@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from agentbench.scoring.claims import clause_span
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -72,11 +74,8 @@ _NOT_ADVICE = re.compile(
 _CODE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)|`([^`\n]+)`", re.DOTALL)
 
 
-_BOUND = re.compile(r"[.;:,!?()]\s|[()\n]|\s[-–—]\s")
-
-
 def _snippets(answer: str) -> list[tuple[str, str]]:
-    """(code, the clause it stands in, the code left out) of each code span and fenced
+    """(code, the clause it stands in with the code left out) of each code span and fenced
     block: a fenced block's clause is the prose line before it."""
     out = []
     text = answer[:16_000]
@@ -85,10 +84,8 @@ def _snippets(answer: str) -> list[tuple[str, str]]:
             before = text[: m.start()].rstrip("\n")
             out.append((m.group(1), before[before.rfind("\n") + 1 :]))
             continue
-        starts = [b.end() for b in _BOUND.finditer(text, 0, m.start())]
-        after = _BOUND.search(text, m.end())
-        clause = text[starts[-1] if starts else 0 : m.start()] + " "
-        out.append((m.group(2), clause + text[m.end() : after.start() if after else None]))
+        lo, hi = clause_span(text, m.start(), m.end())
+        out.append((m.group(2), f"{text[lo : m.start()]} {text[m.end() : hi]}"))
     return out
 
 

@@ -214,6 +214,19 @@ def sentence_clauses(text: str) -> list[list[Clause]]:
     return out
 
 
+# where a clause of raw answer text starts and ends: punctuation before a space, a
+# parenthesis, a line break, a dash between spaces
+_CLAUSE_BOUND = re.compile(r"[.;:,!?]\s|[.!?]$|[()\n]|\s[-–—]\s")
+
+
+def clause_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The clause of raw text around [start, end): from the last bound before `start` to the
+    first one after `end` ("… so `-s reopen` makes the master pick up the new config")."""
+    starts = [b.end() for b in _CLAUSE_BOUND.finditer(text, 0, start)]
+    after = _CLAUSE_BOUND.search(text, end)
+    return (starts[-1] if starts else 0), (after.start() if after else len(text))
+
+
 # a parenthesised list of alternatives: "(manual ALTER, a hotfix script, or a branch's
 # migration)" asserts none of them
 _PARENTHESES = re.compile(r"\(([^()]{1,600})\)")

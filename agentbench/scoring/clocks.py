@@ -139,8 +139,7 @@ def unstated_time_problems(reading: Reading, texts: list[str]) -> list[str]:
     written: set[int] = set()
     # zones the answer names: a time it converted into one of them ("05:10:52" under a CET
     # column for a log's 04:10:52 UTC; "08:41:17 UTC" for a query's Berlin 09:41:17)
-    whole = " ".join(reading.sentence(s) for s in range(len(reading.groups)))
-    shifts = [round(h * 60) for h in zones_named(whole) if h]
+    shifts = [round(h * 60) for h in _answer_zones(reading)]
     for s, group in enumerate(reading.groups):
         for clause in group:
             for m in CLOCK_TIME.finditer(clause.text):
@@ -248,8 +247,7 @@ def dated_clock_problems(reading: Reading, texts: list[str]) -> list[str]:
     undated: set[tuple[int, int, int | None]] = set()
     # zones the answer names: a moment read in UTC may be given on its day there ("28 Nov
     # 20:42 Berlin time" for 2026-11-28T19:42:13Z)
-    whole = " ".join(reading.sentence(s) for s in range(len(reading.groups)))
-    shifts = [timedelta(hours=h) for h in zones_named(whole) if h]
+    shifts = [timedelta(hours=h) for h in _answer_zones(reading)]
     for text in texts:
         text = text[:200_000]
         spans = []
@@ -289,6 +287,12 @@ def dated_clock_problems(reading: Reading, texts: list[str]) -> list[str]:
                     f"it on {others}"
                 ]
     return []
+
+
+def _answer_zones(reading: Reading) -> list[float]:
+    """The UTC offsets, in hours, of the zones other than UTC the answer names."""
+    whole = " ".join(reading.sentence(s) for s in range(len(reading.groups)))
+    return [h for h in zones_named(whole) if h]
 
 
 def _in_zones(m: Moment, offset: timedelta | None, shifts: list[timedelta]) -> list[datetime]:

@@ -121,10 +121,7 @@ def _intervals(text: str) -> list[float]:
         for m in _INTERVAL.finditer(text)
     ]
     out += _keyed_lengths(text)  # "replica_lag_s": 3, timeoutSeconds: 5, took_ms=120
-    for m in _AGE.finditer(text):
-        if m.group():
-            pairs = re.findall(r"(\d+)([dhms])", m.group())
-            out.append(sum(int(n) * {"d": 86400, "h": 3600, "m": 60, "s": 1}[u] for n, u in pairs))
+    out += [_seconds(m.group()) for m in _AGE.finditer(text) if m.group()]
     return out
 
 
@@ -186,9 +183,7 @@ def aged_moments(outputs: list[str], environment: Environment) -> list[str]:
         if not _AGED.search(text):
             continue
         ages |= {v for m in _AGO.finditer(text) for v in _age_values(m.group())}
-        for m in _AGE.finditer(text):
-            pairs = re.findall(r"(\d+)([dhms])", m.group())
-            ages.add(sum(int(n) * {"d": 86400, "h": 3600, "m": 60, "s": 1}[u] for n, u in pairs))
+        ages |= {_seconds(m.group()) for m in _AGE.finditer(text)}
     return [
         f"{at - timedelta(seconds=age):%Y-%m-%dT%H:%M:%S}{'Z' if utc else ''}"
         for at, utc in now[:2]
@@ -274,10 +269,17 @@ def elapsed_problems(
 def _age_values(said: str) -> list[float]:
     """Seconds of a duration printed as an age: "4m11s ago", "38 minutes ago"."""
     found = [v for v, _, _, _ in _durations(said)]
-    pairs = re.findall(r"(\d+)([dhms])(?![a-z])", said)
-    if pairs:
-        found.append(sum(int(n) * {"d": 86400, "h": 3600, "m": 60, "s": 1}[u] for n, u in pairs))
+    if re.search(r"\d[dhms](?![a-z])", said):
+        found.append(_seconds(said, r"(\d+)([dhms])(?![a-z])"))
     return found
+
+
+_UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def _seconds(age: str, pattern: str = r"(\d+)([dhms])") -> float:
+    """Seconds of an age as kubectl writes it: 3h12m, 4m11s, 9d."""
+    return float(sum(int(n) * _UNIT_SECONDS[u] for n, u in re.findall(pattern, age)))
 
 
 def _keyed_lengths(text: str) -> list[float]:

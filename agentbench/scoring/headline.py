@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from agentbench.scoring.claims import clause_span
 from agentbench.scoring.quantities import quantities, unit_base
 from agentbench.tasks.expectations import Fact
 
@@ -25,10 +26,6 @@ _OTHER = re.compile(
     r"instead|rather|wrong|incorrect|naive|would)\b|[/%±]|\bvs\.?\b",
     re.IGNORECASE,
 )
-
-
-# where the clause around an emphasised figure starts and ends
-_BOUND = re.compile(r"[,;:()\n]|[.!?](?:\s|$)")
 
 
 def headline_problems(answer: str, facts: list[Fact]) -> list[str]:
@@ -51,10 +48,8 @@ def headline_problems(answer: str, facts: list[Fact]) -> list[str]:
     for m in _BOLD.finditer(text):
         inner = m.group(1) or m.group(2) or ""
         line_start = text.rfind("\n", 0, m.start()) + 1
-        starts = [b.end() for b in _BOUND.finditer(text, line_start, m.start())]
-        after = _BOUND.search(text, m.end())
-        clause = text[starts[-1] if starts else line_start : after.start() if after else None]
-        if text[line_start:].lstrip().startswith("|") or _OTHER.search(clause):
+        lo, hi = clause_span(text, m.start(), m.end())
+        if text[line_start:].lstrip().startswith("|") or _OTHER.search(text[lo:hi]):
             continue  # a table row, or a rate, a share or a part beside the figure
         for q in quantities(inner):
             targets = wanted.get(q.dimension or "")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agentbench.scoring.claims import clause_span
 from agentbench.scoring.reading import Reading
 
 
@@ -93,7 +94,6 @@ _DENIED = re.compile(
 
 def _asserted(sentence: str, start: int, end: int) -> bool:
     """Whether the statement at [start, end) is made: no denial, doubt or condition in it or
-    before it in its clause (after the last comma, semicolon or dash), and the sentence asks
-    nothing."""
-    clause = re.split(r"[,;:—–]|\s-\s", sentence[:start])[-1] + sentence[start:end]
-    return not _DENIED.search(clause) and not sentence.rstrip().endswith("?")
+    before it in its clause (`clause_span`), and the sentence asks nothing."""
+    lo, _ = clause_span(sentence, start, end)
+    return not _DENIED.search(sentence[lo:end]) and not sentence.rstrip().endswith("?")

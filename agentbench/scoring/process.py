@@ -45,7 +45,7 @@ _SYSTEMS = {
 
 
 def normalise(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().casefold()
+    return exact_text(text).casefold()
 
 
 def fact_in(fact: Shown, text: str, exact: bool = False) -> bool:

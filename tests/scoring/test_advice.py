@@ -51,8 +51,12 @@ def test_a_command_the_episode_ran_is_quoted_not_advised() -> None:
 
 
 def test_a_long_run_of_options_reads_in_linear_time() -> None:
-    answer = "`kubectl " + "--namespace=a " * 3000 + "!`"
-    assert advice_problems(answer, [], False) == []
+    """Each option reads one way only: 1,000 of them before the verb are read through (a
+    backtracking reading would not return), and the verb after them is still judged."""
+    answer = "`kubectl " + "--namespace=a " * 1000 + "restart deploy/web`"
+    assert "no command 'restart'" in advice_problems(answer, [], False)[0]
+    assert advice_problems(answer.replace("restart", "get"), [], False) == []
+    assert advice_problems(answer.replace("restart deploy/web", "!"), [], False) == []  # no verb
 
 
 def test_the_verbs_are_kubectls_own() -> None:
