@@ -34,6 +34,7 @@ from agentbench.scoring.clocks import (
     unstated_time_problems,
     zone_problems,
 )
+from agentbench.scoring.columns import swapped_column_problems
 from agentbench.scoring.counts import (
     count_problems,
     event_repeat_problems,
@@ -67,7 +68,7 @@ from agentbench.scoring.siblings import sibling_problems
 from agentbench.scoring.signals import signal_problems
 from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.stamps import stamp_problems
-from agentbench.scoring.tables import crossed_row_problems
+from agentbench.scoring.tables import crossed_row_problems, crossed_word_problems
 from agentbench.scoring.unsupported import unsupported_problems
 from agentbench.scoring.weekdays import weekday_problems
 from agentbench.tasks.expectations import AnswerExpectation
@@ -282,6 +283,8 @@ def _problems(
     problems += status_party_problems(reading, outputs)
     problems += uniqueness_problems(reading)
     problems += crossed_row_problems(reading, outputs, amounts)
+    problems += swapped_column_problems(answer, outputs)
+    problems += crossed_word_problems(reading, outputs)
     problems += zone_problems(reading, outputs)
     # a window the agent asked for is one it may state ("--since 14:00", ">= '2026-11-16'"),
     # and its own actions happen at the simulated clock's now ("09:16 I stopped legacy-admin")

@@ -70,11 +70,11 @@ def tables(outputs: list[str]) -> list[Table]:
                     break
                 rows.append(tuple(cells))
                 j += 1
-            if len(header) < 2 or not rows or not _looks_like_header(header, piped):
+            width = len(rows[0]) if rows else 0
+            key = (*header[: width - 1], " ".join(header[width - 1 :]))  # df's `Mounted on`
+            if len(header) < 2 or not rows or not _looks_like_header(list(key), piped):
                 i += 1
                 continue
-            width = len(rows[0])
-            key = (*header[: width - 1], " ".join(header[width - 1 :]))
             table = found.setdefault(key, Table(key, []))
             table.rows += [r for r in rows if len(r) == width and r not in table.rows]
             i = j
@@ -238,4 +238,57 @@ def _crossed(
         if stance_at(clause, m.span()) is not Stance.asserted:
             continue
         return f"figure {m.group()!r} is said of a printed row that does not hold it (another does)"
+    return ""
+
+
+# a word a table cell holds as a row's attribute: a status, a type, a role (`tmpfs`, `Pending`)
+_ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
+# what ties a word to the row named before it: "/var is a tmpfs mount", "db-2: Leader"
+_TIES = re.compile(
+    r"^\s*(?:\)|\*\*|`)*\s*(?:is|was|are|were|shows?|showed|reads?|listed\s+as|reported\s+as|"
+    r"as|:|—|–|-|\()\s+(?:(?:a|an|the|still|now|currently|in|on|mounted\s+as|of\s+type)\s+){0,3}$",
+    re.IGNORECASE,
+)
+
+
+def crossed_word_problems(reading: Reading, outputs: list[str]) -> list[str]:
+    """A row named with a word of its own that another row's cell holds and its own does
+    not: "/var is a tmpfs mount" where df printed `/dev/nvme1n1 … /var` and `tmpfs … /run`."""
+    if not reading.entities.simulated:
+        return []
+    for table in tables(outputs):
+        keys = _keys(table)
+        header = {h.lower() for h in table.header}
+        words = [
+            {c.lower() for c in row if _ATTRIBUTE.fullmatch(c) and c not in keys}
+            for row in table.rows
+        ]
+        for group in reading.groups:
+            for clause in group:
+                problem = _crossed_word(clause, keys, words, header)
+                if problem:
+                    return [problem]
+    return []
+
+
+def _crossed_word(
+    clause: Clause, keys: dict[str, int], words: list[set[str]], header: set[str]
+) -> str:
+    text = clause.text
+    named = [(m, keys[k]) for k in keys for m in _pattern(k).finditer(text)]
+    if len({r for _, r in named}) != 1:
+        return ""
+    row = named[0][1]
+    others = set().union(*(w for i, w in enumerate(words) if i != row)) - words[row] - header
+    for m, _ in named:
+        for word in others:
+            said = re.compile(r"(?<![\w./-])" + re.escape(word) + r"(?![\w/-])", re.I)
+            found = said.search(text, m.end(), m.end() + 60)
+            if found is None or not _TIES.match(text[m.end() : found.start()]):
+                continue
+            if stance_at(clause, found.span()) is Stance.asserted:
+                return (
+                    f"{m.group()!r} is said to be {found.group()!r}: another printed row holds "
+                    "that, and its own row does not"
+                )
     return ""

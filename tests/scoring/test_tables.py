@@ -72,3 +72,33 @@ def test_one_object_printed_twice_is_one_row() -> None:
     merged = [t for t in tables([before, DEPLOYS]) if t.header[0] == "NAME"]
     assert len(merged) == 1 and len(merged[0].rows) == 2
     assert problems("search went from 3/4 to 4/4 ready.", [before, DEPLOYS]) == []
+
+
+DF = """Filesystem      Size Used Avail Use% Mounted on
+/dev/nvme0n1p1   50G  21G   29G  42% /
+tmpfs           7.8G    0  7.8G   0% /dev/shm
+tmpfs           3.1G 1.2M  3.1G   1% /run
+/dev/nvme1n1    200G 192G  8.0G  96% /var
+"""
+
+
+def test_df_s_two_word_last_column_is_a_header() -> None:
+    (table,) = tables([DF])
+    assert table.header[-1] == "Mounted on"
+    assert ("/dev/nvme1n1", "200G", "192G", "8.0G", "96%", "/var") in table.rows
+
+
+@pytest.mark.parametrize(
+    ("answer", "fails"),
+    [
+        ("Note /var is a tmpfs mount, so it is wiped on reboot.", True),
+        ("/run is a tmpfs mount; /var is on /dev/nvme1n1 and 96% full.", False),
+        ("/var is not a tmpfs mount: it is /dev/nvme1n1.", False),  # denied
+        ("/var (96% full) is the one to clean; the tmpfs mounts are fine.", False),  # not tied
+    ],
+)
+def test_a_word_of_another_row_said_of_this_one_fails(answer: str, fails: bool) -> None:
+    from agentbench.scoring.tables import crossed_word_problems
+
+    reading = Reading(answer, declared_entities(ENV, ""), [], [])
+    assert bool(crossed_word_problems(reading, [DF])) is fails
