@@ -182,7 +182,7 @@ def sentence_clauses(text: str) -> list[list[Clause]]:
             sentence, lead = rest, _lead(label)
         question = sentence.rstrip().endswith("?") and not sentence.startswith("|")
         base = lead == "hedged" or question  # a question asserts nothing
-        hedged, after_so = base, False
+        hedged, after_so, aside, set_apart = base, False, False, False
         parts = _split_outside_code(sentence)
         # where a first impression starts ("At first glance ...", "... 6417 - at first that
         # looks like EUR 6,417"): None while the sentence has none
@@ -198,20 +198,41 @@ def sentence_clauses(text: str) -> list[list[Clause]]:
                 if HEDGE_STOP.fullmatch(part.strip()):
                     hedged = base
                 after_so = after_so or bool(CONSEQUENCE.search(part))
+                # what describes a term set apart is said of it: "unlike 502/504, which …",
+                # "… — unlike a 500 (an unexpected internal error) or a 504 (…)"
+                describes = bool(_RELATIVE.search(part) or "(" in part)
+                aside = aside or (
+                    describes and (set_apart or bool(group and _SET_APART.match(group[-1].text)))
+                )
                 continue
             if first_look is None and index and _FIRST_LOOK.match(part):
                 first_look = len(group)
             for i, piece in enumerate(CONTRAST.split(part)):
                 if piece.strip():
+                    listed = set_apart and bool(_LISTED.match(piece))
+                    apart = i > 0 or aside or listed
                     group.append(
-                        Clause(piece, hedged, i > 0, lead == "negated", after_so, sentence)
+                        Clause(piece, hedged, apart, lead == "negated", after_so, sentence)
                     )
                     hedged = hedged or bool(HEDGE.search(unquoted(piece)))
-                    after_so = False
+                    after_so = aside = False
+                    # a trailing "… — unlike X": what lists or describes X after it is X's
+                    set_apart = set_apart or (len(group) > 1 and bool(_SET_APART.match(piece)))
         _disown(group)
         _negated_list(group)
         _alternatives(group, sentence)
     return out
+
+
+# a clause that sets its subject apart from the one the sentence is about, and the relative
+# clause that describes it: "unlike 502/504, which report a bad or timed-out response"
+_SET_APART = re.compile(
+    r"\W*(?:unlike|as\s+opposed\s+to|in\s+contrast\s+(?:to|with)|contrary\s+to|"
+    r"different\s+from|as\s+distinct\s+from)\b",
+    re.IGNORECASE,
+)
+_RELATIVE = re.compile(r"\b(?:which|who)\b", re.IGNORECASE)
+_LISTED = re.compile(r"\W*(?:or|nor)\s", re.IGNORECASE)
 
 
 # where a clause of raw answer text starts and ends: punctuation before a space, a

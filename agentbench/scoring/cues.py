@@ -45,7 +45,10 @@ DISOWNED = re.compile(
     # "..., not why the job failed"
     r"|^\W*(?:and\s+|but\s+)?(?:(?:it|this|that)\s+(?:is|was)\s+)?not\s+why\b"
     r"|^\W*(?:and\s+|but\s+)?(?:(?:it|this|that)\s+(?:is|was)\s+)?not\s+(?:a\s+)?part\s+of\s+"
-    r"(?:the|its|their)\s+(?:failure|problem|cause|issue|outage|incident)\b",
+    r"(?:the|its|their)\s+(?:failure|problem|cause|issue|outage|incident)\b"
+    # "BER-2 also has two low SKUs (…), but they are in another warehouse and not part of it"
+    r"|^\W*(?:and\s+|but\s+)?(?:they|it|this|that|these|those)\s+(?:is|are|was|were)\s+(?:\w+\s+)?"
+    r"(?:not\s+part\s+of|outside|out\s+of\s+scope|in\s+(?:a\s+)?(?:different|another|other))\b",
     re.IGNORECASE,
 )
 # Said right after a claim, clears it: "the liveness probe is fine", "the image looks OK".

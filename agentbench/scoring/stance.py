@@ -103,6 +103,35 @@ _CONSEQUENT = re.compile(
 _CONDITION = re.compile(r"\s*(?:if|unless|in case|whenever|should)\b", re.IGNORECASE)
 
 
+# the promised outcome of advice or of a fix to come: "Fix the typo and the pods will come up
+# on their next retry", "Once the typo is fixed, the pods will come up": what would follow
+_ADVISED_THEN = re.compile(
+    r"^[\W\d]*(?:(?:just|simply|then)\s+)?(?:fix|correct|edit|change|update|set|raise|increase"
+    r"|restore|apply|rename|add|remove|delete|create|restart|roll\s+back|revert|patch|re-?run"
+    r"|redeploy|replace|reload|scale|rotate|renew|grant|recreate|re-?apply)\b[^.;!?]{0,200}?"
+    r"\band\s+(?:\w+\s+){0,5}?(?:will|'ll)\b",
+    re.IGNORECASE,
+)
+_ONCE = re.compile(r"^[\W\d]*(?:once|as\s+soon\s+as|after|when)\b[^,;.]{1,200},", re.IGNORECASE)
+_FUTURE = re.compile(r"\b(?:will|'ll)\b", re.IGNORECASE)
+
+
+# what a reader is told they will be able to check: "so you can confirm the change is live"
+_YOURS_TO_CHECK = re.compile(
+    r"\b(?:you|one)\s+(?:can|could|may|will\s+be\s+able\s+to|'ll\s+be\s+able\s+to)\s+"
+    r"(?:confirm|verify|check|ensure|make\s+sure|see|tell|test)\b[^.;]*$"
+    r"|\blets?\s+you\s+(?:confirm|verify|check|see|tell)\b[^.;]*$",
+    re.IGNORECASE,
+)
+
+
+def _promised(clause: Clause, before: str) -> bool:
+    if _ADVISED_THEN.match(before) or _YOURS_TO_CHECK.search(before):
+        return True
+    at = clause.sentence.find(clause.text.strip())
+    return at > 0 and bool(_ONCE.match(clause.sentence)) and bool(_FUTURE.search(before))
+
+
 def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
     """The stance of what the clause states at `span` (the statement's own words, and quoted
     text, are left out of the cue search, so "cannot send" is not negated by its own "not")."""
@@ -113,6 +142,8 @@ def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
     before = _DENIAL.sub(" ", before)  # "the role isn't allowed s3:PutObject": a denial stated
     if _COUNTERFACTUAL.match(before) or _NOTATION.match(before):
         return Stance.supposed  # "(that would be 137 / reason OOMKilled)": what is not the case
+    if _promised(clause, before):
+        return Stance.supposed  # "fix the typo and the pods will come up on their next retry"
     if _CONDITION.match(before):
         if not _CONSEQUENT.search(before):
             return Stance.supposed  # "if she doesn't respond within 10 minutes": a supposition

@@ -210,3 +210,43 @@ def test_a_negative_claim_is_not_negated_by_its_own_words() -> None:
         "decoy 'claims sent' is asserted",
     ]
     assert claim_problems("I can't send email, so nothing was sent.", [refusal], [sent]) == []
+
+
+RETRY = Claim(name="retry pending", phrases=["next retry", "timed out"])
+
+
+@pytest.mark.parametrize(
+    "text, stance",
+    [
+        # the promised outcome of advice or of a fix to come is no report of the state
+        ("Fix the typo in the ConfigMap and the pods will come up on their next retry.", "s"),
+        ("Once the typo is fixed, the pods will come up on their next retry.", "s"),
+        ("When I checked, the job was set to run on its next retry.", "a"),
+        ("The payment failed and the gateway will run its next retry at 09:00.", "a"),
+        # what a relative clause says of a term set apart is not said of the subject
+        ("A 503 means the server is unable to serve — unlike 504, which timed out upstream.", "n"),
+        ("Unlike auth, which is healthy, billing's check timed out.", "a"),
+    ],
+)
+def test_promises_and_set_apart_terms(text: str, stance: str) -> None:
+    wanted = {"s": Stance.supposed, "a": Stance.asserted, "n": Stance.negated}[stance]
+    assert stances(RETRY, clauses(text)) == {wanted}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "BER-2 has A-1002 below it too, but it is in a different warehouse.",
+        "A-1002 is also low, but that is outside AMS-1.",
+    ],
+)
+def test_a_clause_that_disqualifies_what_came_before_negates_it(text: str) -> None:
+    low = Claim(name="listed", phrases=["17 orders", "below it", "also low"])
+    assert stances(low, clauses(text)) == {Stance.negated}
+
+
+def test_what_the_reader_can_confirm_is_no_report() -> None:
+    live = Claim(name="live", phrases=["is live"])
+    told = "Afterwards `nginx -T` prints the loaded config, so you can confirm the change is live."
+    assert stances(live, clauses(told)) == {Stance.supposed}
+    assert stances(live, clauses("I reloaded nginx and the change is live.")) == {Stance.asserted}
