@@ -199,10 +199,17 @@ def _first_text(args: dict[str, object] | None) -> str:
     return next((v for v in (args or {}).values() if isinstance(v, str)), "")
 
 
+def _head(command: str) -> str:
+    """A command's program and first word; a URL's scheme and host (`/health`, then
+    `/healthz`, on one host is the check run again)."""
+    url = re.match(r"[a-z]+://[^/?#\s]+", command)
+    return url.group() if url else " ".join(command.split()[:2])
+
+
 def _ran_again(calls: list[CallFact]) -> bool:
     """Whether a later successful call ran the program of an earlier one again (the same
     tool, the same first two words of its command)."""
-    heads = [(x.tool, " ".join(_first_text(x.args).split()[:2]), x.ok) for x in calls]
+    heads = [(x.tool, _head(_first_text(x.args)), x.ok) for x in calls]
     return any(a[:2] == b[:2] and b[2] for i, a in enumerate(heads) for b in heads[i + 1 :])
 
 

@@ -58,6 +58,9 @@ def _unseen_code(said: str, calls: list[CallFact]) -> str:
         token = next(g for g in m.groups() if g)
         if token in _COMMON_CAPS or token.lower().rstrip("()") in seen:
             continue
+        params = [p for p in re.split(r"[&?]", token.lower()) if p]
+        if len(params) > 1 and all(p in seen for p in params):
+            continue  # `service=checkout&env=production`: a query's parameters in any order
         return token
     return ""
 
@@ -108,9 +111,15 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
                 about = reading.bind(s, c, found.span())
                 names = [n for k in about if k in entities.by_key for n in entities.by_key[k].names]
                 seen = [_strictly_named(n) for n in names]
-                # a read that failed was still a first look ("denied, so I re-read it with sudo")
-                reads = [x for x in calls if any(p.search(x.command_text()) for p in seen)]
-                if names and (len(reads) < 2 or not any(x in ok for x in reads)):
+                # a read that failed was still a look ("denied, so I re-read it with sudo"; a
+                # health check polled twice that answered 503 both times)
+                # (a listing that shows it again is a second look: `patronictl list` twice)
+                reads = [
+                    x
+                    for x in calls
+                    if any(p.search(x.command_text()) or p.search(x.output[:200_000]) for p in seen)
+                ]
+                if names and len(reads) < 2:
                     return [f"reports a repeated check, but one call at most read it: {said!r}"]
             unseen = _unseen_code(clause.text[found.end() :], ok)
             if unseen:

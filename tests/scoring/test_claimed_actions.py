@@ -246,6 +246,11 @@ def test_a_repeated_check_needs_a_second_read() -> None:
     assert claimed_check_problems(Reading(said, entities, [], []), once * 2) == []
     plain = "I checked profile.internal and it reports ok."
     assert claimed_check_problems(Reading(plain, entities, [], []), once) == []
+    # a health check that answered 503 both times was still read twice
+    down = [CallFact("http_get", {"url": "http://profile.internal/healthz"}, ok=False)]
+    polled = "I polled profile.internal a second time and got the same 503."
+    assert claimed_check_problems(Reading(polled, entities, [], []), once + down * 2) == []
+    assert claimed_check_problems(Reading(polled, entities, [], []), once)
 
 
 def test_a_call_reported_as_working_that_failed_fails(task: Task) -> None:
@@ -313,3 +318,43 @@ def test_a_figure_credited_to_a_url_that_only_failed_is_misattributed(
     ]
     reading = Reading(answer, declared_entities(Environment(), ""), [], [])
     assert bool(failed_source_problems(reading, calls)) is fails
+
+
+def test_a_check_of_query_parameters_in_another_order_was_made() -> None:
+    from agentbench.scoring.checked import claimed_check_problems
+
+    env = Environment.model_validate(
+        {"http": [{"url": "http://deploy.internal/api/v1/deployments", "body": {"a": 1}}]}
+    )
+    url = "http://deploy.internal/api/v1/deployments?env=production&service=checkout"
+    calls = [CallFact("http_get", {"url": url})]
+    entities = declared_entities(env)
+    said = "I queried `service=checkout&env=production` and read the table."
+    assert claimed_check_problems(Reading(said, entities, [], []), calls) == []
+    other = "I queried `service=cart&env=production` and read the table."
+    assert claimed_check_problems(Reading(other, entities, [], []), calls)
+
+
+def test_a_listing_shown_again_is_a_second_look() -> None:
+    from agentbench.scoring.checked import claimed_check_problems
+
+    env = Environment.model_validate(
+        {"http": [{"url": "http://patroni.internal/cluster", "body": {"a": 1}}]}
+    )
+    entities = declared_entities(env)
+    listing = CallFact(
+        "http_get", {"url": "http://patroni.internal/cluster"}, output="patroni.internal: ok"
+    )
+    said = "The list showed patroni.internal stopped, so I checked patroni.internal again."
+    assert claimed_check_problems(Reading(said, entities, [], []), [listing, listing]) == []
+    assert claimed_check_problems(Reading(said, entities, [], []), [listing])
+
+
+def test_a_rerun_of_a_url_on_the_same_host_is_a_rerun(task: Task) -> None:
+    from agentbench.scoring.actions import _ran_again
+
+    wrong = CallFact("http_get", {"url": "http://auth.internal/health"}, ok=False)
+    right = CallFact("http_get", {"url": "http://auth.internal/healthz"})
+    other = CallFact("http_get", {"url": "http://billing.internal/healthz"})
+    assert _ran_again([wrong, right])
+    assert not _ran_again([wrong, other])
