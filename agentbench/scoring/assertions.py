@@ -20,13 +20,15 @@ named in an earlier sentence; an answer that names none is unbound (about the ta
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from agentbench.scoring.cues import NEGATION
 from agentbench.scoring.intervals import interval_span
 from agentbench.scoring.lexicon import Entry, entry, phrase_pattern
 from agentbench.scoring.members import member_problems
 from agentbench.scoring.quantities import moment_span, parse_moment, quantity_span
 from agentbench.scoring.reading import Occurrence, Reading, Span, SpanFn, show_key
-from agentbench.scoring.stance import Stance
+from agentbench.scoring.stance import Stance, unquoted
 from agentbench.tasks.expect_answer import every_seconds
 from agentbench.tasks.expectations import Fact
 
@@ -107,6 +109,8 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
         found = [_with_siblings(o, kinds, reading) for o in reading.occurrences(find)]
         found = [_without_attributes(o, subject, reading) for o in found]
         found = [_account_of(o, subject, reading) for o in found]
+        if _names_only(fact, reading):  # "orders-db-1 is not in recovery" names db-1
+            found = [_named_despite_predicate(o, reading) for o in found]
         good = [
             o
             for o in found
@@ -136,6 +140,30 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
     if fact.members:
         problems += member_problems(fact, reading, predicate(fact)[0])
     return problems
+
+
+def _names_only(fact: Fact, reading: Reading) -> bool:
+    """Whether the fact's predicate is only the names of a declared entity ("written on the
+    primary orders-db-1": wordings `orders-db-1`, `orders-db-1.internal`)."""
+    if not fact.wordings or fact.patterns or fact.is_ or fact.amount or fact.at:
+        return False
+    if any(re.search(r"\s", w) for w in fact.wordings):
+        return False
+    names = {n.lower() for e in reading.entities.by_key.values() for n in e.names}
+    return any(w.lower() in names for w in fact.wordings)
+
+
+def _named_despite_predicate(o: Occurrence, reading: Reading) -> Occurrence:
+    """A name negated only by what its clause goes on to say of it ("orders-db-1.internal is
+    not in recovery") is named: the negation is the predicate's, not the name's."""
+    if o.stance is not Stance.negated:
+        return o
+    clause = reading.groups[o.sentence][o.clause]
+    if clause.negated_before or clause.contrasted:
+        return o
+    if NEGATION.search(unquoted(clause.text[: o.span[0]])):
+        return o
+    return replace(o, stance=Stance.asserted)
 
 
 def _inferred(o: Occurrence, reading: Reading) -> bool:

@@ -49,6 +49,12 @@ _SYMPTOM_WORDS = re.compile(
     re.IGNORECASE,
 )
 
+# where the label's cause was read, not the cause: "Root cause (from the failed pod's log)"
+_SOURCE = re.compile(
+    r"\W*(?:from|per|according\s+to|as\s+(?:seen|shown)\s+in|see|via|based\s+on|in)\b",
+    re.IGNORECASE,
+)
+
 # the cause named ends its noun phrase at a comma, a colon or a relative clause
 _CUT = re.compile(
     r"[:,(]|\s(?:which|and|but|where|while|that\s+(?:is|are|was|were))\s", re.IGNORECASE
@@ -78,8 +84,13 @@ def causality_problems(reading: Reading, required: list[Fact]) -> list[str]:
         for c, clause in enumerate(group):
             if _LABEL.fullmatch(clause.text) and c + 1 < len(group):  # "Root cause: the 502s."
                 named = group[c + 1]
-                if stance_at(named, (0, len(named.text))) is Stance.asserted \
-                        and _symptom(named.text) and not holds_fact(named.text):
+                if _SOURCE.match(named.text) and c + 2 < len(group):
+                    named = group[c + 2]  # "Root cause (from the failed pod's log): …"
+                if (
+                    stance_at(named, (0, len(named.text))) is Stance.asserted
+                    and _symptom(named.text)
+                    and not holds_fact(named.text)
+                ):
                     return [
                         "names a symptom as the root cause (cause and effect swapped): "
                         f"{named.text.strip()[:100]!r}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
+from agentbench.scoring.claims import Clause
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
 from agentbench.tasks.expectations import Fact
@@ -26,10 +27,14 @@ _NOT_THINGS = frozenset(
 _KEYED = re.compile(r'"?(?P<key>[A-Za-z_][\w.-]*)"?\s*[:=]\s*"?(?P<value>\d+(?:\.\d+)?)\b')
 
 
+# what a node can hold is no count of what it holds: `kubectl describe node`'s `pods: 110`
+_CAPACITY = re.compile(r"^(?:Capacity|Allocatable):[^\n]*\n(?:[ \t]+[^\n]*(?:\n|$))*", re.MULTILINE)
+
+
 def _keyed_values(outputs: list[str]) -> dict[str, set[float]]:
     keyed: dict[str, set[float]] = {}
     for text in outputs:
-        for m in _KEYED.finditer(text[:200_000]):
+        for m in _KEYED.finditer(_CAPACITY.sub("", text[:200_000])):
             keyed.setdefault(m.group("key").lower(), set()).add(float(m.group("value")))
     return keyed
 
@@ -113,15 +118,14 @@ def occurrence_problems(reading: Reading, outputs: list[str]) -> list[str]:
     against the lines of what was read that hold it: their count in one output, or in all."""
     for group in reading.groups:
         sentence = " ".join(c.text for c in group)
-        tokens = [m.group() for m in _COUNTED_TOKEN.finditer(sentence)]
-        if not tokens:
+        if not _COUNTED_TOKEN.search(sentence):
             continue
-        for clause in group:
+        for c, clause in enumerate(group):
             for m in _TIMES_SEEN.finditer(clause.text):
                 if stance_at(clause, m.span()) is not Stance.asserted:
                     continue
                 said = int(m.group("n") or m.group("m"))
-                for token in tokens:
+                for token in _counted(group, c, m.start()):
                     counts = [_lines_with(o, token) for o in outputs]
                     if not any(counts):
                         continue
@@ -133,6 +137,29 @@ def occurrence_problems(reading: Reading, outputs: list[str]) -> list[str]:
                         ]
                     break
     return []
+
+
+def _counted(group: list[Clause], c: int, at: int) -> list[str]:
+    """The error classes a count in clause c (at `at`) counts: those of its own clause, else
+    of the nearest clause before it that names one, unless a quoted message stands nearer
+    ("stuck in `CreateContainerConfigError` … (`secret … not found`, repeated 12 times)"), else
+    of the first clause after it that names one."""
+    tail = [m.group() for m in _COUNTED_TOKEN.finditer(group[c].text)]
+    if tail:
+        return tail
+    if _QUOTED.search(group[c].text[:at]):
+        return []
+    for clause in reversed(group[:c]):
+        found = [m.group() for m in _COUNTED_TOKEN.finditer(clause.text)]
+        if found:
+            return found
+        if _QUOTED.search(clause.text):
+            return []
+    # "… shows up 5 times: SocketTimeoutException"
+    return next((found for x in group[c + 1 :] if (found := _COUNTED_TOKEN.findall(x.text))), [])
+
+
+_QUOTED = re.compile(r"`[^`]+`|\"[^\"]+\"")
 
 
 def _lines_with(output: str, token: str) -> int:

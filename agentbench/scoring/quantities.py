@@ -167,6 +167,22 @@ def _compounds(text: str) -> list[Quantity]:
     return out
 
 
+# HTTP status codes counted in the plural ("three consecutive 404s", "it returned 503s")
+_COUNTING = re.compile(
+    r"(?:\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|many|some|"
+    r"consecutive|repeated|all|more|of|the|those|these|with|and|or|got|returned|returns|"
+    r"returning|getting|gets|throws|serves|serving|no|any)\s+)$",
+    re.IGNORECASE,
+)
+
+
+def _status_plural(text: str, start: int, figure: str) -> bool:
+    code = figure[:-1]
+    if not re.fullmatch(r"(?:[45]\d\d|200)", code):
+        return False
+    return bool(_COUNTING.search(text[max(0, start - 30) : start]))
+
+
 def quantities(text: str) -> list[Quantity]:
     """Every figure and spelled-out count in the text, normalised."""
     out: list[Quantity] = _compounds(text)
@@ -188,6 +204,8 @@ def quantities(text: str) -> list[Quantity]:
             if labelled:
                 unit, end = labelled.group(1), labelled.end()
         dimension, raw = None, value
+        if unit == "s" and _status_plural(text, match.start(), match.group()):
+            unit = ""  # "three consecutive 404s": responses, not seconds
         if unit:
             dimension, factor = _UNITS[unit.lower()]
             value *= factor

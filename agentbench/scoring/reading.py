@@ -221,8 +221,9 @@ class Reading:
             keys = [
                 k
                 for i, m in enumerate(self.mentions[earlier])
-                for _, _, k in m
+                for _, b, k in m
                 if not _negated(self.groups[earlier][i])
+                and not _REPORTS.match(self.groups[earlier][i].text[b:])
                 and not _denied_after(self.groups[earlier], self.mentions[earlier], i)
                 and not k.startswith("user:")
             ]  # a user named in an earlier sentence (a file's owner) is no later subject
@@ -305,7 +306,9 @@ def table_row(group: list[Clause]) -> bool:
 _REPORTS = re.compile(
     r"\s*(?:api|endpoint|service|log|logs|output|table|record|response)?\s*(?:shows|showed|says|said|"
     r"reports|reported|lists|listed|returns|returned|confirms|confirmed|prints|printed)\s+"
-    r"(?:that|this|the|its|those|these|it)\b",  # "... shows that payment as failed": of another
+    r"(?:that|this|the|its|those|these|it)\b"  # "... shows that payment as failed": of another
+    # a program reading what is wrong: "where nginx notices the problem"
+    r"|\s+(?:notices|noticed|complains|complained|trips|tripped|chokes|choked)\b",
     re.IGNORECASE,
 )
 _AS_USER = re.compile(r"\bas\s+(?:the\s+)?(?:user\s+|account\s+)?$", re.IGNORECASE)

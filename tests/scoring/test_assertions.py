@@ -408,3 +408,28 @@ def test_a_port_a_registry_record_gives_as_a_field_is_shown(suite: TaskSuite) ->
     invented = "Elasticsearch answers at 10.0.4.17:9300."
     value, why = score(suite, "multi-registry-to-cluster-health", calls, invented + tail)
     assert value < 1.0 and "9300" in why
+
+
+def test_a_name_is_named_when_only_its_predicate_is_negated(suite: TaskSuite) -> None:
+    """ "orders-db-1.internal is not in recovery" names the host the write went to: the
+    negation is of recovery, not of the name."""
+
+    def psql(host: str, sql: str) -> dict:
+        cmd = f'psql -h {host}.internal -U ops_rw -d orders -c "{sql}"'
+        return {"tool": "run_command", "args": {"cmd": cmd}}
+
+    update = "UPDATE orders SET status='refunded' WHERE id=88412"
+    calls = [
+        psql("orders-db-2", update),
+        psql("orders-db-1", "SELECT pg_is_in_recovery()"),
+        psql("orders-db-1", update),
+        psql("orders-db-1", "SELECT id, status FROM orders WHERE id=88412"),
+    ]
+    answer = (
+        "Order 88412 is now `refunded`. The UPDATE on orders-db-2.internal failed with "
+        '"cannot execute UPDATE in a read-only transaction": it is a hot standby. '
+        "orders-db-1.internal is not in recovery, so I ran the UPDATE there (UPDATE 1) and a "
+        "SELECT on db-1 shows 88412 as `refunded`."
+    )
+    got, why = score(suite, "err-readonly-replica-write", calls, answer)
+    assert got == 1.0, why

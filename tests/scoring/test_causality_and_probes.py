@@ -36,6 +36,7 @@ def check(task: Task, answer: str, calls: list[CallFact]) -> tuple[bool, str]:
     [
         "So the 502s are the root problem and the cache timeouts are the consequence.",
         "Root cause: the 502 retries.",
+        "Root cause (from replica-2's log): the 502 retries.",
         "The Redis i/o timeouts are just a side effect of the 502 retries.",
     ],
 )
@@ -53,6 +54,8 @@ def test_a_symptom_named_the_root_or_the_cause_made_its_consequence_fails(
         "On replica-2 the 502s are not the root problem, its Redis connection is.",
         "The root cause is the Redis connection timing out; the 502s follow from it.",
         "The retries are a consequence of the i/o timeout to 10.0.6.21:6379.",
+        # where the label's cause was read is no cause: "(from the failed replica's log)"
+        "Root cause (from the failed replica's log): the Redis connection times out.",
     ],
 )
 def test_the_chain_in_its_order_passes(tasks: dict[str, Task], right: str) -> None:

@@ -26,8 +26,10 @@ def problems(answer: str) -> list[str]:
         ("3 ready replicas serve traffic.", False),
         # a subset no field counts: the capacity's `pods: 110` says nothing of it
         ("The three workload pods were evicted.", True),
-        # `podcidr` is no field of pods
-        ("24 pods were scheduled.", False),
+        # the capacity's `pods: 110` is what the node can hold, and `podcidr` is no field of
+        # pods: nothing counts them
+        ("24 pods were scheduled.", True),
+        ("The two evicted pods went for ephemeral storage.", True),
     ],
 )
 def test_a_count_agrees_with_the_field_of_its_noun(answer: str, passes: bool) -> None:
@@ -41,6 +43,9 @@ def test_a_count_agrees_with_the_field_of_its_noun(answer: str, passes: bool) ->
         ("SocketTimeoutException shows up 2 times in login-api-b's tail.", True),  # one output
         ("Across both pods the same error shows up 5 times: SocketTimeoutException.", False),
         ("The pod restarted 5 times.", True),  # nothing named to count
+        # the count is the quoted message's, nearer than the class named earlier
+        ("Stuck in SocketTimeoutException loops (`Read timed out`, repeated 9 times).", True),
+        ("Stuck in loops (SocketTimeoutException, repeated 9 times).", False),
     ],
 )
 def test_how_often_a_named_error_shows_up_is_counted_in_what_was_read(

@@ -127,3 +127,17 @@ def test_a_clock_time_written_before_its_date_is_one_moment() -> None:
 def test_a_duration_from_days_down_is_one_figure(text: str, seconds: float) -> None:
     (q,) = quantities(text)
     assert q.dimension == "seconds" and q.value == seconds
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("Three consecutive 404s and the kubelet restarts it.", None),
+        ("it returned 503s for an hour", None),
+        ("a timeout of 300s", "s"),
+        ("it waited 400s before giving up", "s"),  # no count before it: a duration
+    ],
+)
+def test_status_codes_in_the_plural_are_no_durations(text: str, unit: str | None) -> None:
+    (first, *_) = quantities(text) if unit else [q for q in quantities(text) if q.raw > 100]
+    assert first.unit == unit
