@@ -52,6 +52,11 @@ _KUBECTL = re.compile(
     r"\bkubectl((?:\s+(?:(?:-n|-c|--namespace|--context|--kubeconfig|--cluster|--user)"
     r"\s+\S+|--?\w[\w-]*(?:=\S+)?))*)\s+([a-z][a-z-]*)(?:\s+([a-z][a-z-]*))?"
 )
+# `-n` is kubectl's --namespace: `kubectl logs api -n 200` asks for namespace "200"
+_KUBECTL_COUNT_AS_NAMESPACE = re.compile(
+    r"\bkubectl\b[^\n|;&]*?\s(?:-n\s*|--namespace[=\s])\d+(?![\w.-])"
+)
+_BARE_COUNT_FLAG = re.compile(r"-n\s*\d+")
 _SYSTEMCTL = re.compile(r"\bsystemctl((?:\s+--?\w[\w-]*(?:=\S+)?)*)\s+([a-z][a-z-]*)\b")
 _NGINX = re.compile(r"\bnginx(?:\s+-[cgp]\s+\S+)*\s+-s\s*([a-z]+)\b")
 _MYSQL_ONLY = re.compile(
@@ -100,6 +105,8 @@ def _refusal(code: str, sql: bool) -> str | None:
             return f"kubectl has no command {verb!r}"
         if verb == "rollout" and sub and sub not in _ROLLOUT_VERBS:
             return f"kubectl rollout has no subcommand {sub!r}"
+    if _KUBECTL_COUNT_AS_NAMESPACE.search(code):
+        return "kubectl's -n is --namespace, not a line count (that is --tail)"
     for m in _SYSTEMCTL.finditer(code):
         if m.group(2) not in _SYSTEMCTL_VERBS:
             return f"systemctl has no command {m.group(2)!r}"
@@ -133,9 +140,12 @@ def advice_problems(answer: str, called: list[str], sql: bool) -> list[str]:
     `called`: the commands the episode ran; `sql`: whether the environment is a PostgreSQL
     database."""
     ran = "\n".join(called)
+    kubectl = "kubectl" in answer[:16_000]
     for code, context in _snippets(answer):
         if code.strip() in ran or _NOT_ADVICE.search(context):
             continue
+        if kubectl and _BARE_COUNT_FLAG.fullmatch(code.strip()):
+            code = f"kubectl logs x {code}"  # "the short form is `-n 200`", of kubectl logs
         if (why := _refusal(code, sql) or _unit_slip(code, answer)) is not None:
             return [f"advises a command that would not work: {why}"]
     return []

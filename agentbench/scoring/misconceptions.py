@@ -7,8 +7,10 @@ configuration by itself when the file changes" (it loads configuration at start 
 reload or SIGHUP only); "`nginx -s reopen` makes it pick up the new configuration" (reopen
 re-opens the log files); "raise the memory request, the limit can stay at 64Mi, and it will
 no longer be OOM-killed" (the kernel kills at the limit; a request only reserves memory for
-scheduling). Each entry: the statement's patterns (one sentence), and the correction the
-failure names. A statement the sentence denies, hedges or sets aside is not made.
+scheduling); a 503 is permanent, a client error, or must carry Retry-After (it is a
+temporary server condition; Retry-After is optional). Each entry: the statement's patterns
+(one sentence), and the correction the failure names. A statement the sentence denies,
+hedges or sets aside is not made.
 """
 
 from __future__ import annotations
@@ -64,6 +66,31 @@ MISCONCEPTIONS = (
             r"|bump)\w*\s+(?:the\s+)?(?:`[^`]*)?(?:memory\s+)?requests?\b"
         ),
         "the kernel OOM-kills at the memory limit; a request only reserves memory for scheduling",
+    ),
+    Misconception(
+        "a 503 is permanent",
+        _re(r"\bpermanent(?:ly)?\b|\b(?:give\s+up|stop\s+retrying)\b"),
+        _re(r"\b503\b|\bservice\s+unavailable\b"),
+        "503 Service Unavailable is a temporary condition; a client may retry later",
+    ),
+    Misconception(
+        "a 503 is a client error",
+        _re(
+            r"\b503\b[^.\n]{0,60}?\b(?:is|are|was|means?|indicates?|signals?)\s+(?:an?\s+)?"
+            r"(?:4xx|4\d\d|client(?:-side)?)\b"
+        ),
+        None,
+        "503 is a 5xx server error: the server is unable to handle the request",
+    ),
+    Misconception(
+        "a 503 must carry Retry-After",
+        _re(
+            r"\bRetry-After\b[^.\n]{0,60}?\b(?:is\s+(?:required|mandatory)|must\s+(?:be\s+)?"
+            r"(?:sent|included|present|set))\b|\bmust\s+(?:include|send|set|return)\s+(?:an?\s+)?"
+            r"`?Retry-After\b"
+        ),
+        None,
+        "a server may send Retry-After with a 503 (RFC 9110); it is not required",
     ),
 )
 

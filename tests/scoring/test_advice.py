@@ -25,6 +25,11 @@ from agentbench.scoring.advice import _KUBECTL_VERBS, _ROLLOUT_VERBS, advice_pro
         ("Use `SELECT DATE_SUB(now(), 1)` to see the cut-off.", False, False),  # no PostgreSQL
         ("Fix the Corefile:\n```\n.:53 {\n    proxy . /etc/resolv.conf\n}\n```", False, True),
         ("Fix the Corefile:\n```\n.:53 {\n    forward . /etc/resolv.conf\n}\n```", False, False),
+        ("Use the short form `kubectl logs search-api-0 -n 200`.", False, True),
+        ("Use `kubectl logs search-api-0 -n search --tail 200`.", False, False),
+        ("Use `kubectl logs search-api-0 --namespace=team-2 --tail=200`.", False, False),
+        ("kubectl logs takes `--tail=200` (short form `-n 200`).", False, True),
+        ("head takes `-n 200` too.", False, False),  # no kubectl in the answer
     ],
 )
 def test_a_command_its_program_refuses_is_no_advice(answer: str, sql: bool, fails: bool) -> None:

@@ -23,6 +23,10 @@ def problems(answer: str) -> list[str]:
         "Send the reopen signal so nginx loads the new config.",
         "Bump `resources.requests.memory` to 128Mi; the limit can stay at 64Mi.",
         "Increase the memory request to 256Mi and keep the limit at 64Mi; it will stop OOMing.",
+        "A 503 means the service was taken out of operation, so treat it as permanent.",
+        "HTTP 503 is a 4xx-class client error: the request itself was malformed.",
+        "With a 503 the server must include a Retry-After header.",
+        "503 Service Unavailable: the Retry-After header is required and says when to retry.",
     ],
 )
 def test_a_false_claim_of_the_field_fails(answer: str) -> None:
@@ -39,6 +43,10 @@ def test_a_false_claim_of_the_field_fails(answer: str) -> None:
         "Raise the memory limit to 256Mi (and the request to 128Mi if you like).",
         "Keep the limit at 64Mi only if the workload is trimmed; otherwise raise it.",
         "Certbot renews the certificate automatically; nginx still needs a reload to serve it.",
+        "A 503 is temporary (not permanent): retry later, honouring Retry-After if it is sent.",
+        "Unlike a 4xx client error, a 503 says the server is unable to handle the request.",
+        "The server may send a Retry-After header with the 503.",
+        "ES answered 429 and search-api passed it on as a 503 to its clients.",
     ],
 )
 def test_the_truth_and_its_denials_pass(answer: str) -> None:
