@@ -36,6 +36,17 @@ def _keyed_values(outputs: list[str]) -> dict[str, set[float]]:
     for text in outputs:
         for m in _KEYED.finditer(_CAPACITY.sub("", text[:200_000])):
             keyed.setdefault(m.group("key").lower(), set()).add(float(m.group("value")))
+    # a table's column named in two words or more keys its cells too: `ALLOWED DISRUPTIONS`
+    from agentbench.scoring.tables import tables  # tables reads figures bound_figures binds
+
+    for table in tables(outputs, least=1):
+        for column, name in enumerate(table.header):
+            words = [w for w in re.split(r"[\s_]+", name.strip().lower()) if w]
+            if len(words) < 2:
+                continue
+            cells = {r[column] for r in table.rows if re.fullmatch(r"\d+(?:\.\d+)?", r[column])}
+            if cells:
+                keyed.setdefault("_".join(words), set()).update(float(c) for c in cells)
     return keyed
 
 
@@ -140,26 +151,32 @@ def occurrence_problems(reading: Reading, outputs: list[str]) -> list[str]:
 
 
 def _counted(group: list[Clause], c: int, at: int) -> list[str]:
-    """The error classes a count in clause c (at `at`) counts: those of its own clause, else
-    of the nearest clause before it that names one, unless a quoted message stands nearer
+    """What a count in clause c (at `at`) counts: the error classes of its own clause, else
+    of the nearest clause before it that names one, or the quoted message that stands nearer
     ("stuck in `CreateContainerConfigError` … (`secret … not found`, repeated 12 times)"), else
     of the first clause after it that names one."""
     tail = [m.group() for m in _COUNTED_TOKEN.finditer(group[c].text)]
     if tail:
         return tail
-    if _QUOTED.search(group[c].text[:at]):
-        return []
+    quoted = list(_QUOTED.finditer(group[c].text[:at]))
+    if quoted:
+        return [_inside(quoted[-1])]
     for clause in reversed(group[:c]):
         found = [m.group() for m in _COUNTED_TOKEN.finditer(clause.text)]
         if found:
             return found
-        if _QUOTED.search(clause.text):
-            return []
+        quoted = list(_QUOTED.finditer(clause.text))
+        if quoted:
+            return [_inside(quoted[-1])]
     # "… shows up 5 times: SocketTimeoutException"
     return next((found for x in group[c + 1 :] if (found := _COUNTED_TOKEN.findall(x.text))), [])
 
 
-_QUOTED = re.compile(r"`[^`]+`|\"[^\"]+\"")
+_QUOTED = re.compile(r"`([^`]+)`|\"([^\"]+)\"")
+
+
+def _inside(quote: re.Match[str]) -> str:
+    return quote.group(1) or quote.group(2)
 
 
 def _lines_with(output: str, token: str) -> int:

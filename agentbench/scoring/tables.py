@@ -53,14 +53,21 @@ def _fits(header: list[str], cells: list[str], piped: bool) -> bool:
     return len(cells) == len(header) or (not piped and len(header) == len(cells) + 1)
 
 
-def tables(outputs: list[str]) -> list[Table]:
-    """The tables the outputs print, the rows under one header joined across outputs."""
+def tables(outputs: list[str], least: int = 2) -> list[Table]:
+    """The tables the outputs print (of `least` rows or more), the rows under one header
+    joined across outputs."""
     found: dict[tuple[str, ...], Table] = {}
     for text in outputs:
         lines = [ln for ln in text[:200_000].splitlines() if ln.strip()]
         i = 0
         while i < len(lines) - 1:
             piped = " | " in lines[i] or lines[i].strip().endswith("|")
+            aligned = None if piped else _aligned(lines, i)
+            if aligned is not None:  # kubectl's `MIN AVAILABLE   ALLOWED DISRUPTIONS`
+                named, lined, i = aligned
+                table = found.setdefault(named, Table(named, []))
+                table.rows += [r for r in lined if r not in table.rows]
+                continue
             header = _split(lines[i], piped)
             j = i + 1 + bool(_SEPARATOR.match(lines[i + 1]))
             rows: list[tuple[str, ...]] = []
@@ -78,7 +85,39 @@ def tables(outputs: list[str]) -> list[Table]:
             table = found.setdefault(key, Table(key, []))
             table.rows += [r for r in rows if len(r) == width and r not in table.rows]
             i = j
-    return [_merged(t) for t in found.values() if len(t.rows) >= 2]
+    return [_merged(t) for t in found.values() if len(t.rows) >= least]
+
+
+_COLUMN = re.compile(r"(?:^|(?<=\s\s))\S")
+
+
+def _aligned(
+    lines: list[str], i: int
+) -> tuple[tuple[str, ...], list[tuple[str, ...]], int] | None:
+    """A header whose column names hold a space (kubectl's `LAST SEEN`, `MIN AVAILABLE`),
+    its columns at the offsets where each name starts, and the rows whose cells start there:
+    (header, rows, the index after them); None when the header names no such column."""
+    head = lines[i].rstrip()
+    names = tuple(re.split(r"\s{2,}", head.strip()))
+    if len(names) < 2 or not any(" " in n for n in names) or not _looks_like_header(
+        list(names), False
+    ):
+        return None
+    starts = [m.start() for m in _COLUMN.finditer(head)]
+    if len(starts) != len(names):
+        return None
+    rows: list[tuple[str, ...]] = []
+    j = i + 1
+    while j < len(lines) and len(rows) < _MAX_ROWS:
+        line = lines[j]
+        if len(line) <= starts[-1] or any(
+            line[a].isspace() or (a and not line[a - 1].isspace()) for a in starts
+        ):
+            break
+        bounds = [*starts[1:], len(line)]
+        rows.append(tuple(line[a:b].strip() for a, b in zip(starts, bounds, strict=True)))
+        j += 1
+    return (names, rows, j) if rows else None
 
 
 def _merged(table: Table) -> Table:
@@ -259,8 +298,14 @@ def crossed_word_problems(reading: Reading, outputs: list[str]) -> list[str]:
     for table in tables(outputs):
         keys = _keys(table)
         header = {h.lower() for h in table.header}
+        named = {k.lower() for k in keys}  # a row's name is no attribute of another
         words = [
-            {c.lower() for c in row if _ATTRIBUTE.fullmatch(c) and c not in keys}
+            {
+                w.lower()
+                for c in row
+                for w in c.split(",")  # `Ready,SchedulingDisabled` is Ready, and more
+                if _ATTRIBUTE.fullmatch(w) and w.lower() not in named
+            }
             for row in table.rows
         ]
         for group in reading.groups:

@@ -36,6 +36,20 @@ def test_a_count_agrees_with_the_field_of_its_noun(answer: str, passes: bool) ->
     assert (problems(answer) == []) is passes
 
 
+def test_a_count_agrees_with_a_table_column_named_for_it() -> None:
+    pdb = (
+        "NAME   MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE\n"
+        "api    2               N/A               1                     30d\n"
+    )
+
+    def said(answer: str) -> list[str]:
+        reading = Reading(answer, declared_entities(ENV, ""), [], [])
+        return count_problems(reading, [], [pdb])
+
+    assert said("Its PodDisruptionBudget currently allows 2 disruptions.")
+    assert said("Its PodDisruptionBudget currently allows 1 disruption, so drains are safe.") == []
+
+
 @pytest.mark.parametrize(
     ("said", "passes"),
     [
@@ -44,7 +58,8 @@ def test_a_count_agrees_with_the_field_of_its_noun(answer: str, passes: bool) ->
         ("Across both pods the same error shows up 5 times: SocketTimeoutException.", False),
         ("The pod restarted 5 times.", True),  # nothing named to count
         # the count is the quoted message's, nearer than the class named earlier
-        ("Stuck in SocketTimeoutException loops (`Read timed out`, repeated 9 times).", True),
+        ("Stuck in SocketTimeoutException loops (`Read timed out`, repeated 3 times).", True),
+        ("Stuck in SocketTimeoutException loops (`Read timed out`, repeated 9 times).", False),
         ("Stuck in loops (SocketTimeoutException, repeated 9 times).", False),
     ],
 )

@@ -102,3 +102,16 @@ def test_a_word_of_another_row_said_of_this_one_fails(answer: str, fails: bool) 
 
     reading = Reading(answer, declared_entities(ENV, ""), [], [])
     assert bool(crossed_word_problems(reading, [DF])) is fails
+
+
+def test_column_names_of_two_words_keep_their_cells() -> None:
+    events = (
+        "LAST SEEN   TYPE      REASON    OBJECT        MESSAGE\n"
+        "12m         Warning   Evicted   pod/idx-9tq   The node was low on resource: disk.\n"
+        "47m         Warning   Evicted   pod/idx-kx7   The node was low.\n"
+    )
+    (table,) = tables([events])
+    assert table.header == ("LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE")
+    assert table.rows[0][-1] == "The node was low on resource: disk."
+    (pdb,) = tables([PDB], least=1)
+    assert dict(zip(pdb.header, pdb.rows[0], strict=True))["ALLOWED DISRUPTIONS"] == "1"
