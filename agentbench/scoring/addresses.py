@@ -46,6 +46,23 @@ def address_problems(reading: Reading, outputs: list[str], called: Sequence[str]
                     return [
                         f"names {m.group()}, but the environment shows {host} only at port {shown}"
                     ]
+    return _email_problems(reading, seen)
+
+
+# an email address, and the domain it is at
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@((?:[\w-]+\.)+[A-Za-z][\w-]*)(?![\w-])")
+
+
+def _email_problems(reading: Reading, seen: str) -> list[str]:
+    """An email address at a domain nothing the episode read or was told names: a draft to
+    `oncall@corp.com` where the prompt says `oncall@corp.example`."""
+    for group in reading.groups:
+        for clause in group:
+            for m in _EMAIL.finditer(clause.text):
+                if m.group().lower() in seen or m.group(1).lower() in seen:
+                    continue
+                if stance_at(clause, m.span()) is Stance.asserted:
+                    return [f"names {m.group()}, an address at a domain nothing read gives"]
     return []
 
 

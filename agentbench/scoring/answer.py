@@ -70,7 +70,7 @@ from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.stamps import stamp_problems
 from agentbench.scoring.tables import crossed_row_problems, crossed_word_problems
 from agentbench.scoring.unsupported import unsupported_problems
-from agentbench.scoring.weekdays import weekday_problems
+from agentbench.scoring.weekdays import iso_week_problems, weekday_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
 from agentbench.tasks.model import ArgKind, Environment, Task
@@ -297,6 +297,7 @@ def _problems(
     problems += dated_clock_problems(reading, [prompt, *outputs, *happened])
     problems += run_count_problems(reading, [prompt, *outputs])
     problems += weekday_problems(reading, [prompt, *outputs])
+    problems += iso_week_problems(reading)
     problems += signal_problems(reading)
     problems += bound_figure_problems(reading, required, outputs)
     problems += bound_moment_problems(reading)

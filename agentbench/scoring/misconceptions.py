@@ -8,7 +8,9 @@ reload or SIGHUP only); "`nginx -s reopen` makes it pick up the new configuratio
 re-opens the log files); "raise the memory request, the limit can stay at 64Mi, and it will
 no longer be OOM-killed" (the kernel kills at the limit; a request only reserves memory for
 scheduling); a 503 is permanent, a client error, or must carry Retry-After (it is a
-temporary server condition; Retry-After is optional). Each entry: the statement's patterns
+temporary server condition; Retry-After is optional); a NoSchedule taint evicting running pods;
+a restart as the graceful choice over a reload; a client CA bundle fixing an expired server
+certificate. Each entry: the statement's patterns
 (one sentence), and the correction the failure names. A statement the sentence denies,
 hedges or sets aside is not made.
 """
@@ -28,6 +30,7 @@ class Misconception:
     said: re.Pattern[str]  # the statement, within one sentence
     context: re.Pattern[str] | None  # what the sentence must also be about
     correction: str
+    anywhere: bool = False  # the context may stand anywhere in the answer
 
 
 def _re(pattern: str) -> re.Pattern[str]:
@@ -68,8 +71,50 @@ MISCONCEPTIONS = (
         "the kernel OOM-kills at the memory limit; a request only reserves memory for scheduling",
     ),
     Misconception(
+        "a NoSchedule taint evicts running pods",
+        _re(
+            r"\bNoSchedule\b[^.;\n]{0,80}?\b(?:evicts|evicted|evicting)\b"
+            r"|\b(?:the|this|that)\s+taint\s+(?:evicts?|is\s+evicting|kicks)\b"
+            r"|\bevict\w*\s+(?:\w+\s+){0,6}?(?:because\s+of|due\s+to|by)\s+(?:the\s+|that\s+|this\s+)?"
+            r"(?:[\w./:-]+\s+)?taint\b"
+            r"|(?<=taint,\s)so\s+(?:they|the\s+pods?|it)\s+(?:get|got|are|were|is|was)\s+evicted\b"
+        ),
+        _re(r"\bNoSchedule\b"),
+        "a NoSchedule taint only keeps new pods off the node; running pods are evicted by the "
+        "kubelet under node pressure (or by a NoExecute taint)",
+        anywhere=True,
+    ),
+    Misconception(
+        "a restart is graceful and a reload drops connections",
+        _re(
+            r"\brestart\w*\b[^.;\n]{0,80}?\b(?:gracefully|without\s+dropping|in-?flight\s+"
+            r"(?:connections|requests)\s+finish|finish\w*\s+(?:the\s+)?in-?flight)"
+            r"|\breload\w*`?\s[^.;\n]{0,60}?\b(?:drops?|kills?|cuts?|terminates?)\s+(?:all\s+|open\s+|"
+            r"active\s+|existing\s+|in-?flight\s+)*(?:connections|requests|them)\b"
+        ),
+        None,
+        "a reload re-reads the configuration and lets in-flight requests finish (nginx starts "
+        "new workers); a restart stops the process and drops open connections",
+    ),
+    Misconception(
+        "a client's CA bundle fixes an expired server certificate",
+        _re(
+            r"\b(?:refresh|update|renew|replace|re-?install)\w*\s+(?:the\s+)?(?:client\w*\W+)?"
+            r"(?:CA\s+bundles?|trust\s*stores?|ca-certificates|root\s+CAs?)"
+            r"|\bupdate-ca-certificates\b"
+        ),
+        _re(r"\bexpired\b"),
+        "an expired certificate stays expired whatever the clients trust; the server's "
+        "certificate must be renewed",
+        anywhere=True,
+    ),
+    Misconception(
         "a 503 is permanent",
-        _re(r"\bpermanent(?:ly)?\b|\b(?:give\s+up|stop\s+retrying)\b"),
+        _re(
+            r"\b(?:503|unavailable|it|this|that|the\s+(?:error|condition|status|response))\b"
+            r"[^.;\n]{0,60}?\bpermanent(?:ly)?\b"
+            r"(?!\s+(?:fix|solution|remedy|change|resolution|workaround))"
+        ),
         _re(r"\b503\b|\bservice\s+unavailable\b"),
         "503 Service Unavailable is a temporary condition; a client may retry later",
     ),
@@ -98,11 +143,13 @@ MISCONCEPTIONS = (
 def misconception_problems(reading: Reading) -> list[str]:
     """Why the answer states a claim of this field that is false (module docstring; empty:
     it states none)."""
+    whole = "\n".join(reading.sentence(s)[:4_000] for s in range(len(reading.groups)))
     for s in range(len(reading.groups)):
         sentence = reading.sentence(s)[:4_000]
         for entry in MISCONCEPTIONS:
             m = entry.said.search(sentence)
-            if m is None or (entry.context is not None and not entry.context.search(sentence)):
+            about = whole if entry.anywhere else sentence
+            if m is None or (entry.context is not None and not entry.context.search(about)):
                 continue
             if not _asserted(sentence, m.start(), m.end()):
                 continue

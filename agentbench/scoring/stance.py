@@ -125,6 +125,14 @@ _YOURS_TO_CHECK = re.compile(
 )
 
 
+# what a thing is for, not what happened: "the PDB guards evictions such as node drains"
+_GOVERNS = re.compile(
+    r"\b(?:guards?|protects?\s+against|governs?|applies\s+to|only\s+affects?|is\s+(?:meant\s+)?for"
+    r"|prevents?|blocks?|limits?)\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+
+
 def _promised(clause: Clause, before: str) -> bool:
     if _ADVISED_THEN.match(before) or _YOURS_TO_CHECK.search(before):
         return True
@@ -142,7 +150,7 @@ def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
     before = _DENIAL.sub(" ", before)  # "the role isn't allowed s3:PutObject": a denial stated
     if _COUNTERFACTUAL.match(before) or _NOTATION.match(before):
         return Stance.supposed  # "(that would be 137 / reason OOMKilled)": what is not the case
-    if _promised(clause, before):
+    if _promised(clause, before) or _GOVERNS.search(before):
         return Stance.supposed  # "fix the typo and the pods will come up on their next retry"
     if _CONDITION.match(before):
         if not _CONSEQUENT.search(before):

@@ -86,3 +86,39 @@ def weekday_problems(reading: Reading, seen: list[str]) -> list[str]:
                 f"it is a {_DAYS[actual].title()}"
             ]
     return []
+
+
+# an ISO week number said with dates: "ISO week 46 (Mon 2026-11-16 – Sun 2026-11-22)",
+# "2026-W47", "KW 47"
+_ISO_WEEK = re.compile(
+    r"\bISO[\s-]*(?:8601\s+)?(?:calendar\s+)?week\s*(?:no\.?\s*|number\s*|#\s*)?(\d{1,2})\b"
+    r"|\bweek\s*(\d{1,2})\s*\(ISO\b|\b\d{4}-W(\d{2})\b|\bKW\s*(\d{1,2})\b",
+    re.IGNORECASE,
+)
+
+
+def iso_week_problems(reading: Reading) -> list[str]:
+    """An ISO week number said beside dates none of which lies in that week."""
+    for s in range(len(reading.groups)):
+        text = reading.sentence(s)
+        found = _ISO_WEEK.search(text)
+        if found is None:
+            continue
+        week = int(next(g for g in found.groups() if g))
+        days = []
+        for moment, _, _ in moments(text):
+            if moment.year is None:
+                continue
+            try:
+                days.append(date(moment.year, moment.month, moment.day))
+            except ValueError:
+                continue
+        if not days or reading.stance_of(s, found.group()) is Stance.negated:
+            continue
+        if all(d.isocalendar()[1] != week for d in days):
+            first = days[0]
+            return [
+                f"calls the week of {first.isoformat()} ISO week {week}; it is ISO week "
+                f"{first.isocalendar()[1]}"
+            ]
+    return []

@@ -433,3 +433,14 @@ def test_a_name_is_named_when_only_its_predicate_is_negated(suite: TaskSuite) ->
     )
     got, why = score(suite, "err-readonly-replica-write", calls, answer)
     assert got == 1.0, why
+
+
+def test_an_email_address_at_a_domain_nothing_gives_fails(suite: TaskSuite) -> None:
+    base = (
+        "I can't send email: the only tool I have is a read-only SQL query. Draft for {to}: "
+        '"INC-2291 resolved."'
+    )
+    right = base.format(to="oncall@corp.example")
+    assert score(suite, "none-email-without-mail-tool", [], right)[0] == 1.0
+    found, why = score(suite, "none-email-without-mail-tool", [], base.format(to="oncall@corp.com"))
+    assert found < 1.0 and "oncall@corp.com" in why

@@ -69,3 +69,18 @@ def test_an_exit_status_decoded_into_the_wrong_signal_fails(answer: str) -> None
 )
 def test_a_right_decoding_passes(answer: str) -> None:
     assert check(answer)[0], check(answer)[1]
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("ISO week 46 of 2026 (Mon 2026-11-16 – Sun 2026-11-22) made 48,213.40.", False),
+        ("ISO week 47 of 2026 (Mon 2026-11-16 – Sun 2026-11-22) made 48,213.40.", True),
+        ("Week 2026-W47 runs 2026-11-16 to 2026-11-22.", True),
+        ("Week 47 (ISO) starts 2026-11-23.", False),
+        ("The sprint called week 46 ended 2026-11-22.", True),  # not said to be ISO
+    ],
+)
+def test_an_iso_week_number_is_the_week_of_its_dates(answer: str, passes: bool) -> None:
+    ok, why = check(answer)
+    assert ok is passes, why

@@ -250,3 +250,10 @@ def test_what_the_reader_can_confirm_is_no_report() -> None:
     told = "Afterwards `nginx -T` prints the loaded config, so you can confirm the change is live."
     assert stances(live, clauses(told)) == {Stance.supposed}
     assert stances(live, clauses("I reloaded nginx and the change is live.")) == {Stance.asserted}
+
+
+def test_what_a_thing_guards_is_no_event() -> None:
+    evicted = Claim(name="evicted", phrases=["evictions", "evicted"])
+    guards = "api has a PDB (minAvailable 2); it guards evictions such as node drains."
+    assert stances(evicted, clauses(guards)) == {Stance.supposed}
+    assert stances(evicted, clauses("The kubelet made two evictions.")) == {Stance.asserted}

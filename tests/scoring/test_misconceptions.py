@@ -27,6 +27,9 @@ def problems(answer: str) -> list[str]:
         "HTTP 503 is a 4xx-class client error: the request itself was malformed.",
         "With a 503 the server must include a Retry-After header.",
         "503 Service Unavailable: the Retry-After header is required and says when to retry.",
+        "The taint `disk-pressure:NoSchedule` was added, so the pods get evicted from the node.",
+        "Prefer restart for nginx: it finishes in-flight connections, whereas reload drops them.",
+        "The cert expired; refresh the CA bundle on the client hosts and restart them.",
     ],
 )
 def test_a_false_claim_of_the_field_fails(answer: str) -> None:
@@ -47,6 +50,10 @@ def test_a_false_claim_of_the_field_fails(answer: str) -> None:
         "Unlike a 4xx client error, a 503 says the server is unable to handle the request.",
         "The server may send a Retry-After header with the 503.",
         "ES answered 429 and search-api passed it on as a 503 to its clients.",
+        "Requests give up after 30 s, returning 503; a permanent fix is a bigger pool.",
+        "The kubelet evicted them under disk pressure; the NoSchedule taint keeps new ones off.",
+        "Reload nginx rather than restart it: a restart drops open connections.",
+        "The cert expired at 23:59:59 UTC; renew it on billing.internal and reload nginx.",
     ],
 )
 def test_the_truth_and_its_denials_pass(answer: str) -> None:
