@@ -39,7 +39,7 @@ def _keyed_values(outputs: list[str]) -> dict[str, set[float]]:
     # a table's column named in two words or more keys its cells too: `ALLOWED DISRUPTIONS`
     from agentbench.scoring.tables import tables  # tables reads figures bound_figures binds
 
-    for table in tables(outputs, least=1):
+    for table in tables(outputs, least=1, aligned=True):
         for column, name in enumerate(table.header):
             words = [w for w in re.split(r"[\s_]+", name.strip().lower()) if w]
             if len(words) < 2:

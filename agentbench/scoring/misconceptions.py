@@ -87,9 +87,11 @@ MISCONCEPTIONS = (
     Misconception(
         "a restart is graceful and a reload drops connections",
         _re(
-            r"\brestart\w*\b[^.;\n]{0,80}?\b(?:gracefully|without\s+dropping|in-?flight\s+"
+            # the words between are the restart's (or the reload's) own: "restart nginx  # or:
+            # reload to pick up the config without dropping connections" praises the reload
+            r"\brestart\w*\b(?:(?!reload)[^.;\n]){0,80}?\b(?:gracefully|without\s+dropping|in-?flight\s+"
             r"(?:connections|requests)\s+finish|finish\w*\s+(?:the\s+)?in-?flight)"
-            r"|\breload\w*`?\s[^.;\n]{0,60}?\b(?:drops?|kills?|cuts?|terminates?)\s+(?:all\s+|open\s+|"
+            r"|\breload\w*`?\s(?:(?!restart)[^.;\n]){0,60}?\b(?:drops?|kills?|cuts?|terminates?)\s+(?:all\s+|open\s+|"
             r"active\s+|existing\s+|in-?flight\s+)*(?:connections|requests|them)\b"
         ),
         None,

@@ -53,18 +53,19 @@ def _fits(header: list[str], cells: list[str], piped: bool) -> bool:
     return len(cells) == len(header) or (not piped and len(header) == len(cells) + 1)
 
 
-def tables(outputs: list[str], least: int = 2) -> list[Table]:
+def tables(outputs: list[str], least: int = 2, aligned: bool = False) -> list[Table]:
     """The tables the outputs print (of `least` rows or more), the rows under one header
-    joined across outputs."""
+    joined across outputs. `aligned`: also kubectl's tables whose column names hold a space,
+    read by offset (their free-text cells, an event's message, name no row reliably)."""
     found: dict[tuple[str, ...], Table] = {}
     for text in outputs:
         lines = [ln for ln in text[:200_000].splitlines() if ln.strip()]
         i = 0
         while i < len(lines) - 1:
             piped = " | " in lines[i] or lines[i].strip().endswith("|")
-            aligned = None if piped else _aligned(lines, i)
-            if aligned is not None:  # kubectl's `MIN AVAILABLE   ALLOWED DISRUPTIONS`
-                named, lined, i = aligned
+            by_offset = None if piped or not aligned else _aligned(lines, i)
+            if by_offset is not None:  # kubectl's `MIN AVAILABLE   ALLOWED DISRUPTIONS`
+                named, lined, i = by_offset
                 table = found.setdefault(named, Table(named, []))
                 table.rows += [r for r in lined if r not in table.rows]
                 continue
