@@ -128,7 +128,7 @@ _YOURS_TO_CHECK = re.compile(
 # what a thing is for, not what happened: "the PDB guards evictions such as node drains"
 _GOVERNS = re.compile(
     r"\b(?:guards?|protects?\s+against|governs?|applies\s+to|only\s+affects?|is\s+(?:meant\s+)?for"
-    r"|prevents?|blocks?|limits?)\s+(?:\w+\s+)?$",
+    r"|prevents?)\s+(?:\w+\s+)?$",
     re.IGNORECASE,
 )
 
