@@ -281,6 +281,11 @@ def _crossed(
     return ""
 
 
+@lru_cache(maxsize=8192)
+def _word(word: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w./-])" + re.escape(word) + r"(?![\w/-])", re.IGNORECASE)
+
+
 # a word a table cell holds as a row's attribute: a status, a type, a role (`tmpfs`, `Pending`)
 _ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
 # what ties a word to the row named before it: "/var is a tmpfs mount", "db-2: Leader"
@@ -328,8 +333,7 @@ def _crossed_word(
     others = set().union(*(w for i, w in enumerate(words) if i != row)) - words[row] - header
     for m, _ in named:
         for word in others:
-            said = re.compile(r"(?<![\w./-])" + re.escape(word) + r"(?![\w/-])", re.I)
-            found = said.search(text, m.end(), m.end() + 60)
+            found = _word(word).search(text, m.end(), m.end() + 60)
             if found is None or not _TIES.match(text[m.end() : found.start()]):
                 continue
             if stance_at(clause, found.span()) is Stance.asserted:
