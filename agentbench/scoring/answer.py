@@ -70,6 +70,7 @@ from agentbench.scoring.spelled import with_digits
 from agentbench.scoring.stamps import stamp_problems
 from agentbench.scoring.tables import crossed_row_problems, crossed_word_problems
 from agentbench.scoring.unsupported import unsupported_problems
+from agentbench.scoring.validated import validated_value_problems
 from agentbench.scoring.weekdays import iso_week_problems, weekday_problems
 from agentbench.tasks.expectations import AnswerExpectation
 from agentbench.tasks.matching import value_matches
@@ -242,6 +243,7 @@ def _problems(
             # what a tool printed, or the prompt's own text where no tool was called
             seen = [c.output for c in facts.calls if c.output] or [task.prompt]
             problems += spelling_problems(task.prompt, objects[0], seen)
+            problems += validated_value_problems(objects[0], facts.calls)
     answer = with_digits(answer)
     claims = [c for c in exp.claims if condition_holds(c.when, facts)]
     decoys = [d for d in exp.decoys if condition_holds(d.when, facts)]
