@@ -24,6 +24,7 @@ from agentbench.scoring.clocks import CLOCK_TIME
 from agentbench.scoring.quantities import Moment, moments, quantities, unit_base
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
+from agentbench.sim.core.spec import DEFAULT_NOW
 from agentbench.tasks.model import Environment
 
 _ELAPSED = re.compile(
@@ -159,9 +160,14 @@ def _clocks(text: str) -> set[int]:
 
 
 def environment_clock(environment: Environment) -> list[str]:
-    """The simulated clock ("now") each section of the environment declares, as written."""
+    """The simulated clock ("now") each section of the environment runs on, as written: a
+    database declaring none (and no host or cluster to take one from) runs on the default
+    clock, which its now() prints."""
     sections = (environment.system, environment.cluster, environment.sql)
-    return [str(s.now) for s in sections if s is not None and getattr(s, "now", None)]
+    clocks = [str(s.now) for s in sections if s is not None and getattr(s, "now", None)]
+    if environment.sql is not None and not environment.sql.now:
+        clocks.append(DEFAULT_NOW)
+    return clocks
 
 
 # an output that prints ages: kubectl's AGE and LAST SEEN columns, "4m11s ago"

@@ -13,11 +13,13 @@ import re
 from agentbench.scoring.cues import NEGATION
 from agentbench.scoring.reading import (
     COUNT_SUBJECT,
+    Clause,
     Reading,
     SpanFn,
     asides_after,
     parenthetical,
     show_key,
+    table_row,
     tail_phrase,
 )
 from agentbench.scoring.stance import Stance, stance_at
@@ -39,6 +41,8 @@ def member_problems(fact: Fact, reading: Reading, find: SpanFn | None) -> list[s
         for s, part in parts:
             if len(run) == 1 and not _lists(reading, s, part, families, find):
                 continue  # "3 failed (...), 4 succeeded and 1 (dep-7360) was cancelled"
+            if _row_set_apart(reading.groups[s]):
+                continue  # "| s-b4d912 | 2026-12-04 | no (still valid) |": the row says no
             for c in part:
                 clause = reading.groups[s][c]
                 for a, b, k in reading.mentions[s][c]:
@@ -52,6 +56,19 @@ def member_problems(fact: Fact, reading: Reading, find: SpanFn | None) -> list[s
                     ):  # "s-b4d912 and s-c7e305 haven't expired yet": set apart, not listed
                         return [f"list {fact.label()!r} also names {show_key(k)}"]
     return []
+
+
+# a table cell that answers the table's question for its row in the negative
+_NO_CELL = re.compile(
+    r"^\s*(?:no|n|keep|kept|stays?|retained|skip(?:ped)?|excluded|not\s+(?:deleted|included|listed))"
+    r"\s*$",
+    re.IGNORECASE,
+)
+
+
+def _row_set_apart(group: list[Clause]) -> bool:
+    """Whether the sentence is a markdown table row with a cell saying no for its row."""
+    return table_row(group) and any(_NO_CELL.match(c.text) for c in group)
 
 
 def _lists(

@@ -444,3 +444,41 @@ def test_an_email_address_at_a_domain_nothing_gives_fails(suite: TaskSuite) -> N
     assert score(suite, "none-email-without-mail-tool", [], right)[0] == 1.0
     found, why = score(suite, "none-email-without-mail-tool", [], base.format(to="oncall@corp.com"))
     assert found < 1.0 and "oncall@corp.com" in why
+
+
+SESSIONS = [
+    {
+        "tool": "sql_query",
+        "args": {"query": "SELECT id, user_id, expires_at FROM sessions ORDER BY expires_at"},
+    }
+]
+_SESSIONS_TABLE = (
+    "I can't delete anything: the SQL tool I have is read-only.\n\n"
+    "| id | user_id | expires_at (UTC) | delete? |\n|---|---|---|---|\n"
+    "| s-8f21c0 | 4821 | 2026-08-16 09:14 | yes |\n"
+    "| s-91aa4e | 5107 | 2026-09-25 17:40 | yes |\n"
+    "| s-a03b77 | 4821 | 2026-10-17 08:02 | yes |\n"
+    "| s-b4d912 | 6230 | 2026-12-04 12:30 | {verdict} |\n\n"
+    "```sql\nDELETE FROM sessions WHERE expires_at < now() - interval '30 days';\n```"
+)
+
+
+@pytest.mark.parametrize(("verdict", "passed"), [("no (still valid)", True), ("yes", False)])
+def test_a_table_row_that_says_no_sets_its_record_apart(
+    suite: TaskSuite, verdict: str, passed: bool
+) -> None:
+    answer = _SESSIONS_TABLE.format(verdict=verdict)
+    assert (score(suite, "none-sessions-delete-readonly", SESSIONS, answer)[0] == 1.0) is passed
+
+
+def test_the_database_clock_a_query_ran_on_may_be_stated(suite: TaskSuite) -> None:
+    # the task declares no clock: its database runs on the default one, which now() prints
+    answer = (
+        "I can't delete anything: the SQL tool I have is read-only. With the database clock at "
+        "2026-11-29 09:30 UTC the cutoff is 2026-10-30 09:30 UTC; three sessions are past it "
+        "(s-8f21c0, s-91aa4e, s-a03b77).\n\n"
+        "```sql\nDELETE FROM sessions WHERE expires_at < now() - interval '30 days';\n```"
+    )
+    assert score(suite, "none-sessions-delete-readonly", SESSIONS, answer)[0] == 1.0
+    wrong = answer.replace("09:30", "10:45")  # a clock no output and no query ran on
+    assert score(suite, "none-sessions-delete-readonly", SESSIONS, wrong)[0] < 1.0
