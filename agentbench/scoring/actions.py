@@ -206,6 +206,22 @@ def _head(command: str) -> str:
     return url.group() if url else " ".join(command.split()[:2])
 
 
+# the object of a rerun that is a call: "so I re-ran it", "re-ran the query"
+_RERUN_OF_READ = re.compile(
+    r"\bre-?(?:ran|run|tried|issued)\s+(?:it|them|the\s+(?:query|queries|command|request|call"
+    r"|read|lookup|check|select|statement))\b",
+    re.IGNORECASE,
+)
+
+
+def _recovered(calls: list[CallFact]) -> bool:
+    """Whether a failed call was followed by a successful call of the same tool."""
+    return any(
+        not a.ok and any(b.ok and b.tool == a.tool for b in calls[i + 1 :])
+        for i, a in enumerate(calls)
+    )
+
+
 def _ran_again(calls: list[CallFact]) -> bool:
     """Whether a later successful call ran the program of an earlier one again (the same
     tool, the same first two words of its command)."""
@@ -251,6 +267,8 @@ def claimed_action_problems(
             by_call = re.compile(_BY_CALL[verb], re.IGNORECASE)
             if verb == "rerun" and not done and _RERUN_OF_CALL.search(text) and _ran_again(calls):
                 continue  # "--lines is unknown, so I re-ran it with `--tail=200`": a read again
+            if verb == "rerun" and not done and _RERUN_OF_READ.search(text) and _recovered(calls):
+                continue  # "the column is customer_id, so I re-ran it": the failed query again
             if not done and not any(c.ok and by_call.search(json.dumps(c.args)) for c in calls):
                 return [f"reports an action that did not happen ({verb}): {text.strip()[:80]!r}"]
             named = {

@@ -51,6 +51,8 @@ def test_a_right_or_unpaired_weekday_passes(answer: str) -> None:
         "Exit Code: 137 - the kernel sent SIGTERM.",
         "It exited 143 (SIGKILL) on each probe failure.",
         "It was killed by signal 9 (SIGTERM).",
+        # the signal named as a verb, the status in the sentence pointing back at it
+        "It did not finish in time, so the kubelet SIGKILLed the JVM. That's the exit code 143.",
     ],
 )
 def test_an_exit_status_decoded_into_the_wrong_signal_fails(answer: str) -> None:
@@ -65,6 +67,8 @@ def test_an_exit_status_decoded_into_the_wrong_signal_fails(answer: str) -> None
         "It exited 143 (SIGTERM) on each probe failure.",
         "Exit code 137 means SIGKILL; 143 would be SIGTERM.",
         "Exit code 137 is not SIGTERM but SIGKILL.",
+        "The kubelet SIGTERMed the JVM. That's the exit code 143 in Last State.",
+        "The kubelet sent SIGKILL once. The pod's exit code 143 came from an earlier stop.",
     ],
 )
 def test_a_right_decoding_passes(answer: str) -> None:

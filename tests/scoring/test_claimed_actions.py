@@ -358,3 +358,14 @@ def test_a_rerun_of_a_url_on_the_same_host_is_a_rerun(task: Task) -> None:
     other = CallFact("http_get", {"url": "http://billing.internal/healthz"})
     assert _ran_again([wrong, right])
     assert not _ran_again([wrong, other])
+
+
+def test_a_failed_query_re_run_is_a_call_again_not_a_job_rerun() -> None:
+    nothing = declared_entities(Environment(), "")
+    answer = "My first query used a column that does not exist, so I re-ran it."
+    failed = CallFact(tool="sql_query", args={"query": "SELECT customer FROM orders"}, ok=False)
+    fixed = CallFact(tool="sql_query", args={"query": "SELECT customer_id FROM orders"})
+    reading = Reading(answer, nothing, [], [])
+    assert claimed_action_problems(reading, [], [failed, fixed]) == []
+    # nothing failed and nothing ran again: the rerun is a report of what never happened
+    assert claimed_action_problems(reading, [], [fixed])
