@@ -109,6 +109,7 @@ def fact_problems(fact: Fact, reading: Reading, others: list[Fact]) -> list[str]
         found = [_with_siblings(o, kinds, reading) for o in reading.occurrences(find)]
         found = [_without_attributes(o, subject, reading) for o in found]
         found = [_account_of(o, subject, reading) for o in found]
+        found = [_referrer_of(o, fact, lexical, reading) for o in found]
         if _names_only(fact, reading):  # "orders-db-1 is not in recovery" names db-1
             found = [_named_despite_predicate(o, reading) for o in found]
         good = [
@@ -219,6 +220,38 @@ def _account_of(o: Occurrence, subject: str | None, reading: Reading) -> Occurre
     if all(re.search(rf"\b{re.escape(k.split(':', 1)[1].lower())}\b", record) for k in o.bound):
         return Occurrence(o.sentence, o.clause, o.span, o.stance, frozenset({subject}), o.inside)
     return o
+
+
+_WORKLOADS = frozenset(
+    {"deployment", "statefulset", "daemonset", "replicaset", "pod", "container", "job", "cronjob"}
+)
+
+
+def _referrer_of(
+    o: Occurrence, fact: Fact, lexical: Entry | None, reading: Reading
+) -> Occurrence:
+    """A missing object said of what references it is said of the object: "report-renderer
+    references a ConfigMap that doesn't exist", where the Deployment's spec names the missing
+    `report-renderer-config`, is about that ConfigMap (a workload that names no such object is
+    still a rival)."""
+    if lexical is None or not lexical.absent or not fact.subject or not o.bound:
+        return o
+    subject = reading.key_of(fact.subject)
+    if o.about & reading.family(subject):
+        return o
+    by_key = reading.entities.by_key
+    kinds = {by_key[k].kind for k in o.about if k in by_key}
+    if not kinds <= _WORKLOADS:
+        return o  # the statement names an object of its own ("-v2 doesn't exist"): a rival
+    named = {k for group in reading.mentions[o.sentence] for _, _, k in group}
+    if any(k in by_key and by_key[k].kind in lexical.absent for k in named):
+        return o  # "references the Secret invoice-db-creds, which doesn't exist": that one
+    quoted = f'"{fact.subject.lower()}"'
+    for key in o.bound:
+        related = frozenset(reading.family(key)) if key in reading.entities.by_key else frozenset()
+        if quoted not in reading.evidence(related | {key}).lower():
+            return o
+    return Occurrence(o.sentence, o.clause, o.span, o.stance, frozenset({subject}), o.inside)
 
 
 def _with_siblings(o: Occurrence, kinds: set[str], reading: Reading) -> Occurrence:

@@ -482,3 +482,36 @@ def test_the_database_clock_a_query_ran_on_may_be_stated(suite: TaskSuite) -> No
     assert score(suite, "none-sessions-delete-readonly", SESSIONS, answer)[0] == 1.0
     wrong = answer.replace("09:30", "10:45")  # a clock no output and no query ran on
     assert score(suite, "none-sessions-delete-readonly", SESSIONS, wrong)[0] < 1.0
+
+
+RENDERER = [
+    {"tool": "run_command", "args": {"cmd": "kubectl get deploy -n reporting"}},
+    {"tool": "run_command", "args": {"cmd": "kubectl get pods -n reporting"}},
+    {"tool": "run_command", "args": {"cmd": "kubectl get events -n reporting"}},
+    {"tool": "run_command", "args": {"cmd": "kubectl get configmaps -n reporting"}},
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "passed"),
+    [
+        (  # the missing object said of the workload whose spec names it: about the object
+            "**Diagnosis:** report-renderer (0/2 ready) references a ConfigMap that doesn't "
+            "exist.\n\n- Both renderer pods are in ContainerCreating; the kubelet logs FailedMount "
+            "for each: `configmap \"report-renderer-config\" not found`.\n- The namespace does "
+            "have `report-renderer-config-v2`; the deployment still mounts the old name.\n\n"
+            "**Fix:** change the volume to `report-renderer-config-v2` (or create "
+            "`report-renderer-config` again). Nothing has been modified yet.",
+            True,
+        ),
+        (  # the sentence names another ConfigMap: the statement is about that one
+            "report-renderer mounts the ConfigMap report-renderer-config-v2, which doesn't exist; "
+            "report-renderer-config is there.",
+            False,
+        ),
+    ],
+)
+def test_a_missing_object_said_of_what_references_it(
+    suite: TaskSuite, answer: str, passed: bool
+) -> None:
+    assert (score(suite, "ops-missing-configmap", RENDERER, answer)[0] == 1.0) is passed
