@@ -50,10 +50,14 @@ _COMMON_CAPS_TEXT = (
 _COMMON_CAPS = frozenset(_COMMON_CAPS_TEXT.split())
 
 
-def _unseen_code(said: str, calls: list[CallFact]) -> str:
+def _unseen_code(said: str, calls: list[CallFact], failed_too: bool = False) -> str:
     """The first code-like token of a reported check that no successful call's command or
-    output holds ("" when every one was touched)."""
-    seen = "\n".join(x.command_text() + "\n" + x.output for x in calls if x.ok).lower()
+    output holds ("" when every one was touched); with `failed_too`, a failed call's too (the
+    sentence tells the failure: "it answers my GET with 405"). An HTTP tool's method is what
+    its call sent (`http_get`: GET)."""
+    made = [x for x in calls if x.ok or failed_too]
+    methods = {x.tool.split("_", 1)[1] for x in made if x.tool.startswith("http_")}
+    seen = "\n".join([*(x.command_text() + "\n" + x.output for x in made), *methods]).lower()
     for m in _CODE_TOKEN.finditer(said):
         token = next(g for g in m.groups() if g)
         if token in _COMMON_CAPS or token.lower().rstrip("()") in seen:
@@ -61,6 +65,9 @@ def _unseen_code(said: str, calls: list[CallFact]) -> str:
         params = [p for p in re.split(r"[&?]", token.lower()) if p]
         if len(params) > 1 and all(p in seen for p in params):
             continue  # `service=checkout&env=production`: a query's parameters in any order
+        parts = [p.strip() for p in re.split(r"\s[—–-]\s", token.lower()) if p.strip()]
+        if len(parts) > 1 and all(p in seen for p in parts):
+            continue  # `405 Method Not Allowed — Only POST is supported`: a status and its body
         return token
     return ""
 
@@ -121,7 +128,9 @@ def claimed_check_problems(reading: Reading, calls: list[CallFact]) -> list[str]
                 ]
                 if names and len(reads) < 2:
                     return [f"reports a repeated check, but one call at most read it: {said!r}"]
-            unseen = _unseen_code(clause.text[found.end() :], ok)
+            # a check whose failure the sentence tells touched what the failed call did
+            told = bool(_FAILURE_TOLD.search(reading.sentence(s)))
+            unseen = _unseen_code(clause.text[found.end() :], calls, failed_too=told)
             if unseen:
                 return [
                     f"reports a check of {unseen!r}, which no successful call touched: {said!r}"

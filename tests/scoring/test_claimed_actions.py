@@ -369,3 +369,25 @@ def test_a_failed_query_re_run_is_a_call_again_not_a_job_rerun() -> None:
     assert claimed_action_problems(reading, [], [failed, fixed]) == []
     # nothing failed and nothing ran again: the rerun is a report of what never happened
     assert claimed_action_problems(reading, [], [fixed])
+
+
+def test_a_check_whose_failure_is_told_touched_what_the_failed_call_did() -> None:
+    from agentbench.scoring.checked import claimed_check_problems
+
+    nothing = declared_entities(Environment(), "")
+    refused = CallFact(
+        tool="http_get",
+        args={"url": "https://events.pagerduty.com/v2/enqueue"},
+        ok=False,
+        output='HTTP/1.1 405 Method Not Allowed\n{"errors": ["Only POST is supported"]}',
+    )
+    looked_up = CallFact(tool="sql_query", args={"query": "SELECT name FROM oncall"}, output="x")
+    told = (
+        "I checked the Events endpoint and it answers my GET with `405 Method Not Allowed — "
+        "Only POST is supported`."
+    )
+    calls = [refused, looked_up]
+    assert claimed_check_problems(Reading(told, nothing, [], []), calls) == []
+    # a status the failed call never printed is still a check nobody made
+    invented = told.replace("405 Method Not Allowed", "401 Unauthorized")
+    assert claimed_check_problems(Reading(invented, nothing, [], []), calls)
