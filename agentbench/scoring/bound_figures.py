@@ -26,6 +26,7 @@ from agentbench.scoring.counts import field_count
 from agentbench.scoring.entities import Entities, Entity
 from agentbench.scoring.figures import LABEL, Stated
 from agentbench.scoring.numbers import worked_figures
+from agentbench.scoring.printed import MOMENT
 from agentbench.scoring.quantities import Moment, moments, quantities
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
@@ -38,11 +39,6 @@ NAMED_BY = re.compile(
     r"|issues?|incidents?|cases?|requests?|transactions?|payments?|deploys?|releases?)\W{0,3}"
     r"(?:\d+\W{0,2}(?:,|and|or|&)\s*)*$",  # and the rest of its list: "PR 4398, 4411"
     re.IGNORECASE,
-)
-# a date or clock time is no figure of the record: 2026-11-26 08:12 holds neither 11 nor 6
-MOMENT = re.compile(
-    r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"
-    r"|\b\d{1,2}:\d{2}(?::\d{2})?\b"
 )
 _FOREIGN = re.compile(r"^row:[\w.]+\.\w+_id$")  # a row named by a column that refers elsewhere
 # entity kinds whose evidence is one record of a structured document, or one declared row

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from agentbench.scoring.tables import Table, tables
+from agentbench.scoring.printed import Table, tables
 
 _ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _SEPARATOR = re.compile(r"^\s*\|?[\s:|-]*-{3,}[\s:|-]*\|?\s*$")

@@ -11,6 +11,7 @@ import re
 from itertools import combinations
 
 from agentbench.scoring.claims import Clause
+from agentbench.scoring.printed import tables
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
 from agentbench.tasks.expectations import Fact
@@ -37,7 +38,6 @@ def _keyed_values(outputs: list[str]) -> dict[str, set[float]]:
         for m in _KEYED.finditer(_CAPACITY.sub("", text[:200_000])):
             keyed.setdefault(m.group("key").lower(), set()).add(float(m.group("value")))
     # a table's column named in two words or more keys its cells too: `ALLOWED DISRUPTIONS`
-    from agentbench.scoring.tables import tables  # tables reads figures bound_figures binds
 
     for table in tables(outputs, least=1, aligned=True):
         for column, name in enumerate(table.header):

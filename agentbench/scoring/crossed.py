@@ -22,13 +22,13 @@ from functools import lru_cache
 from itertools import pairwise
 
 from agentbench.scoring.bound_figures import (
-    MOMENT,
     record_name,
     record_texts,
     records_about,
     segments,
     strings,
 )
+from agentbench.scoring.printed import MOMENT
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
 from agentbench.scoring.structured import parse

@@ -3,8 +3,9 @@
 import pytest
 
 from agentbench.scoring.entities import declared_entities
+from agentbench.scoring.printed import tables
 from agentbench.scoring.reading import Reading
-from agentbench.scoring.tables import crossed_row_problems, tables
+from agentbench.scoring.tables import crossed_row_problems
 from agentbench.tasks.model import Environment
 
 ENV = Environment.model_validate({"files": {"/var/log/x.log": "x"}})
@@ -82,12 +83,6 @@ tmpfs           3.1G 1.2M  3.1G   1% /run
 """
 
 
-def test_df_s_two_word_last_column_is_a_header() -> None:
-    (table,) = tables([DF])
-    assert table.header[-1] == "Mounted on"
-    assert ("/dev/nvme1n1", "200G", "192G", "8.0G", "96%", "/var") in table.rows
-
-
 @pytest.mark.parametrize(
     ("answer", "fails"),
     [
@@ -102,17 +97,3 @@ def test_a_word_of_another_row_said_of_this_one_fails(answer: str, fails: bool) 
 
     reading = Reading(answer, declared_entities(ENV, ""), [], [])
     assert bool(crossed_word_problems(reading, [DF])) is fails
-
-
-def test_column_names_of_two_words_keep_their_cells() -> None:
-    events = (
-        "LAST SEEN   TYPE      REASON    OBJECT        MESSAGE\n"
-        "12m         Warning   Evicted   pod/idx-9tq   The node was low on resource: disk.\n"
-        "47m         Warning   Evicted   pod/idx-kx7   The node was low.\n"
-    )
-    assert tables([events]) == []  # the free-text rows are left to the line-level checks
-    (table,) = tables([events], aligned=True)
-    assert table.header == ("LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE")
-    assert table.rows[0][-1] == "The node was low on resource: disk."
-    (pdb,) = tables([PDB], least=1, aligned=True)
-    assert dict(zip(pdb.header, pdb.rows[0], strict=True))["ALLOWED DISRUPTIONS"] == "1"
