@@ -61,7 +61,7 @@ from agentbench.scoring.only import uniqueness_problems
 from agentbench.scoring.pairs import pair_problems
 from agentbench.scoring.patterns import SlowPattern, task_pattern
 from agentbench.scoring.quantities import quantities
-from agentbench.scoring.quotes import misquote_problems
+from agentbench.scoring.quotes import misquote_problems, unrun_program_quote_problems
 from agentbench.scoring.rejects import reject_problems
 from agentbench.scoring.runs import failed_source_problems, unrun_probe_problems
 from agentbench.scoring.siblings import sibling_problems
@@ -321,5 +321,6 @@ def _problems(
     problems += failed_source_problems(reading, facts.calls)
     problems += cited_evidence_problems(answer, facts.calls)
     problems += misquote_problems(answer, outputs)
+    problems += unrun_program_quote_problems(answer, outputs, called)
     problems += handover_problems(answer, exp.handover, environment.sql)
     return problems

@@ -5,7 +5,9 @@ A quote that is nearly a line of a tool output, one or two words changed, is a m
 changed word is usually the fact (the role, the port, the path). Quotes that match an output
 word for word (spacing, case and quote marks aside) pass, and so do quotes of nothing printed
 (a config value the agent proposes, a phrase of its own): only a near-copy is held against its
-line.
+line. A quote that is a program's own message (`curl: (60) SSL certificate problem: …`) is
+what that program printed: when no call ran the program and no output holds the quote, the
+quote is of a run that never happened.
 """
 
 from __future__ import annotations
@@ -56,3 +58,33 @@ def _nearest(said: list[str], lines: list[list[str]]) -> str:
             if 0 < changed <= allowed and window[0] == said[0] and window[-1] == said[-1]:
                 return " ".join(window)
     return ""
+
+
+# a program's own message: its name, a colon, then what it says ("curl: (60) …", "psql: error:")
+_PROGRAM_MESSAGE = re.compile(r"^\s*([a-z][\w.-]{1,30}):\s+\S")
+# prefixes of a message that name its level or its library, not the program that printed it
+_NOT_PROGRAMS_TEXT = (
+    "error warning warn fatal panic note info debug hint detail reason message status exception"
+    " caused err x509 tls ssl http https tcp dial read write open"
+)
+_NOT_PROGRAMS = frozenset(_NOT_PROGRAMS_TEXT.split())
+
+
+def unrun_program_quote_problems(
+    answer: str, outputs: list[str], called: list[str]
+) -> list[str]:
+    """A quoted message of a program no call ran, which no output printed."""
+    ran = "\n".join(called).lower()
+    lines = [t for o in outputs for line in o[:400_000].splitlines() if (t := _tokens(line))]
+    for m in _QUOTED.finditer(answer[:20_000]):
+        quote = m.group(1) or m.group(2) or m.group(3)
+        program = _PROGRAM_MESSAGE.match(quote)
+        if program is None or program.group(1) in _NOT_PROGRAMS:
+            continue
+        if re.search(rf"(?<![\w-]){re.escape(program.group(1))}\b", ran):
+            continue
+        said = _tokens(quote)
+        if len(said) >= _MIN_TOKENS and not any(_contains(line, said) for line in lines):
+            name = program.group(1)
+            return [f"quotes {quote.strip()[:80]!r}, a message of {name}, which no call ran"]
+    return []
