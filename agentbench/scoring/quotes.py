@@ -83,6 +83,8 @@ def unrun_program_quote_problems(
             continue
         if re.search(rf"(?<![\w-]){re.escape(program.group(1))}\b", ran):
             continue
+        if any(f"{program.group(1)}:" in o.lower() for o in outputs):
+            continue  # its messages were printed (into a log that was read)
         said = _tokens(quote)
         if len(said) >= _MIN_TOKENS and not any(_contains(line, said) for line in lines):
             name = program.group(1)

@@ -20,6 +20,10 @@ def test_a_program_s_message_needs_a_run_of_that_program() -> None:
     # the program ran, or an output printed the message: a quote of what was seen
     assert unrun_program_quote_problems(answer, [CURL], ["curl -sS https://billing.internal"]) == []
     assert unrun_program_quote_problems(answer, [OPENSSL, CURL], openssl) == []
+    # its messages printed into a log that was read: quoted with an ellipsis, still what was seen
+    log = "pg_dump: error: connection to server failed: FATAL:  password authentication failed\n"
+    quoted = "The log says `pg_dump: error: connection ... FATAL: password authentication failed`."
+    assert unrun_program_quote_problems(quoted, [log], ["sudo cat /var/log/backup.log"]) == []
 
 
 def test_quotes_that_are_no_program_message_are_left_alone() -> None:
