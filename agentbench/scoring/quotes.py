@@ -62,12 +62,15 @@ def _nearest(said: list[str], lines: list[list[str]]) -> str:
 
 # a program's own message: its name, a colon, then what it says ("curl: (60) …", "psql: error:")
 _PROGRAM_MESSAGE = re.compile(r"^\s*([a-z][\w.-]{1,30}):\s+\S")
-# prefixes of a message that name its level or its library, not the program that printed it
-_NOT_PROGRAMS_TEXT = (
-    "error warning warn fatal panic note info debug hint detail reason message status exception"
-    " caused err x509 tls ssl http https tcp dial read write open"
+# command-line programs that open their messages with their own name ("curl: (60) …"); a
+# word before a colon is otherwise a label of the answer's own ("row: …", "instead: …")
+_PROGRAMS_TEXT = (
+    "curl wget psql pg_dump pg_dumpall pg_restore pg_ctl pg_basebackup mysql mysqldump redis-cli"
+    " kubectl docker docker-compose podman helm terraform systemctl journalctl ssh scp rsync git"
+    " nginx openssl dig nslookup host ping tar gzip gunzip cp mv rm ls cat sudo aws gcloud az"
+    " python python3 node npm pip make bash sh crontab patronictl etcdctl"
 )
-_NOT_PROGRAMS = frozenset(_NOT_PROGRAMS_TEXT.split())
+_PROGRAMS = frozenset(_PROGRAMS_TEXT.split())
 
 
 def unrun_program_quote_problems(
@@ -79,7 +82,7 @@ def unrun_program_quote_problems(
     for m in _QUOTED.finditer(answer[:20_000]):
         quote = m.group(1) or m.group(2) or m.group(3)
         program = _PROGRAM_MESSAGE.match(quote)
-        if program is None or program.group(1) in _NOT_PROGRAMS:
+        if program is None or program.group(1) not in _PROGRAMS:
             continue
         if re.search(rf"(?<![\w-]){re.escape(program.group(1))}\b", ran):
             continue

@@ -29,6 +29,10 @@ def test_a_program_s_message_needs_a_run_of_that_program() -> None:
 def test_quotes_that_are_no_program_message_are_left_alone() -> None:
     answer = 'Set `ssl_certificate: /etc/ssl/new.pem` and reload; "notAfter: Nov 28" is past.'
     assert unrun_program_quote_problems(answer, [OPENSSL], ["openssl x509 -dates"]) == []
+    # a label of the answer's own, or an exception's name, is no program
+    labelled = 'From the table "row: customer 6002, 349.90 EUR, status failed" and '
+    labelled += '`circuit_breaking_exception: Data too large` in the log.'
+    assert unrun_program_quote_problems(labelled, [OPENSSL], ["openssl x509 -dates"]) == []
     # a message's level or library is no program: "error: unknown flag: --lines"
     reworded = "kubectl said `error: unknown flag --lines (use --tail)`."
     assert unrun_program_quote_problems(reworded, ["error: unknown flag: --lines"], []) == []
