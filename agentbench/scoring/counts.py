@@ -38,7 +38,6 @@ def _keyed_values(outputs: list[str]) -> dict[str, set[float]]:
         for m in _KEYED.finditer(_CAPACITY.sub("", text[:200_000])):
             keyed.setdefault(m.group("key").lower(), set()).add(float(m.group("value")))
     # a table's column named in two words or more keys its cells too: `ALLOWED DISRUPTIONS`
-
     for table in tables(outputs, least=1, aligned=True):
         for column, name in enumerate(table.header):
             words = [w for w in re.split(r"[\s_]+", name.strip().lower()) if w]

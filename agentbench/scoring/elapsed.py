@@ -24,7 +24,6 @@ from agentbench.scoring.clocks import CLOCK_TIME
 from agentbench.scoring.quantities import Moment, moments, quantities, unit_base
 from agentbench.scoring.reading import Reading
 from agentbench.scoring.stance import Stance, stance_at
-from agentbench.sim.core.spec import DEFAULT_NOW
 from agentbench.tasks.model import Environment
 
 _ELAPSED = re.compile(
@@ -166,7 +165,7 @@ def environment_clock(environment: Environment) -> list[str]:
     sections = (environment.system, environment.cluster, environment.sql)
     clocks = [str(s.now) for s in sections if s is not None and getattr(s, "now", None)]
     if environment.sql is not None and not environment.sql.now:
-        clocks.append(DEFAULT_NOW)
+        clocks.append(environment.sql.clock)
     return clocks
 
 

@@ -33,7 +33,7 @@ def misquote_problems(answer: str, outputs: list[str]) -> list[str]:
     quotes = list(_QUOTED.finditer(answer[:20_000]))
     if not quotes:
         return []  # the common case: nothing quoted, no output to tokenise
-    lines = [t for o in outputs for line in o[:400_000].splitlines() if (t := _tokens(line))]
+    lines = _output_lines(outputs)
     for m in quotes:
         quote = m.group(1) or m.group(2) or m.group(3)
         for part in re.split(r"\.\.\.|…", quote):  # an ellipsis: each part is quoted
@@ -44,6 +44,11 @@ def misquote_problems(answer: str, outputs: list[str]) -> list[str]:
             if near:
                 return [f"quotes {part.strip()!r}, but what was read says {near!r}"]
     return []
+
+
+def _output_lines(outputs: list[str]) -> list[list[str]]:
+    """Every non-empty line of the outputs, as tokens."""
+    return [t for o in outputs for line in o[:400_000].splitlines() if (t := _tokens(line))]
 
 
 def _nearest(said: list[str], lines: list[list[str]]) -> str:
@@ -78,18 +83,21 @@ def unrun_program_quote_problems(
 ) -> list[str]:
     """A quoted message of a program no call ran, which no output printed."""
     ran = "\n".join(called).lower()
-    lines = [t for o in outputs for line in o[:400_000].splitlines() if (t := _tokens(line))]
+    candidates = []
     for m in _QUOTED.finditer(answer[:20_000]):
         quote = m.group(1) or m.group(2) or m.group(3)
         program = _PROGRAM_MESSAGE.match(quote)
-        if program is None or program.group(1) not in _PROGRAMS:
+        name = program.group(1) if program else ""
+        if name not in _PROGRAMS or re.search(rf"(?<![\w-]){re.escape(name)}\b", ran):
             continue
-        if re.search(rf"(?<![\w-]){re.escape(program.group(1))}\b", ran):
-            continue
-        if any(f"{program.group(1)}:" in o.lower() for o in outputs):
+        if any(f"{name}:" in o.lower() for o in outputs):
             continue  # its messages were printed (into a log that was read)
+        candidates.append((quote, name))
+    if not candidates:
+        return []  # the common case: no output to tokenise
+    lines = _output_lines(outputs)
+    for quote, name in candidates:
         said = _tokens(quote)
         if len(said) >= _MIN_TOKENS and not any(_contains(line, said) for line in lines):
-            name = program.group(1)
             return [f"quotes {quote.strip()[:80]!r}, a message of {name}, which no call ran"]
     return []

@@ -27,7 +27,7 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
-from agentbench.sim.core.spec import DEFAULT_NOW, clock_of
+from agentbench.sim.core.spec import clock_of
 from agentbench.sim.sql.names import engine_type, quoted
 from agentbench.sim.sql.sandbox import Setup, Table
 from agentbench.sim.sql.spec import SqlSpec
@@ -70,7 +70,7 @@ def setup_of(spec: SqlSpec) -> Setup:
             )
             tables.append(Table(quoted(name), columns, values))
         views = tuple((quoted(name), select) for name, select in spec.views.items())
-        now = clock_of(spec.now or DEFAULT_NOW).strftime("%Y-%m-%d %H:%M:%S.%f+00")
+        now = clock_of(spec.clock).strftime("%Y-%m-%d %H:%M:%S.%f+00")
         setup = Setup(tuple(tables), views, spec.statement_timeout_s, now)
         spec.engine_cache(setup)
         return setup

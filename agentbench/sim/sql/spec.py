@@ -70,6 +70,11 @@ class SqlSpec(_Strict):
     )
     _engine: Any = PrivateAttr(default=None)
 
+    @property
+    def clock(self) -> str:
+        """The clock the server runs on: its declared `now`, else the default."""
+        return self.now or DEFAULT_NOW
+
     @field_validator("now")
     @classmethod
     def _checked_now(cls, now: str | None) -> str | None:
