@@ -153,12 +153,13 @@ class Budget:
         self.built(len(value))
         return value
 
-    def regex_timeout(self) -> float:
-        """Seconds one regular-expression match may take now (at least a little, so that a
-        match started just before the deadline fails as a timeout, not as a crash)."""
+    def regex_timeout(self, wait: float | None = None) -> float:
+        """Seconds of wall time one regular-expression match may take now: the slice, or
+        `wait` for a match run again (sim/core/regex.py); at least a little, so that a match
+        started just before the deadline fails as a timeout, not as a crash."""
         self.check()
         left = self.deadline - time.monotonic()
-        return max(0.01, min(self.limits.regex_seconds, left))
+        return max(0.01, min(wait or self.limits.regex_seconds, left))
 
     def cancel(self) -> None:
         """Called from another thread: the call is abandoned; stop at the next check."""

@@ -3,8 +3,11 @@ syntax, compiled and matched under the running call's budget (sim/core/budget.py
 
 Python's `re` backtracks without a way to stop it (`(a+)+b` on a line of `a`s never returns),
 so patterns run on the `regex` engine, which takes a timeout per match and releases the GIL
-while it matches: one match may take `Limits.regex_seconds`, else the call ends with grep's
-"too expensive" error. That engine expands counted repeats when it compiles, so a pattern whose
+while it matches: one match may take `Limits.regex_seconds` of the matching thread's CPU time,
+else the call ends with grep's "too expensive" error. The engine's timeout is wall time, which a
+busy process (episodes streaming, a scorer beside them) stretches: a match that times out having
+used less CPU than the slice is run again with a longer timeout, so a verdict never depends on
+the load (`_patient`). That engine expands counted repeats when it compiles, so a pattern whose
 expansion (`((a{100}){100}){100}`) is over `MAX_WEIGHT` is refused first, as GNU grep refuses
 "regular expression too big". Backreferences work (the engine backtracks, within the slice).
 """
@@ -12,6 +15,7 @@ expansion (`((a{100}){100}){100}`) is over `MAX_WEIGHT` is refused first, as GNU
 from __future__ import annotations
 
 import re
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -20,7 +24,7 @@ from typing import Any
 
 import regex as _engine
 
-from agentbench.sim.core.budget import WorkExceeded, current
+from agentbench.sim.core.budget import Budget, WorkExceeded, current
 
 MAX_WEIGHT = 20_000  # pattern items after counted repeats are expanded
 _FLAGS = (
@@ -99,17 +103,7 @@ class Pattern:
     def _bounded(self, run: Callable[[float], Any]) -> Any:
         budget = current()
         budget.step()
-        try:
-            return run(budget.regex_timeout())
-        except TimeoutError:
-            seconds = f"{budget.limits.regex_seconds:g}"
-            raise budget.fail(
-                WorkExceeded(
-                    "regex",
-                    f"regular expression too expensive: matching one line took over {seconds} s",
-                    2,
-                )
-            ) from None
+        return _patient(budget, run)
 
     @property
     def groups(self) -> int:
@@ -126,13 +120,30 @@ class Pattern:
 
     def finditer(self, text: str) -> Iterator[Any]:
         """The matches one by one, each a step and its share of the call's bytes (`x*` on a
-        long line matches at every position)."""
+        long line matches at every position). A match run again with a longer timeout restarts
+        the scan where the last match ended, past an empty match already given there."""
         budget = current()
-        found = self._bounded(lambda t: self._compiled.finditer(text, timeout=t, concurrent=True))
+        scan: dict[str, Any] = {"timeout": None, "found": None}
+        end, empty_at = 0, -1
+
+        def following(timeout: float) -> Any:
+            fresh = scan["timeout"] != timeout
+            if fresh:
+                scan["timeout"] = timeout
+                scan["found"] = self._compiled.finditer(
+                    text, end, timeout=timeout, concurrent=True
+                )
+            match = next(scan["found"], None)
+            if fresh and match is not None and match.span() == (empty_at, empty_at):
+                match = next(scan["found"], None)
+            return match
+
         while True:
-            match = self._bounded(lambda _t: next(found, None))
+            match = self._bounded(following)
             if match is None:
                 return
+            end = match.end()
+            empty_at = end if match.start() == end else -1
             budget.built(48)
             yield match
 
@@ -152,6 +163,8 @@ class Pattern:
             return piece
 
         def run(t: float) -> tuple[str, int]:
+            nonlocal size, last
+            size, last = 0, 0  # a run again starts the result afresh
             return tuple(
                 self._compiled.subn(replace, text, count=count, timeout=t, concurrent=True)
             )
@@ -162,6 +175,40 @@ class Pattern:
 
     def split(self, text: str) -> list[str]:
         return list(self._bounded(lambda t: self._compiled.split(text, timeout=t, concurrent=True)))
+
+
+_GROWTH = 4  # each run again waits this many times longer
+_TRIES = 5  # runs at most, all within the call's deadline
+
+
+def _patient(budget: Budget, run: Callable[[float], Any]) -> Any:
+    """`run(timeout)` until it returns within its timeout, or has used the slice's CPU time.
+
+    The engine's timeout is wall time; CPU time is the work the pattern did. A run that timed
+    out on less CPU than the slice waited for the processor (other threads, other processes),
+    so it runs again with a longer timeout, within the call's own deadline; the CPU of every
+    run counts, so a pattern that backtracks without end still fails after its slice of work.
+    """
+    limit = budget.limits.regex_seconds
+    used, longer = 0.0, limit
+    for attempt in range(_TRIES):
+        timeout = budget.regex_timeout() if attempt == 0 else budget.regex_timeout(longer)
+        began = time.thread_time()
+        try:
+            return run(timeout)
+        except TimeoutError:
+            used += time.thread_time() - began
+            if used >= limit * 0.9 or timeout < limit:  # did its work, or met the deadline
+                break
+            longer = timeout * _GROWTH
+    seconds = f"{limit:g}"
+    raise budget.fail(
+        WorkExceeded(
+            "regex",
+            f"regular expression too expensive: matching one line took over {seconds} s",
+            2,
+        )
+    ) from None
 
 
 def compile_regex(pattern: str, flags: int = 0) -> Pattern:
