@@ -40,7 +40,10 @@ def unsupported_problems(
                 continue  # "e.g. `EXPIRE key 129600` in Redis": an example, not the system
             if cause.kind == "component" and _labels_code(reading.sentence(o.sentence), clause):
                 continue  # "- Redis: `EXPIRE key 129600`": how-to for one option of several
-            attempt = cause.id == "unhealthy" and _ATTEMPT.search(clause[: o.span[0]])
+            before = clause[: o.span[0]]
+            attempt = cause.id == "unhealthy" and (
+                _ATTEMPT.search(before) or _OWN_ATTEMPT.search(before)
+            )
             if attempt and _ERRORED.search("\n".join(outputs or [])):
                 continue  # "the first attempt on orders-db-2 failed": a call failed, not db-2
             ref = _other_tag(clause, cause, reading, outputs or [])
@@ -124,8 +127,17 @@ _ATTEMPT = re.compile(
     r"\s+(?:on|to|against|at|into|via|through|from)\b[^,;]*$",
     re.IGNORECASE,
 )
+# ... or the attempt itself, named by a determiner just before the state ("the first read
+# failed because the file is payments.yaml": the read of payments.yml failed, not the file)
+_OWN_ATTEMPT = re.compile(
+    r"\b(?:the|my|our|this|that|one)\s+(?:(?:first|second|initial|earlier|original|last)\s+)?"
+    r"(?:attempts?|tries|try|reads?|writes?|quer(?:y|ies)|requests?|calls?|commands?|lookups?"
+    r"|fetch(?:es)?|retr(?:y|ies)|connections?|statements?)\s*$",
+    re.IGNORECASE,
+)
 _ERRORED = re.compile(
-    r"\b(?:error|denied|failed|refused|timed?\s?out|cannot|could not|forbidden|read-only)\b",
+    r"\b(?:error|denied|failed|refused|timed?\s?out|cannot|could not|forbidden|read-only"
+    r"|no such file|not found)\b",
     re.IGNORECASE,
 )
 

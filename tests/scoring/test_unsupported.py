@@ -10,6 +10,7 @@ import pytest
 from agentbench.scoring.answer import answer_check
 from agentbench.scoring.facts import CallFact, EpisodeFacts
 from agentbench.scoring.quantities import quantities
+from agentbench.tasks.env import SimulatedEnvironment
 from agentbench.tasks.loader import load_suite
 from agentbench.tasks.model import Task
 
@@ -336,6 +337,25 @@ def test_a_state_of_an_attempt_on_an_entity_is_not_the_entity_s(tasks: dict[str,
     # a cause of the attempt's failure is still a claim about the system
     blamed = f"{done} The first write to orders-db-2 was blocked by a firewall."
     assert not check(task, blamed, refused)[0]
+
+
+def test_the_answers_own_failed_read_is_not_the_files_state(tasks: dict[str, Task]) -> None:
+    """ "The first read failed because the file is payments.yaml" says the read of a wrong
+    path failed (its output says so), not that the file named next is unhealthy."""
+    task = tasks["data-oncall-override-handover"]
+    assert task.reference[-1].answer is not None
+    done = task.reference[-1].answer
+    suite = load_suite(ROOT / "tasks")
+    env = SimulatedEnvironment(task, suite.tools, suite.grammar)
+    missing = tuple(
+        env.execute("read_file", {"path": f"/srv/oncall/payments.{ext}"}).content()
+        for ext in ("yml", "yaml")
+    )
+    assert "No such file" in missing[0]
+    said = f"{done} (The first read failed because the file is `payments.yaml`, not `.yml`.)"
+    assert check(task, said, missing)[0]
+    ok, why = check(task, f"{done} The file /srv/oncall/payments.yaml failed.", missing)
+    assert not ok and "payments.yaml" in why
 
 
 def test_a_time_at_the_simulated_clock_is_stated(tasks: dict[str, Task]) -> None:

@@ -66,9 +66,11 @@ def test_backtracking_without_end_still_fails_beside_busy_threads():
     for thread in threads:
         thread.start()
     try:
-        with bounded(Budget(Limits(regex_seconds=0.1))):
-            with pytest.raises(WorkExceeded, match="too expensive"):
-                compile_regex(r"^(a|a)+$").search("a" * 40 + "!")
+        with (
+            bounded(Budget(Limits(regex_seconds=0.1))),
+            pytest.raises(WorkExceeded, match="too expensive"),
+        ):
+            compile_regex(r"^(a|a)+$").search("a" * 40 + "!")
     finally:
         stop.set()
         for thread in threads:
