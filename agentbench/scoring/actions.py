@@ -59,8 +59,11 @@ _ACTIONS: list[tuple[str, str, frozenset[str] | None]] = [
     (
         "change",
         r"appl(?:ied|y)|patch(?:ed)?|updat(?:ed|e)|edit(?:ed)?|chang(?:ed|e)|fix(?:ed)?|rais(?:ed|e)|increas(?:ed|e)|bump(?:ed)?|set|renew(?:ed)?|replac(?:ed|e)|rewr(?:ote|ite)|corrected|modified"
-        # "added a comment to the crontab" is a change; "added up the three warehouses" is sums
+        # "added a comment to the crontab" is a change; "added up the three warehouses" is sums,
+        # "when I added a `status` filter" is how a call was written
         r"|added(?!\s+(?:up|together|them|these|those|it|the\s+(?:figures|numbers|counts|totals|two|three)))"
+        r"(?!\s+(?:an?|the|one)\s+(?:\S+\s+){0,2}?(?:filter|(?:query\s+)?param(?:eter)?|flag|option"
+        r"|argument|header|clause|condition|predicate)s?\b)"
         r"|creat(?:ed|e)|install(?:ed)?|annotat(?:ed|e)|commented\s+out|upgrad(?:ed|e)|downgrad(?:ed|e)"
         r"|migrat(?:ed|e)|promot(?:ed|e)|enabl(?:ed|e)|disabl(?:ed|e)|mov(?:ed|e)|renam(?:ed|e)"
         r"|grant(?:ed)?|revok(?:ed|e)|unlock(?:ed)?|flush(?:ed)?|reset|restor(?:ed|e)|resiz(?:ed|e)"

@@ -165,14 +165,23 @@ def evidence_missing(
 
 def apart(items: list[Evidence], calls: list[CallFact], by_call: dict[str, list[bool]]) -> str:
     """Why no one step (model turn) holds calls showing every one of `items`, the reads the
-    prompt asks for at the same time (empty: one does)."""
-    for step in sorted({c.step for c in calls}):
-        here = [c for c in calls if c.step == step]
+    prompt asks for at the same time (empty: one does). A step of reads made together whose
+    failed ones (a mistyped name) the next step only makes again holds them with that step."""
+    steps = sorted({c.step for c in calls})
+    for at, step in enumerate(steps):
+        group = {step}
+        made = [c for c in calls if c.step == step]
+        failed = sum(not c.ok for c in made)
+        if len(made) > 1 and failed and at + 1 < len(steps):
+            again = [c for c in calls if c.step == steps[at + 1]]
+            if len(again) <= failed:
+                group.add(steps[at + 1])
+        here = [c for c in calls if c.step in group]
         if all(
             evidence_missing(
                 item,
                 here,
-                [ok for ok, c in zip(by_call[item.name], calls, strict=False) if c.step == step]
+                [ok for ok, c in zip(by_call[item.name], calls, strict=False) if c.step in group]
                 if item.name in by_call
                 else None,
             )

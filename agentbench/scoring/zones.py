@@ -43,6 +43,16 @@ _NAMED_ZONE = re.compile(
 )
 
 
+def _extra_hours(sign: str, hours: str, minutes: str | None) -> float | None:
+    """The offset a sign, hours and minutes after a zone name add, or None where they cannot be
+    one (an offset is within 14 hours, in quarter hours): "Z-14:19" in "14:02:11Z-14:19:40Z" and
+    "Z-2026" in "18:00Z-2026-11-30" are ranges, not zones."""
+    h, m = int(hours), int(minutes or 0)
+    if h > 14 or m not in (0, 15, 30, 45):
+        return None
+    return (h + m / 60) * (1 if sign == "+" else -1)
+
+
 def zones_named(text: str) -> set[float]:
     """The UTC offsets (hours) of every zone the text names anywhere: "CET", "UTC+1",
     "Europe/Berlin", "Berlin time" (an answer that converts may write times in them)."""
@@ -51,8 +61,10 @@ def zones_named(text: str) -> set[float]:
         if m.group("abbr"):
             hours = _ZONES[m.group("abbr").lower()]
             if m.group("sign"):
-                extra = int(m.group("h")) + int(m.group("m") or 0) / 60
-                hours += extra if m.group("sign") == "+" else -extra
+                extra = _extra_hours(m.group("sign"), m.group("h"), m.group("m"))
+                if extra is None:
+                    continue
+                hours += extra
         else:
             place = (m.group("city") or m.group("place")).replace("_", " ").lower()
             if place not in _PLACES:
@@ -68,13 +80,14 @@ def zone_offset(after: str) -> timedelta | None:
     if not m:
         return None
     if m.group("sign"):
-        hours = int(m.group("h")) + int(m.group("m") or 0) / 60
-        return timedelta(hours=hours if m.group("sign") == "+" else -hours)
+        extra = _extra_hours(m.group("sign"), m.group("h"), m.group("m"))
+        return None if extra is None else timedelta(hours=extra)
     name = m.group("name").lower()
     if name not in _ZONES:
         return None
     hours = _ZONES[name]
-    if m.group("sign1"):  # "UTC+1"
-        extra = int(m.group("h1")) + int(m.group("m1") or 0) / 60
-        hours += extra if m.group("sign1") == "+" else -extra
+    if m.group("sign1") and name != "z":  # "UTC+1"; "Z-14:19" is a range after a UTC time
+        extra = _extra_hours(m.group("sign1"), m.group("h1"), m.group("m1"))
+        if extra is not None:
+            hours += extra
     return timedelta(hours=hours)

@@ -85,6 +85,20 @@ def test_reads_asked_for_together_fail_one_per_turn(suite) -> None:
     assert score < 1.0 and "at the same time" in why
 
 
+def test_reads_asked_for_together_hold_when_only_the_failed_one_is_made_again(suite) -> None:
+    """`df -h` and a mistyped `fre -m` in one turn, then `free -m` alone: the reads were made
+    together and the failed one was made again; a turn that adds another read is apart."""
+    redone = [cmd("df -h", "fre -m"), cmd("free -m"), {"answer": ANSWER}]
+    score, why = run(suite, "multi-disk-and-memory", redone)
+    assert score == 1.0, why
+    more = [cmd("df -h", "fre -m"), cmd("free -m", "uptime"), {"answer": ANSWER}]
+    score, why = run(suite, "multi-disk-and-memory", more)
+    assert score < 1.0 and "at the same time" in why
+    none_failed = [cmd("df -h", "uptime"), cmd("free -m"), {"answer": ANSWER}]
+    score, why = run(suite, "multi-disk-and-memory", none_failed)
+    assert score < 1.0 and "at the same time" in why
+
+
 def test_a_thing_named_as_it_stands_after_the_change_must_be_one_the_later_reads_show(
     suite: TaskSuite,
 ) -> None:

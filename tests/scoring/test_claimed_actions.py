@@ -49,6 +49,7 @@ READ_LOGS = CallFact(
         "I read the logs and then rolled the deployment.",
         "I raised the memory limit to 256Mi and the pod is now Running without restarts.",
         "I've also added a comment above the entry in the crontab.",
+        "I added a readiness probe to the job.",
     ],
 )
 def test_an_action_no_change_shows_fails(task: Task, claim: str) -> None:
@@ -147,6 +148,7 @@ def test_a_signal_sent_is_the_action_it_carries(task: Task) -> None:
     "claim",
     [
         "I added up the three figures.",
+        "The API refused my call when I added a `status` filter.",
         "I started by listing the jobs.",
         "I deleted and restarted nothing.",
         # an instruction after a clause of one's own: no report of the fix

@@ -109,6 +109,20 @@ def test_postgres_hour_offsets_are_zones() -> None:
     assert zone_offset("+0012x") is None
 
 
+def test_a_range_after_a_utc_time_is_no_zone() -> None:
+    """ "14:02:11Z-14:19:40Z" and "18:00Z-2026-11-30T10:00Z" are ranges: the hyphen after the
+    Z is no offset of UTC-14:19 or UTC-20:26 (an offset is within 14 hours, in quarter hours)."""
+    from agentbench.scoring.zones import zone_offset, zones_named
+
+    assert zone_offset("Z-14:19:40Z").total_seconds() == 0  # type: ignore[union-attr]
+    assert zone_offset("Z-2026-11-30T10:00Z").total_seconds() == 0  # type: ignore[union-attr]
+    assert zone_offset(" UTC-5").total_seconds() == -5 * 3600  # type: ignore[union-attr]
+    assert zone_offset(" UTC+5:30").total_seconds() == 5.5 * 3600  # type: ignore[union-attr]
+    assert zone_offset("-2026") is None
+    assert zones_named("from 09:00 UTC-2026 on") == set()
+    assert zones_named("09:00 UTC-5") == {-5}
+
+
 def test_a_clock_time_written_before_its_date_is_one_moment() -> None:
     from agentbench.scoring.quantities import moments
 
