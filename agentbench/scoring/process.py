@@ -10,6 +10,7 @@ carry out still counts.
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from fnmatch import fnmatchcase
 
 from agentbench.scoring.facts import Attempt, CallFact, change_matches
@@ -243,16 +244,28 @@ def attempt_allowed(pattern: AttemptPattern, attempt: Attempt) -> bool:
 
 def _retried(attempt: Attempt, later: list[CallFact]) -> bool:
     """Whether a later call recorded the same write: that action on that target (a drain
-    refused for emptyDir pods, then run with --delete-emptydir-data)."""
+    refused for emptyDir pods, then run with --delete-emptydir-data), or on the name a failed
+    one mistyped (`rollout restart deployment/fronted`, then `deployment/frontend`)."""
     system = _SYSTEMS.get(attempt.program)
-    verb = attempt.why.split()[-1] if attempt.why else ""
+    words = attempt.why.split()[1:]
+    verbs = {words[-1], "-".join(words)} if words else set()
+    name = (attempt.target.split() or [""])[0].rsplit("/", 1)[-1]
     return system is not None and any(
         change.system == system
-        and change.action == verb
-        and change.target.rsplit("/", 1)[-1] == attempt.target.rsplit("/", 1)[-1]
+        and change.action in verbs
+        and _same_or_mistyped(change.target.rsplit("/", 1)[-1], name)
         for call in later
         for change in call.changes
     )
+
+
+def _same_or_mistyped(name: str, written: str) -> bool:
+    """The same name, or one a slip of one or two characters away (5 characters or more)."""
+    if name == written:
+        return True
+    if min(len(name), len(written)) < 5 or abs(len(name) - len(written)) > 2:
+        return False
+    return SequenceMatcher(None, name, written).ratio() >= 0.8
 
 
 def harm_problems(spec: ChangesExpectation | None, calls: list[CallFact]) -> list[str]:

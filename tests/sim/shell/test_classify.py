@@ -42,7 +42,8 @@ from tests.tasks.test_env import make_task
         ("kubectl apply -f fix.yaml", "kubectl", "fix.yaml"),
         ("kubectl rollout undo deploy/api", "kubectl", "deploy/api"),
         ("kubectl cordon worker-4", "kubectl", "worker-4"),
-        ("kubectl set image deploy/api api=api:2", "kubectl", "image deploy/api api=api:2"),
+        ("kubectl set image deploy/api api=api:2", "kubectl", "deploy/api"),
+        ("kubectl set env deploy/api -n shop A=1", "kubectl", "deploy/api -n shop"),
         ("docker restart web", "docker", "web"),
         (
             "iptables -A INPUT -p tcp --dport 22 -j DROP",

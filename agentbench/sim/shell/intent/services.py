@@ -76,7 +76,10 @@ def kubectl_rule(words: list[str], stdin: str | None) -> Found:
     namespace = next(
         (words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-n", "--namespace")), None
     )
-    target = " ".join(rest) + (f" -n {namespace}" if namespace else "")
+    scope = f" -n {namespace}" if namespace else ""
+    target = " ".join(rest) + scope
+    if verb == "set" and len(rest) > 1:  # `kubectl set image deployment/api api=…`
+        return [(rest[1] + scope, f"kubectl set {rest[0]}")]
     if verb in _KUBE_WRITES:
         files = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-f", "--filename")]
         return [(target.strip() or " ".join(files) or verb, f"kubectl {verb}")]
