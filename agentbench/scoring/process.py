@@ -117,6 +117,27 @@ def _echoes(call: CallFact) -> bool:
     return False
 
 
+_NOTHING = re.compile(r"no resources found|not found|no such|doesn't exist|does not exist", re.I)
+
+
+def _read_words(call: CallFact) -> tuple[str, ...]:
+    """The call's tool and the first three words of its first text argument: the read it is
+    (`run_command kubectl get pods`)."""
+    text = next((v for v in (call.args or {}).values() if isinstance(v, str)), "")
+    return (call.tool, *text.split()[:3])
+
+
+def _started_there(calls: list[CallFact], index: int) -> bool:
+    """Whether every call before `index` was the same read, failed or found nothing (`kubectl
+    get pods` in the default namespace, then `kubectl get pods -n web`): the episode started
+    with the read a `first` item asks for."""
+    words = _read_words(calls[index])
+    return all(
+        _read_words(c) == words and (not c.ok or bool(_NOTHING.search(c.output[:300])))
+        for c in calls[:index]
+    )
+
+
 def _first_change(pattern: ChangePattern, calls: list[CallFact]) -> int | None:
     for index, call in enumerate(calls):
         if any(change_matches(pattern, c) for c in call.changes):
@@ -135,7 +156,7 @@ def evidence_missing(
         return f"{item.name}: the change it must follow was not made"
     turns = len({c.step for c in calls}) > 1  # the episode's turns are known
     for index, call in enumerate(calls):
-        if item.first and index > 0:
+        if item.first and index > 0 and not _started_there(calls, index):
             break
         if item.tool is not None and call.tool != item.tool:
             continue

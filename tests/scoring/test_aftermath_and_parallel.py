@@ -123,3 +123,21 @@ def test_a_thing_named_as_it_stands_after_the_change_must_be_one_the_later_reads
         1.0,
         "4/4 checks passed",
     )
+
+
+OOM = (
+    "The nginx container is OOMKilled (exit code 137): it exceeds its 64Mi memory limit and "
+    "Kubernetes restarts it, hence CrashLoopBackOff. Raise the memory limit."
+)
+DESCRIBE = cmd("kubectl describe pod nginx-7c5ddbdf54-x8k2p -n web")
+
+
+def test_a_first_read_that_found_nothing_then_made_again_started_there(suite) -> None:
+    """The prompt says to start with the pods: `kubectl get pods` in the default namespace
+    (nothing found), then with `-n web`, started there; a look at the nodes first did not."""
+    again = [cmd("kubectl get pods"), cmd("kubectl get pods -n web"), DESCRIBE, {"answer": OOM}]
+    score, why = run(suite, "ops-crashloop-oomkilled", again)
+    assert score == 1.0, why
+    other = [cmd("kubectl get nodes"), cmd("kubectl get pods -n web"), DESCRIBE, {"answer": OOM}]
+    score, why = run(suite, "ops-crashloop-oomkilled", other)
+    assert score < 1.0 and "the first call" in why
