@@ -57,6 +57,11 @@ EXCULPATED = re.compile(
     r"(?:fine|healthy|ok|okay|normal|good|correct|valid|working|passing)\b",
     re.IGNORECASE,
 )
+# What the clause goes on to say leaves it out: "weekends are skipped", "it is omitted".
+PASSED_OVER = re.compile(
+    r"^\W*(?:is|are|was|were|gets?|got)\s+(?:\w+\s+)?(?:skipped|omitted|excluded|left\s+out)\b",
+    re.IGNORECASE,
+)
 # Breaks a hedge does not reach past: "maybe X; Y" asserts Y, while "maybe X, Y" hedges both.
 HEDGE_STOP = re.compile(r";|[-–—]|but|however|whereas|although|though|yet|while", re.IGNORECASE)
 # "X rather than Y": X keeps its stance, Y is negated.

@@ -76,6 +76,8 @@ def reject_problems(
             continue
         if fact.amount is not None and _operand_of_answer(fact.amount.value, reading, required):
             continue  # "So 67 − 33 = 34": the working of the answer, said anywhere
+        if fact.amount is not None and _base_of_answer(fact.amount.value, reading, o, required):
+            continue  # "about 96% (1187 / 1236)": the whole the answer is a share of
         if fact.patterns and not fact.is_ and not _in_sentence(fact, reading, o):
             continue  # a line-level pattern ("not on the sibling's line") the whole sentence fails
         if _quoted_output(clause, o.span, outputs):
@@ -90,6 +92,8 @@ def reject_problems(
             continue  # the clause names whom it is about, and it is someone else
         if not o.bound and subject is not None and _FIRST_PERSON.search(clause):
             continue  # "my first probe got a 404": the agent's own call, said of nobody else
+        if answered and fact.amount is not None and _OWN_RESULT.search(_lead(reading, o)):
+            continue  # "my first query returned 41,877.15 - wrong, because": its own working
         if not o.bound and _first_person_aside(reading, o):
             continue  # "My user can't read the log (Permission denied), so I used sudo"
         if subject is None or not o.bound or o.bound & family:
@@ -98,6 +102,20 @@ def reject_problems(
 
 
 _MENTIONED = re.compile(r"\b(?:the|that|this)\s+$", re.IGNORECASE)
+def _lead(reading: Reading, o: Occurrence) -> str:
+    """The sentence up to the occurrence: the clauses before its own, then its own."""
+    group = reading.groups[o.sentence]
+    clause = group[o.clause].text
+    return " ".join([*(c.text for c in group[: o.clause]), clause[: o.span[0]]])
+
+
+# what one of the agent's own earlier calls gave, told beside the answer it went on to
+_OWN_RESULT = re.compile(
+    r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:query|queries|attempt|try|call|read|request|run|sum"
+    r"|calculation|count)\b[^.;]{0,80}?\b(?:returned|gave|showed|came\s+(?:back|out)\s+(?:with|at|as)?"
+    r"|printed|produced|said|reported|totall?ed)\s+(?:\w+\s+)?(?:EUR\s*|€|\$)?$",
+    re.IGNORECASE,
+)
 _NOUN = re.compile(r"\s*(?:figure|number|value|count|total|reading)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|[Mm]y|[Mm]e|[Ww]e|[Oo]ur)\b")
 _OWN_SIDE = re.compile(
@@ -242,6 +260,26 @@ def _operand_of_answer(value: float, reading: Reading, required: list[Fact] | No
                 abs(t - value) < 0.005 for t in terms
             ):
                 return True
+    return False
+
+
+_SHARE = re.compile(
+    r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*(?:/|of|out\s+of)\s*(\d[\d,]*(?:\.\d+)?)(?![\w,])"
+)
+
+
+def _base_of_answer(
+    value: float, reading: Reading, o: Occurrence, required: list[Fact] | None
+) -> bool:
+    """Whether this occurrence is the whole a required amount is written as a share of
+    ("1187 / 1236", "1187 of 1236", "1187 out of 1236"): the figure is the base, no answer."""
+    results = [f.amount.value for f in required or [] if f.amount is not None]
+    clause = reading.groups[o.sentence][o.clause].text
+    for m in _SHARE.finditer(clause):
+        part, whole = (float(g.replace(",", "")) for g in m.groups())
+        inside = m.start(2) < o.span[1] and o.span[0] < m.end(2)
+        if inside and abs(whole - value) < 0.005 and any(abs(part - r) < 0.005 for r in results):
+            return True
     return False
 
 

@@ -8,7 +8,7 @@ import re
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from agentbench.scoring.cues import DOUBLE_NEGATION, EXCULPATED, HEDGE, NEGATION
+from agentbench.scoring.cues import DOUBLE_NEGATION, EXCULPATED, HEDGE, NEGATION, PASSED_OVER
 
 if TYPE_CHECKING:
     from agentbench.scoring.claims import Clause
@@ -165,7 +165,9 @@ def stance_at(clause: Clause, span: tuple[int, int]) -> Stance:
     rest = before + " … " + after
     if _ENDED.match(after):
         return Stance.negated  # "Marta's override of the primary ended Sunday": no longer so
-    cleared = span[1] > 0 and EXCULPATED.match(clause.text[span[1] :])
+    cleared = span[1] > 0 and (
+        EXCULPATED.match(clause.text[span[1] :]) or PASSED_OVER.match(clause.text[span[1] :])
+    )
     if DOUBLE_NEGATION.search(rest):
         return Stance.hedged  # "I can't rule out X" keeps X open
     if clause.contrasted or clause.negated_before or cleared or NEGATION.search(rest):

@@ -219,6 +219,14 @@ def test_a_state_said_to_have_ended_is_no_longer_so() -> None:
     assert _stance("Marta is primary until Sunday.", "primary") is Stance.asserted
 
 
+def test_what_the_clause_says_is_skipped_is_left_out() -> None:
+    assert _stance("That's twelve runs per night; weekends are skipped.", "weekends") is (
+        Stance.negated
+    )
+    assert _stance("It runs on weekends too.", "weekends") is Stance.asserted
+    assert _stance("The weekend run was skipped.", "weekend run") is Stance.negated
+
+
 def test_a_first_impression_mid_sentence_is_retracted_from_where_it_starts() -> None:
     said = "The API lists 6417 - at first that looks like EUR 6,417, but it is in cents."
     groups = sentence_clauses(said)

@@ -53,3 +53,40 @@ def test_another_status_s_meaning_said_of_that_status_is_no_wrong_answer() -> No
     )
     assert _problems(fact, right) == []
     assert _problems(fact, "A 502 means the service is temporarily unable to handle it.")
+
+
+@pytest.mark.parametrize(
+    ("said", "passes"),
+    [
+        (
+            "The total is EUR 48,213.40. Note: my first query (`BETWEEN '2026-11-16' AND "
+            "'2026-11-22'`) returned 41,877.15 / 24 orders - wrong, it cut off Sunday.",
+            True,
+        ),
+        ("The total is EUR 48,213.40. Our first sum came out at 41,877.15.", True),
+        ("The total is EUR 41,877.15.", False),
+        # the agent's own earlier figure is working only beside the answer it went on to
+        ("My query returned 41,877.15.", False),
+    ],
+)
+def test_what_the_agents_own_earlier_query_gave_beside_the_answer_is_working(
+    said: str, passes: bool
+) -> None:
+    required = Fact.model_validate({"name": "EUR 48,213.40", "amount": {"value": 48213.40}})
+    fact = {"name": "Sunday dropped (41,877.15)", "amount": {"value": 41877.15}}
+    assert (_problems(fact, said, [required]) == []) is passes
+
+
+@pytest.mark.parametrize(
+    ("said", "passes"),
+    [
+        ("1187 hold a team plan: about 96% (1187 / 1236) of the open ones.", True),
+        ("1187 hold a team plan, 1187 out of 1236 open ones.", True),
+        ("1236 hold a team plan.", False),
+        ("There are 1236 on team plans, 1187 of 1236 active.", False),  # stated on its own too
+    ],
+)
+def test_the_whole_the_answer_is_a_share_of_is_no_wrong_answer(said: str, passes: bool) -> None:
+    required = Fact.model_validate({"name": "1187", "amount": {"value": 1187}})
+    fact = {"name": "account status ignored (1,236)", "amount": {"value": 1236}}
+    assert (_problems(fact, said, [required]) == []) is passes
