@@ -162,9 +162,9 @@ def environment_clock(environment: Environment) -> list[str]:
     """The simulated clock ("now") each section of the environment runs on, as written: a
     database declaring none (and no host or cluster to take one from) runs on the default
     clock, which its now() prints."""
-    sections = (environment.system, environment.cluster, environment.sql)
+    sections = (environment.system, environment.cluster)
     clocks = [str(s.now) for s in sections if s is not None and getattr(s, "now", None)]
-    if environment.sql is not None and not environment.sql.now:
+    if environment.sql is not None:
         clocks.append(environment.sql.clock)
     return clocks
 

@@ -127,6 +127,11 @@ class Reading:
         group = self.groups[s]
         return next((c.sentence for c in group if c.sentence), " ".join(c.text for c in group))
 
+    def lead_in(self, o: Occurrence) -> str:
+        """The sentence's text before the occurrence's clause (with a space after it)."""
+        group = self.groups[o.sentence]
+        return " ".join(c.text for c in group[: o.clause]) + (" " if o.clause else "")
+
     def stance_of(self, s: int, token: str) -> Stance:
         """The stance of the first clause of sentence s that holds `token` (asserted when none
         does: a token that spans clauses, "137 (SIGKILL)", is read at sentence level)."""

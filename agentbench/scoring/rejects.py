@@ -92,7 +92,11 @@ def reject_problems(
             continue  # the clause names whom it is about, and it is someone else
         if not o.bound and subject is not None and _FIRST_PERSON.search(clause):
             continue  # "my first probe got a 404": the agent's own call, said of nobody else
-        if answered and fact.amount is not None and _OWN_RESULT.search(_lead(reading, o)):
+        if (
+            answered
+            and fact.amount is not None
+            and _OWN_RESULT.search(reading.lead_in(o) + clause[: o.span[0]])
+        ):
             continue  # "my first query returned 41,877.15 - wrong, because": its own working
         if not o.bound and _first_person_aside(reading, o):
             continue  # "My user can't read the log (Permission denied), so I used sudo"
@@ -102,13 +106,6 @@ def reject_problems(
 
 
 _MENTIONED = re.compile(r"\b(?:the|that|this)\s+$", re.IGNORECASE)
-def _lead(reading: Reading, o: Occurrence) -> str:
-    """The sentence up to the occurrence: the clauses before its own, then its own."""
-    group = reading.groups[o.sentence]
-    clause = group[o.clause].text
-    return " ".join([*(c.text for c in group[: o.clause]), clause[: o.span[0]]])
-
-
 # what one of the agent's own earlier calls gave, told beside the answer it went on to
 _OWN_RESULT = re.compile(
     r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:query|queries|attempt|try|call|read|request|run|sum"

@@ -12,7 +12,7 @@ import re
 
 from agentbench.scoring.assertions import predicate
 from agentbench.scoring.lexicon import Entry, causes
-from agentbench.scoring.reading import Occurrence, Reading, show_key
+from agentbench.scoring.reading import Reading, show_key
 from agentbench.scoring.stance import Stance
 from agentbench.tasks.expectations import Fact
 
@@ -33,7 +33,7 @@ def unsupported_problems(
             clause = reading.groups[o.sentence][o.clause].text
             if _in_code(clause, o.span):
                 continue  # `kubectl drain --timeout=300s`: a command written out, not a claim
-            lead = _lead_in(reading, o) if cause.kind == "event" else ""
+            lead = reading.lead_in(o) if cause.kind == "event" else ""
             if cause.kind == "event" and _advised(lead + clause, o.span, len(lead)):
                 continue  # "roll back to 1.6.1", "you should refund it": advice, not history
             if cause.kind == "component" and _EXAMPLE.search(reading.sentence(o.sentence)):
@@ -121,18 +121,19 @@ def _other_tag(clause: str, cause: Entry, reading: Reading, outputs: list[str]) 
 
 # the subject of a state that is one of the episode's own attempts on an entity ("the first
 # attempt on orders-db-2 failed"), not the entity
+_ATTEMPTS = (
+    r"(?:attempts?|tries|try|reads?|writes?|updates?|inserts?|quer(?:y|ies)|requests?|calls?"
+    r"|commands?|uploads?|logins?|pushe?s?|pulls?|lookups?|fetch(?:es)?|retr(?:y|ies)"
+    r"|connections?|statements?)"
+)
 _ATTEMPT = re.compile(
-    r"\b(?:attempts?|tries|try|writes?|updates?|inserts?|quer(?:y|ies)|requests?|calls?|commands?"
-    r"|uploads?|logins?|pushe?s?|pulls?|retr(?:y|ies)|connections?|statements?)"
-    r"\s+(?:on|to|against|at|into|via|through|from)\b[^,;]*$",
-    re.IGNORECASE,
+    rf"\b{_ATTEMPTS}\s+(?:on|to|against|at|into|via|through|from)\b[^,;]*$", re.IGNORECASE
 )
 # ... or the attempt itself, named by a determiner just before the state ("the first read
 # failed because the file is payments.yaml": the read of payments.yml failed, not the file)
 _OWN_ATTEMPT = re.compile(
     r"\b(?:the|my|our|this|that|one)\s+(?:(?:first|second|initial|earlier|original|last)\s+)?"
-    r"(?:attempts?|tries|try|reads?|writes?|quer(?:y|ies)|requests?|calls?|commands?|lookups?"
-    r"|fetch(?:es)?|retr(?:y|ies)|connections?|statements?)\s*$",
+    rf"{_ATTEMPTS}\s*$",
     re.IGNORECASE,
 )
 _ERRORED = re.compile(
@@ -209,12 +210,6 @@ def _advised(text: str, span: tuple[int, int], shift: int = 0) -> bool:
     if _LEAD.match(before[shift:]) and not re.search(r"(?:ed|'d)\b", said, re.IGNORECASE):
         return True
     return bool(_ADVICE.search(before))
-
-
-def _lead_in(reading: Reading, o: Occurrence) -> str:
-    """The sentence's text before the occurrence's clause."""
-    group = reading.groups[o.sentence]
-    return " ".join(c.text for c in group[: o.clause]) + (" " if o.clause else "")
 
 
 def _in_code(clause: str, span: tuple[int, int]) -> bool:

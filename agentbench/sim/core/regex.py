@@ -123,19 +123,19 @@ class Pattern:
         long line matches at every position). A match run again with a longer timeout restarts
         the scan where the last match ended, past an empty match already given there."""
         budget = current()
-        scan: dict[str, Any] = {"timeout": None, "found": None}
+        found: Iterator[Any] = iter(())
+        scanning: float | None = None  # the timeout `found` was made with
         end, empty_at = 0, -1
 
         def following(timeout: float) -> Any:
-            fresh = scan["timeout"] != timeout
+            nonlocal found, scanning
+            fresh = scanning != timeout
             if fresh:
-                scan["timeout"] = timeout
-                scan["found"] = self._compiled.finditer(
-                    text, end, timeout=timeout, concurrent=True
-                )
-            match = next(scan["found"], None)
+                scanning = timeout
+                found = self._compiled.finditer(text, end, timeout=timeout, concurrent=True)
+            match = next(found, None)
             if fresh and match is not None and match.span() == (empty_at, empty_at):
-                match = next(scan["found"], None)
+                match = next(found, None)
             return match
 
         while True:
@@ -190,9 +190,9 @@ def _patient(budget: Budget, run: Callable[[float], Any]) -> Any:
     run counts, so a pattern that backtracks without end still fails after its slice of work.
     """
     limit = budget.limits.regex_seconds
-    used, longer = 0.0, limit
-    for attempt in range(_TRIES):
-        timeout = budget.regex_timeout() if attempt == 0 else budget.regex_timeout(longer)
+    used, wait = 0.0, limit
+    for _ in range(_TRIES):
+        timeout = budget.regex_timeout(wait)
         began = time.thread_time()
         try:
             return run(timeout)
@@ -200,7 +200,7 @@ def _patient(budget: Budget, run: Callable[[float], Any]) -> Any:
             used += time.thread_time() - began
             if used >= limit * 0.9 or timeout < limit:  # did its work, or met the deadline
                 break
-            longer = timeout * _GROWTH
+            wait = timeout * _GROWTH
     seconds = f"{limit:g}"
     raise budget.fail(
         WorkExceeded(
